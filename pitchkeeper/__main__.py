@@ -1,0 +1,3 @@
+from pitchkeeper.cli import main
+
+main()

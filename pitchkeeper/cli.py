@@ -1,0 +1,240 @@
+"""The command line: parse arguments, call the domain, print (Rich only where it draws).
+
+Errors from the domain (PitchError) become one line on stderr and exit status 2.
+Rich is imported inside `render`, only by commands that draw, to keep --json fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from typer.core import TyperGroup
+
+from pitchkeeper import __version__
+from pitchkeeper.errors import PitchError
+
+
+class Group(TyperGroup):
+    """Turns bad input from any command into one line on stderr and exit status 2."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except PitchError as e:
+            sys.stderr.write(f"error: {e}\n")
+            raise typer.Exit(2) from None
+
+
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+app = typer.Typer(
+    name="pitchkeeper",
+    cls=Group,
+    help="Keeps the score of Pitch (Setback, Auction Pitch, Smear) at a real table, settles rules "
+    "arguments, and keeps every match as a plain TOML file.",
+    context_settings=CONTEXT,
+    no_args_is_help=True,
+    add_completion=True,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+)
+judge_app = typer.Typer(help="Judge a hand, a trick or a whole match from a record file.", context_settings=CONTEXT,
+                        no_args_is_help=True, rich_markup_mode=None)
+rules_app = typer.Typer(help="List, show, check, compare and start rulesets.", context_settings=CONTEXT,
+                        no_args_is_help=True, rich_markup_mode=None)
+app.add_typer(judge_app, name="judge")
+app.add_typer(rules_app, name="rules")
+
+RulesOpt = Annotated[str | None, typer.Option("--rules", "-r", help="Ruleset: a built-in name or a .toml file.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the machine interface) instead of a table.")]
+
+
+def fail(message: str) -> NoReturn:
+    raise PitchError(message)
+
+
+def emit_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+
+
+def _version(value: bool) -> None:
+    if value:
+        sys.stdout.write(f"pitchkeeper {__version__}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", "-V", callback=_version, is_eager=True,
+                                          help="Show the version and exit.")] = False,
+) -> None:
+    """pitchkeeper: the score, the verdict and the record of every Pitch game."""
+
+
+# ---------------------------------------------------------------------------
+# judge
+
+
+def load_hand(path: Path, rules: str | None) -> tuple[Any, Any, Any]:
+    """Read a hand record file: (ruleset, table, hand). Every error names the file."""
+    from pitchkeeper import records, rulesets, store
+
+    data = store.read_record(path)
+    try:
+        ref = store.rules_ref(data, path, rules)
+        ruleset = rulesets.load(ref)
+        table, hand = records.parse_hand_record(data)
+        table.check_against(ruleset)
+    except PitchError as e:
+        raise e.at(str(path)) from None
+    return ruleset, table, hand
+
+
+@judge_app.command("hand")
+def judge_hand(
+    file: Annotated[Path, typer.Argument(help="A hand record (TOML).", show_default=False)],
+    rules: RulesOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Judge one hand: every point with its reason, the game count, the bid and the score change."""
+    from pitchkeeper import scoring
+
+    ruleset, table, hand = load_hand(file, rules)
+    try:
+        v = scoring.verdict(ruleset, table, hand)
+    except PitchError as e:
+        raise e.at(str(file)) from None
+    if as_json:
+        emit_json(v.to_json())
+        return
+    from pitchkeeper import render
+
+    render.scorecard(v, table, ruleset)
+
+
+# ---------------------------------------------------------------------------
+# rules
+
+
+@rules_app.command("list")
+def rules_list(as_json: JsonOpt = False) -> None:
+    """The built-in rulesets."""
+    from pitchkeeper import rulesets
+
+    rows = []
+    for name in rulesets.builtin_names():
+        r = rulesets.load(name)
+        rows.append({"name": name, "title": r.title, "source": r.source, "target": r.settings["win"]["target"],
+                     "points": sum(p.value for p in r.points), "jokers": r.settings["deck"]["jokers"]})
+    if as_json:
+        emit_json(rows)
+        return
+    from pitchkeeper import render
+
+    render.rules_list(rows)
+
+
+@rules_app.command("show")
+def rules_show(
+    name: Annotated[str, typer.Argument(help="A built-in name or a ruleset file.", show_default=False)],
+    as_json: JsonOpt = False,
+) -> None:
+    """A ruleset in plain words."""
+    from pitchkeeper import explain, rulesets
+
+    r = rulesets.load(name)
+    words = explain.describe(r)
+    if as_json:
+        emit_json({"name": r.name, "title": r.title, "source": r.source, "files": list(r.chain),
+                   "rules": {k: v[1] for k, v in words.items()}, "notes": list(r.notes),
+                   "settings": r.settings, "points": [p.id for p in r.points]})
+        return
+    from pitchkeeper import render
+
+    render.rules_show(r, words)
+
+
+@rules_app.command("check")
+def rules_check(
+    file: Annotated[str, typer.Argument(help="A ruleset file (or built-in name).", show_default=False)],
+) -> None:
+    """Validate a ruleset file: every problem with its key, exit 2 if there is any."""
+    from pitchkeeper import rulesets
+
+    problems, chain = rulesets.check(file)
+    if problems:
+        for p in problems:
+            sys.stderr.write(f"{chain[-1]}: {p}\n")
+        sys.stderr.write(f"{len(problems)} problem(s) in {file}\n")
+        raise typer.Exit(2)
+    r = rulesets.load(file)
+    via = f" (extends {', '.join(Path(c).stem for c in r.chain[:-1])})" if len(r.chain) > 1 else ""
+    sys.stdout.write(f"{file}: ok - {r.name}{via}, {len(r.points)} points, "
+                     f"{sum(p.value for p in r.points)} a hand at most, target {r.settings['win']['target']}\n")
+
+
+@rules_app.command("diff")
+def rules_diff(
+    a: Annotated[str, typer.Argument(help="A ruleset (name or file).", show_default=False)],
+    b: Annotated[str, typer.Argument(help="Another ruleset.", show_default=False)],
+    as_json: JsonOpt = False,
+) -> None:
+    """What two rulesets disagree on, in words."""
+    from pitchkeeper import explain, rulesets
+
+    ra, rb = rulesets.load(a), rulesets.load(b)
+    rows = explain.diff(ra, rb)
+    if as_json:
+        emit_json([{"topic": t, ra.name: x, rb.name: y} if ra.name != rb.name else
+                   {"topic": t, "a": x, "b": y} for t, x, y in rows])
+        return
+    from pitchkeeper import render
+
+    render.rules_diff(ra, rb, rows)
+
+
+@rules_app.command("new")
+def rules_new(
+    file: Annotated[Path, typer.Argument(help="The house-rules file to write.", show_default=False)],
+    extends: Annotated[str, typer.Option("--extends", "-e", help="The ruleset it changes.")] = "seven-point",
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+) -> None:
+    """Start a house-rules file that extends a ruleset, naming every setting it may change."""
+    from pitchkeeper import houserules, rulesets
+
+    base = rulesets.load(extends)
+    if file.exists() and not force:
+        fail(f"{file}: already exists (use --force to overwrite)")
+    text = houserules.starter(base, extends, file.stem)
+    from pitchkeeper import store
+
+    store.write_atomic(file, text)
+    sys.stdout.write(f"wrote {file}: uncomment and change what your table plays differently, "
+                     f"then run: pitchkeeper rules check {file}\n")
+
+
+# ---------------------------------------------------------------------------
+
+
+class Interrupted(BaseException):
+    """Ctrl-C, raised past click (which would turn it into exit 1) so we can exit 130."""
+
+
+def _on_sigint(signum: int, frame: object) -> None:
+    raise Interrupted()
+
+
+def main() -> None:
+    """Entry point: run the app, turning bad input into one line and exit 2."""
+    import signal
+
+    signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        app()
+    except Interrupted:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)

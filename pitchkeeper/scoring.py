@@ -1,0 +1,404 @@
+"""The verdict on one hand: every point with its reason, the game count, the bid, the score change.
+
+`verdict(ruleset, table, hand)` is a pure function. It reads only the ruleset's data (its point
+catalogue, trump view, settlement and penalty settings), so a new variant needs a TOML file, not
+code here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pitchkeeper.cards import RANK_NAMES, Card, card_name, pretty
+from pitchkeeper.errors import PitchError, did_you_mean
+from pitchkeeper.play import Illegal, Replay, TrickResult, replay
+from pitchkeeper.records import Hand, Table
+from pitchkeeper.rulesets import PointRule, Ruleset
+
+# The contract's point ids in their usual order: awards are listed in this order.
+POINT_ORDER = ("high", "low", "jack", "off-jack", "high-joker", "low-joker", "joker", "game", "ace", "off-ace",
+               "ten", "three", "off-three", "five", "deuce", "all-tricks")
+_RANK = {p: i for i, p in enumerate(POINT_ORDER)}
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    point: str
+    card: Card | None
+    side: str
+    player: str | None
+    value: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"point": self.point, "card": self.card, "side": self.side, "player": self.player,
+                "value": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class GameCount:
+    counts: dict[str, int]
+    side: str | None
+    cards: dict[str, tuple[tuple[Card, int], ...]]  # side -> the counting cards it took, with their values
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class BidResult:
+    side: str
+    player: str
+    amount: int
+    label: int | str
+    made: bool
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    rules: str
+    trump: str
+    awards: tuple[Award, ...]
+    game: GameCount | None
+    taken: dict[str, int]
+    bid: BidResult
+    delta: dict[str, int]
+    illegal: tuple[Illegal, ...]
+    settlement: tuple[str, ...]  # why each side's score changes as it does, in words
+    tricks: tuple[TrickResult, ...] = ()
+    counters: dict[str, int] | None = None  # stake counters forfeited (revokes)
+
+    def to_json(self) -> dict[str, Any]:
+        g = None if self.game is None else {"counts": dict(self.game.counts), "side": self.game.side}
+        return {
+            "rules": self.rules,
+            "trump": self.trump,
+            "awards": [a.to_json() for a in self.awards],
+            "game": g,
+            "taken": dict(self.taken),
+            "bid": {"side": self.bid.side, "player": self.bid.player, "amount": self.bid.label,
+                    "made": self.bid.made},
+            "delta": dict(self.delta),
+            "illegal": [i.to_json() for i in self.illegal],
+        }
+
+
+def bid_amount(ruleset: Ruleset, hand: Hand, where: str = "bid.amount") -> int:
+    """The bid's worth, checked against the ruleset's range, smudge and no-contract rules."""
+    b = ruleset.settings["bidding"]
+    bid = hand.bid
+    if bid.smudge:
+        if not b["smudge"]:
+            raise PitchError(f"{ruleset.name} has no {b['smudge_name']} bid (bids {b['min']}-{b['max']})", where)
+        return b["smudge"]
+    amount = bid.amount
+    if amount == 0:
+        if b["all_pass"] == "eldest-pitches":
+            return 0
+        raise PitchError(f"a bid of 0 (pitching without a contract) is not allowed in {ruleset.name}; "
+                         f"bids are {_bid_range(ruleset)}", where)
+    if not b["min"] <= amount <= b["max"]:
+        raise PitchError(f"a bid of {amount} is out of range: {ruleset.name} bids are {_bid_range(ruleset)}", where)
+    return amount
+
+
+def _bid_range(ruleset: Ruleset) -> str:
+    b = ruleset.settings["bidding"]
+    extra = f" or {b['smudge_name']} ({b['smudge']})" if b["smudge"] else ""
+    return f"{b['min']} to {b['max']}{extra}"
+
+
+def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
+    """Judge one hand. Raises PitchError on bad input, naming the key."""
+    if hand.trump not in ruleset.views:
+        raise PitchError(f"'{hand.trump}' is not a suit", "trump")
+    amount = bid_amount(ruleset, hand)
+    bid_side = table.side_of(hand.bid.player)
+    sides = table.sides
+    illegal: tuple[Illegal, ...] = ()
+    tricks: tuple[TrickResult, ...] = ()
+    if hand.points is not None:
+        awards, game = _quick_awards(ruleset, table, hand, bid_side)
+    else:
+        if hand.tricks is not None:
+            rep: Replay = replay(ruleset, table, hand)
+            captured = rep.captured
+            illegal, tricks = rep.illegal, rep.tricks
+            where = "tricks"
+        else:
+            assert hand.captured is not None
+            captured = hand.captured
+            where = "captured"
+        awards, game, _all_tricks_side = _card_awards(ruleset, table, hand, captured, where, bid_side,
+                                                     from_tricks=hand.tricks is not None)
+    taken = dict.fromkeys(sides, 0)
+    for a in awards:
+        taken[a.side] += a.value
+    made = amount == 0 or taken[bid_side] >= amount
+    bid_words = (f"{hand.bid.player} pitched without a contract" if amount == 0 else
+                 f"{bid_side} bid {hand.bid.label} and took {taken[bid_side]}: "
+                 + ("made" if made else "set"))
+    bid = BidResult(bid_side, hand.bid.player, amount, hand.bid.label if amount else 0, made, bid_words)
+    delta, lines, counters = _settle(ruleset, table, hand, taken, bid, illegal)
+    return Verdict(ruleset.name, hand.trump, tuple(awards), game, taken, bid, delta, illegal, tuple(lines),
+                   tricks, counters)
+
+
+def _who(side: str, player: str | None, table: Table) -> str:
+    if player is None or not table.teams:
+        return side
+    return f"{player} ({side})"
+
+
+def _quick_awards(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str) -> tuple[list[Award], GameCount | None]:
+    assert hand.points is not None
+    rules = {p.id: p for p in ruleset.points}
+    awards = []
+    for pid, owner in hand.points:
+        rule = rules.get(pid)
+        if rule is None:
+            raise PitchError(f"{ruleset.name} has no point '{pid}'{did_you_mean(pid, rules)} "
+                             f"(its points: {', '.join(rules)})", f"points.{pid}")
+        side = table.side_of(owner) if owner not in table.sides else owner
+        player = owner if owner in table.players else None
+        if rule.of == "all-tricks" and rule.only_bidder and side != bid_side:
+            raise PitchError(f"only the bidding side ({bid_side}) can score {rule.label}", f"points.{pid}")
+        awards.append(Award(pid, None, side, player, rule.value, f"{_who(side, player, table)} won {rule.label} "
+                                                                   "(entered by hand)"))
+    given = {pid for pid, _ in hand.points}
+    for rule in ruleset.points:
+        if rule.of in ("highest-trump", "lowest-trump") and rule.id not in given:
+            raise PitchError(f"{rule.id} is always out (the {'highest' if rule.of == 'highest-trump' else 'lowest'} "
+                             "trump in play): say who won it", f"points.{rule.id}")
+    awards.sort(key=lambda a: _RANK.get(a.point, len(_RANK)))
+    g = ruleset.game_point
+    game = None
+    if g is not None:
+        winner = next((a.side for a in awards if a.point == g.id), None)
+        game = GameCount({}, winner, {}, f"{winner} won game (entered by hand)" if winner else
+                         "game not awarded (tied, entered by hand)")
+    return awards, game
+
+
+def _card_awards(ruleset: Ruleset, table: Table, hand: Hand, captured: tuple[tuple[str, tuple[Card, ...]], ...],
+                 where: str, bid_side: str, from_tricks: bool) -> tuple[list[Award], GameCount | None, str | None]:
+    view = ruleset.views[hand.trump]
+    deck = ruleset.deck
+    sides = table.sides
+    n = len(table.players)
+    owner: dict[Card, str] = {}  # card -> key of `captured` (a side or a player)
+    side_of_key: dict[str, str] = {}
+    per_side: dict[str, int] = dict.fromkeys(sides, 0)
+    trump_only = ruleset.settings["play"]["follow"] == "trump-only"
+    for key, cards in captured:
+        side = key if key in sides else table.side_of(key)
+        side_of_key[key] = side
+        for c in cards:
+            if c not in deck:
+                raise PitchError(f"{c} is not in this ruleset's deck ({_deck_words(ruleset)})", f"{where}.{key}")
+            if c in owner:
+                raise PitchError(f"{c} is captured twice ({owner[c]} and {key})", f"{where}.{key}")
+            if trump_only and c not in view.strength:
+                raise PitchError(f"{c} is not a trump, and {ruleset.name} plays only trumps "
+                                 "(non-trumps are never played)", f"{where}.{key}")
+            owner[c] = key
+        per_side[side] += len(cards)
+    if not from_tricks:
+        _check_whole_tricks(ruleset, captured, per_side, n, trump_only, where)
+    strength = view.strength
+    trumps = [c for c in owner if c in strength]
+    dealt = _dealt_index(ruleset, hand, owner, strength)
+    awards: list[Award] = []
+    high = max(trumps, key=strength.__getitem__) if trumps else None
+    game: GameCount | None = None
+    all_tricks_side = None
+    for rule in ruleset.points:
+        of = rule.of
+        if of == "highest-trump":
+            if high is not None:
+                awards.append(_card_award(rule, high, owner, side_of_key, dealt, table, high,
+                                          f"{pretty(high)} is the highest trump in play"))
+        elif of == "lowest-trump":
+            low_pool = [c for c in trumps if c not in view.low_skip]
+            if low_pool:
+                low = min(low_pool, key=strength.__getitem__)
+                if low == high and rule.apart:
+                    continue
+                what = (f"{pretty(low)} is the only trump in play, so it is low as well as high" if low == high
+                        else f"{pretty(low)} is the lowest trump in play")
+                awards.append(_card_award(rule, low, owner, side_of_key, dealt, table, high, what))
+        elif of == "card":
+            c = view.point_card[rule.id]
+            if c in owner:
+                what = f"{pretty(c)} is {_card_words(rule, c, view.symbol.get(c, ''))}"
+                awards.append(_card_award(rule, c, owner, side_of_key, dealt, table, high, what))
+        elif of == "game":
+            game = _game(rule, owner, side_of_key, sides)
+            if game.side is not None:
+                awards.append(Award(rule.id, None, game.side, None, rule.value, game.reason))
+        elif of == "all-tricks":
+            holders = [s for s in sides if per_side[s]]
+            if len(holders) == 1:
+                s = holders[0]
+                if not rule.only_bidder or s == bid_side:
+                    all_tricks_side = s
+                    whose = ", the bidding side," if rule.only_bidder else ""
+                    awards.append(Award(rule.id, None, s, None, rule.value, f"{s}{whose} took every trick"))
+    awards.sort(key=lambda a: _RANK.get(a.point, len(_RANK)))
+    return awards, game, all_tricks_side
+
+
+def _card_words(rule: PointRule, card: Card, symbol: str) -> str:
+    if symbol.startswith("off-"):
+        return f"{card_name(card)}, the {rule.label} (a trump of the same colour as trumps)"
+    if symbol in ("HJ", "LJ", "JK"):
+        return card_name(card)
+    return f"the {RANK_NAMES[symbol]} of trumps"
+
+
+def _card_award(rule: PointRule, card: Card, owner: dict[Card, str], side_of_key: dict[str, str],
+                dealt: dict[Card, str], table: Table, high: Card | None, what: str) -> Award:
+    worth = "" if rule.value == 1 else f" ({rule.value} points)"
+    if rule.to == "dealt":
+        player = dealt.get(card)
+        if player is None:
+            if card == high:
+                # A lone trump always wins its own trick: its captor is the player dealt it.
+                key = owner[card]
+                side = side_of_key[key]
+                player = key if key in table.players else None
+                return Award(rule.id, card, side, player, rule.value,
+                             f"{what}{worth}; a lone trump wins its own trick, so {_who(side, player, table)} "
+                             "both held and captured it")
+            raise PitchError(f"{rule.id} ({card}) goes to the player dealt it: say who, "
+                             f"e.g. dealt = {{ {table.players[0]} = [\"{card}\"] }}", "dealt")
+        side = table.side_of(player)
+        return Award(rule.id, card, side, player, rule.value,
+                     f"{what}{worth}; {rule.label} goes to the player dealt it: {player}")
+    key = owner[card]
+    side = side_of_key[key]
+    player = key if key in table.players else None
+    return Award(rule.id, card, side, player, rule.value,
+                 f"{what}{worth}; {_who(side, player, table)} captured it")
+
+
+def _dealt_index(ruleset: Ruleset, hand: Hand, owner: dict[Card, str], strength: Any) -> dict[Card, str]:
+    """Card -> player dealt it, from `dealt` (or `held` when no `dealt` names the card)."""
+    out: dict[Card, str] = {}
+    for key, table_ in (("held", hand.held), ("dealt", hand.dealt)):
+        seen: dict[Card, str] = {}
+        for player, cards in table_:
+            for c in cards:
+                if c not in ruleset.deck:
+                    raise PitchError(f"{c} is not in this ruleset's deck ({_deck_words(ruleset)})", f"{key}.{player}")
+                if c in seen and seen[c] != player:
+                    raise PitchError(f"{c} is dealt to both {seen[c]} and {player}", f"{key}.{player}")
+                seen[c] = player
+                if c in strength and c not in owner:
+                    raise PitchError(f"{c} is a trump {player} held, but nobody captured it", f"{key}.{player}")
+        out.update(seen)
+    return out
+
+
+def _game(rule: PointRule, owner: dict[Card, str], side_of_key: dict[str, str], sides: tuple[str, ...]) -> GameCount:
+    values = rule.card_values
+    counts = dict.fromkeys(sides, 0)
+    cards: dict[str, list[tuple[Card, int]]] = {s: [] for s in sides}
+    for c, key in owner.items():
+        v = values.get(c, 0)
+        if v:
+            s = side_of_key[key]
+            counts[s] += v
+            cards[s].append((c, v))
+    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+    top_side, top = ranked[0]
+    total = sum(counts.values())
+    tied = len(ranked) > 1 and ranked[1][1] == top
+    against = " against " + ", ".join(f"{s} {v}" for s, v in ranked[1:]) if len(ranked) > 1 else ""
+    if top == 0 or tied:
+        who = [s for s, v in ranked if v == top]
+        reason = f"game is tied at {top} ({', '.join(who)}): nobody scores it"
+        return GameCount(counts, None, _freeze(cards), reason)
+    if rule.need == "majority" and top * 2 <= total:
+        reason = f"{top_side} counted {top}, not more than half of {total}: nobody scores game"
+        return GameCount(counts, None, _freeze(cards), reason)
+    reason = f"{top_side} wins game: counted {top}{against}"
+    return GameCount(counts, top_side, _freeze(cards), reason)
+
+
+def _freeze(cards: dict[str, list[tuple[Card, int]]]) -> dict[str, tuple[tuple[Card, int], ...]]:
+    return {s: tuple(v) for s, v in cards.items()}
+
+
+def _check_whole_tricks(ruleset: Ruleset, captured: tuple[tuple[str, tuple[Card, ...]], ...],
+                        per_side: dict[str, int], n: int, trump_only: bool, where: str) -> None:
+    hand_size = ruleset.settings["deck"]["hand_size"]
+    total = sum(per_side.values())
+    if trump_only:
+        if total > n * hand_size:
+            raise PitchError(f"{total} cards captured; {n} players of {hand_size} cards play at most {n * hand_size}",
+                             where)
+        return
+    for key, cards in captured:
+        if len(cards) % n:
+            raise PitchError(f"{len(cards)} cards cannot come from whole tricks of {n} cards", f"{where}.{key}")
+    if total != n * hand_size:
+        raise PitchError(f"{total} cards captured in all; {n} players of {hand_size} cards play {n * hand_size} "
+                         f"({hand_size} tricks of {n})", where)
+
+
+def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], bid: BidResult,
+            illegal: tuple[Illegal, ...]) -> tuple[dict[str, int], list[str], dict[str, int] | None]:
+    st = ruleset.settings["settle"]
+    rv = ruleset.settings["revoke"]
+    lines: list[str] = []
+    delta: dict[str, int] = {}
+    offenders = list(dict.fromkeys(list(hand.revokes) + [i.player for i in illegal]))
+    penal = rv["setback"] != "none" and offenders
+    off_sides = {table.side_of(p) for p in offenders} if penal else set()
+    for side, t in taken.items():
+        if side == bid.side:
+            if bid.made:
+                delta[side] = t
+                lines.append(f"{side} made the bid: scores the {t} it took" if bid.amount
+                             else f"{side} pitched without a contract: scores the {t} it took")
+            elif penal and rv["bidder_excused"] and side not in off_sides:
+                delta[side] = t
+                lines.append(f"{side} fell short of {bid.label} but is excused because another player revoked: "
+                             f"scores the {t} it took")
+            elif ruleset.settings["settle"]["setback"] == "bid":
+                delta[side] = -bid.amount
+                lines.append(f"{side} bid {bid.label} and took {t}: set back {bid.amount}")
+            else:
+                delta[side] = 0
+                lines.append(f"{side} bid {bid.label} and took {t}: scores nothing")
+        elif st["defenders_score"]:
+            delta[side] = t
+            if t:
+                lines.append(f"{side} scores the {t} it took")
+        else:
+            delta[side] = 0
+    counters: dict[str, int] | None = None
+    if offenders and not penal:
+        lines.append(f"revoke by {', '.join(offenders)}: {ruleset.name} sets no penalty for it")
+    if penal:
+        cost = bid.amount if rv["setback"] == "bid" else rv["points"]
+        for side in off_sides:
+            if not rv["offender_scores"]:
+                delta[side] = 0  # the offender's side scores nothing of its own this hand
+        for p in offenders:
+            side = table.side_of(p)
+            delta[side] -= cost
+            lines.append(f"{p} revoked: {side} is set back {cost}"
+                         + (" (the amount bid)" if rv["setback"] == "bid" else ""))
+            if rv["counters"]:
+                counters = counters or {}
+                counters[p] = counters.get(p, 0) + rv["counters"]
+                lines.append(f"{p} forfeits {rv['counters']} {ruleset.settings['stakes']['unit']} to the pool")
+    return delta, lines, counters
+
+
+def _deck_words(ruleset: Ruleset) -> str:
+    n = len(ruleset.deck)
+    j = ruleset.settings["deck"]["jokers"]
+    return f"{n} cards, " + ("no jokers" if not j else "one joker, JK" if j == 1 else "two jokers, HJ and LJ")
