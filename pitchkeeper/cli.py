@@ -116,6 +116,42 @@ def judge_hand(
     render.scorecard(v, table, ruleset)
 
 
+def load_match(path: Path, rules: str | None) -> tuple[Any, Any]:
+    """Read a match record file: (ruleset, record). Every error names the file."""
+    from pitchkeeper import match, rulesets, store
+
+    data = store.read_record(path)
+    try:
+        ref = store.rules_ref(data, path, rules)
+        ruleset = rulesets.load(ref)
+        record = match.parse_match(data)
+    except PitchError as e:
+        raise e.at(str(path)) from None
+    return ruleset, record
+
+
+@judge_app.command("match")
+def judge_match(
+    file: Annotated[Path, typer.Argument(help="A match record (TOML), such as a match log.", show_default=False)],
+    rules: RulesOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Replay a whole match: each hand's verdict, the running scores, and who won by which rule."""
+    from pitchkeeper import match
+
+    ruleset, record = load_match(file, rules)
+    try:
+        state = match.replay(ruleset, record)
+    except PitchError as e:
+        raise e.at(str(file)) from None
+    if as_json:
+        emit_json(state.to_json())
+        return
+    from pitchkeeper import render
+
+    render.match_sheet(state)
+
+
 # ---------------------------------------------------------------------------
 # rules
 

@@ -125,3 +125,31 @@ def rules_diff(a: Any, b: Any, rows: list[tuple[str, str, str]]) -> None:
     for topic, x, y in rows:
         t.add_row(topic, x, y)
     console.print(t)
+
+
+def match_sheet(state: Any) -> None:
+    """A match hand by hand: bid, points, score change and running totals."""
+    sides = list(state.scores)
+    t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    t.add_column("#", justify="right")
+    t.add_column("trump")
+    t.add_column("bid")
+    t.add_column("points")
+    for s in sides:
+        t.add_column(s, justify="right")
+    for h in state.hands:
+        v = h.verdict
+        bid = Text.assemble(f"{v.bid.player} {v.bid.label} ", ("made" if v.bid.made else "set",
+                                                               "green" if v.bid.made else "red"))
+        pts = ", ".join(f"{a.point}:{a.side}" for a in v.awards)
+        cells = [Text.assemble((f"{h.scores[s]}", "bold"), " ", signed(v.delta[s])) for s in sides]
+        t.add_row(str(h.number), suit_text(v.trump), bid, Text(pts, style="dim"), *cells)
+    console.print(Text.assemble((state.rules, "bold"), f"  to {state.target}"))
+    console.print(t)
+    if state.ending:
+        console.print(Text.assemble(("winner: ", "bold"), (state.ending.winner, "bold green"),
+                                    f" on hand {state.ending.hand} - {state.ending.reason}"))
+    else:
+        console.print(Text("the game goes on", style="dim"))
+    for w in state.warnings:
+        err.print(Text(f"warning: {w}", style="yellow"))
