@@ -256,6 +256,10 @@ def rules_new(
 # ---------------------------------------------------------------------------
 
 
+# Command modules add their commands to the apps above (one module per area of the CLI).
+from pitchkeeper import cli_export, cli_match, cli_play  # noqa: E402,F401
+
+
 class Interrupted(BaseException):
     """Ctrl-C, raised past click (which would turn it into exit 1) so we can exit 130."""
 

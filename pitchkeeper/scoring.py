@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pitchkeeper.bidding import check_auction
 from pitchkeeper.cards import RANK_NAMES, Card, card_name, pretty
 from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.play import Illegal, Replay, TrickResult, replay
@@ -113,6 +114,8 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
     if hand.trump not in ruleset.views:
         raise PitchError(f"'{hand.trump}' is not a suit", "trump")
     amount = bid_amount(ruleset, hand)
+    if hand.auction:
+        check_auction(ruleset, table, hand)
     bid_side = table.side_of(hand.bid.player)
     sides = table.sides
     illegal: tuple[Illegal, ...] = ()

@@ -1,0 +1,5 @@
+"""Commands that settle play: judge trick, rules explain."""
+
+from __future__ import annotations
+
+from pitchkeeper.cli import app, judge_app, rules_app  # noqa: F401
