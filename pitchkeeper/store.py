@@ -78,3 +78,26 @@ def write_atomic(path: str | Path, text: str) -> None:
         except OSError:
             pass
         raise
+
+
+def current_match() -> Path | None:
+    """The match log the data dir's pointer names, or None when no match was started."""
+    from pitchkeeper.paths import current_pointer
+
+    try:
+        text = current_pointer().read_text(encoding="utf-8").strip()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as e:
+        raise PitchError(f"cannot read: {e.strerror or e}", str(current_pointer())) from None
+    return Path(text) if text else None
+
+
+def resolve_match_path(explicit: str | None) -> Path:
+    """The match log a command works on: the explicit --match path, else the current match."""
+    if explicit:
+        return Path(explicit)
+    cur = current_match()
+    if cur is None:
+        raise PitchError("no current match: start one with `pitchkeeper new`, or give --match FILE")
+    return cur
