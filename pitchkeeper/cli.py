@@ -6,7 +6,6 @@ Rich is imported inside `render`, only by commands that draw, to keep --json fas
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -58,6 +57,8 @@ def fail(message: str) -> NoReturn:
 
 
 def emit_json(obj: Any) -> None:
+    import json
+
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
 
 
@@ -79,14 +80,25 @@ def _root(
 # judge
 
 
+def _load_rules(ref: str, option: str | None) -> Any:
+    """Load the ruleset a record names; its errors point at `rules` (or at --rules)."""
+    from pitchkeeper import rulesets
+
+    try:
+        return rulesets.load(ref)
+    except PitchError as e:
+        if e.where:  # a problem inside the ruleset file: that file is named already
+            raise
+        raise e.at("--rules" if option else "rules") from None
+
+
 def load_hand(path: Path, rules: str | None) -> tuple[Any, Any, Any]:
     """Read a hand record file: (ruleset, table, hand). Every error names the file."""
-    from pitchkeeper import records, rulesets, store
+    from pitchkeeper import records, store
 
     data = store.read_record(path)
     try:
-        ref = store.rules_ref(data, path, rules)
-        ruleset = rulesets.load(ref)
+        ruleset = _load_rules(store.rules_ref(data, path, rules), rules)
         table, hand = records.parse_hand_record(data)
         table.check_against(ruleset)
     except PitchError as e:
@@ -118,12 +130,11 @@ def judge_hand(
 
 def load_match(path: Path, rules: str | None) -> tuple[Any, Any]:
     """Read a match record file: (ruleset, record). Every error names the file."""
-    from pitchkeeper import match, rulesets, store
+    from pitchkeeper import match, store
 
     data = store.read_record(path)
     try:
-        ref = store.rules_ref(data, path, rules)
-        ruleset = rulesets.load(ref)
+        ruleset = _load_rules(store.rules_ref(data, path, rules), rules)
         record = match.parse_match(data)
     except PitchError as e:
         raise e.at(str(path)) from None

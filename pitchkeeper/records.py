@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
+from typing import Any, NamedTuple
 
 from pitchkeeper.cards import Card, Suit, parse_card, parse_cards, parse_suit
 from pitchkeeper.errors import PitchError, did_you_mean, nearest
@@ -23,8 +24,7 @@ MATCH_KEYS = HEADER_KEYS + ("target", "first_dealer", "hands", "format", "rulese
 HAND_RECORD_KEYS = HEADER_KEYS + HAND_KEYS + EXTRA_HAND_KEYS
 
 
-@dataclass(frozen=True, slots=True)
-class Bid:
+class Bid(NamedTuple):
     player: str
     amount: int  # 0: pitched without a contract
     smudge: bool = False
@@ -35,14 +35,12 @@ class Bid:
         return "smudge" if self.smudge else self.amount
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(NamedTuple):
     player: str | None  # None: not named ("AS"), the player follows from the seating
     card: Card | None  # None: the player folded (trump-only play)
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     leader: str
     plays: tuple[Play, ...]
 
@@ -62,23 +60,25 @@ class Hand:
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Table:
     """Who sits where and who plays with whom: the sides that score."""
 
     players: tuple[str, ...]
     teams: tuple[tuple[str, tuple[str, ...]], ...] | None  # None: each plays for himself
 
-    @property
+    @cached_property
     def sides(self) -> tuple[str, ...]:
         return tuple(t for t, _ in self.teams) if self.teams else self.players
 
+    @cached_property
+    def _side_map(self) -> dict[str, str]:
+        if not self.teams:
+            return {p: p for p in self.players}
+        return {p: t for t, ms in self.teams for p in ms}
+
     def side_of(self, player: str) -> str:
-        if self.teams:
-            for t, members in self.teams:
-                if player in members:
-                    return t
-        return player
+        return self._side_map.get(player, player)
 
     def members(self, side: str) -> tuple[str, ...]:
         if self.teams:

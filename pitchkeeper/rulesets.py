@@ -8,14 +8,13 @@ A variant is a TOML file; the engine only ever reads the compiled `Ruleset`.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pitchkeeper.cards import JOKERS, PARTNER_SUIT, RANKS, SUITS, Card, Suit
 from pitchkeeper.errors import PitchError, did_you_mean
@@ -24,8 +23,7 @@ from pitchkeeper.errors import PitchError, did_you_mean
 # The format
 
 
-@dataclass(frozen=True)
-class F:
+class F(NamedTuple):
     """One setting: its type, default, allowed values and the words that explain it."""
 
     kind: str  # int | str | bool | enum | strlist | enumlist | intlist | counts
@@ -184,8 +182,8 @@ class Ruleset:
     deck: frozenset[Card]
     views: Mapping[Suit, TrumpView]
     raw: Mapping[str, Any] = field(repr=False)  # the merged TOML, for show and diff
-    digest: str = ""  # hash of the merged settings: pins a ruleset in a match log
     chain: tuple[str, ...] = ()  # files read, base first
+    award_order: tuple[PointRule, ...] = ()  # the points in the order verdicts list them (AWARD_ORDER first)
 
     def __getattr__(self, section: str) -> Any:
         # ruleset.bidding.min, ruleset.win.target ... read from settings.
@@ -193,6 +191,15 @@ class Ruleset:
         if section in settings:
             return _Section(settings[section])
         raise AttributeError(section)
+
+    @cached_property
+    def digest(self) -> str:
+        """A hash of the merged settings: pins a ruleset in a match log (hashlib is loaded only here)."""
+        import hashlib
+        import json
+
+        canonical = json.dumps(self.raw, sort_keys=True, default=str)
+        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
     def point(self, pid: str) -> PointRule | None:
         for p in self.points:
@@ -541,6 +548,10 @@ def _settings(data: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 # Compiling
 
 
+# The contract's point ids in their usual order (spec section 3): verdicts list awards this way.
+AWARD_ORDER = ("high", "low", "jack", "off-jack", "high-joker", "low-joker", "joker", "game", "ace", "off-ace",
+               "ten", "three", "off-three", "five", "deuce", "all-tricks")
+
 _DEFAULT_LABELS = {
     "high": "high", "low": "low", "jack": "jack", "off-jack": "off-jack", "game": "game",
     "high-joker": "high joker", "low-joker": "low joker", "joker": "joker", "ace": "ace",
@@ -589,11 +600,12 @@ def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = ()) -> Rul
         point_card = {p.id: symbol_card(p.card, trump) for p in points if p.of == "card"}
         low_skip = frozenset(symbol_card(x, trump) for p in points if p.of == "lowest-trump" for x in p.skip)
         views[trump] = TrumpView(trump, strength, suit, plain_strength, point_card, low_skip, symbol)
-    canonical = json.dumps(data, sort_keys=True, default=str)
+    known = {p: i for i, p in enumerate(AWARD_ORDER)}
     return Ruleset(
         name=str(data.get("name", "")), title=str(data.get("title", "")), source=str(data.get("source", "")),
         notes=tuple(data.get("notes", ())), settings=s, points=tuple(points), deck=deck, views=views,
-        raw=dict(data), digest=hashlib.sha256(canonical.encode()).hexdigest()[:16], chain=chain,
+        raw=dict(data), chain=chain,
+        award_order=tuple(sorted(points, key=lambda p: known.get(p.id, len(known)))),
     )
 
 
@@ -630,6 +642,7 @@ def _schema_for(f: F) -> dict[str, Any]:
 
 
 def json_schema() -> dict[str, Any]:
+    """The JSON Schema of the ruleset format (shipped as rulesets/ruleset.schema.json for editors)."""
     props: dict[str, Any] = {k: _schema_for(f) for k, f in TOP_KEYS.items()}
     for sec, fields in SECTIONS.items():
         props[sec] = {"type": "object", "additionalProperties": False,
@@ -652,4 +665,6 @@ def json_schema() -> dict[str, Any]:
 
 if __name__ == "__main__":  # pragma: no cover - maintenance entry point
     if sys.argv[1:] == ["--schema"]:
+        import json
+
         print(json.dumps(json_schema(), indent=2, ensure_ascii=False))

@@ -7,30 +7,58 @@ code here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pitchkeeper.bidding import check_auction
 from pitchkeeper.cards import RANK_NAMES, Card, card_name, pretty
 from pitchkeeper.errors import PitchError, did_you_mean
-from pitchkeeper.play import Illegal, Replay, TrickResult, replay
 from pitchkeeper.records import Hand, Table
-from pitchkeeper.rulesets import PointRule, Ruleset
+from pitchkeeper.rulesets import AWARD_ORDER, PointRule, Ruleset
 
-# The contract's point ids in their usual order: awards are listed in this order.
-POINT_ORDER = ("high", "low", "jack", "off-jack", "high-joker", "low-joker", "joker", "game", "ace", "off-ace",
-               "ten", "three", "off-three", "five", "deuce", "all-tricks")
-_RANK = {p: i for i, p in enumerate(POINT_ORDER)}
+if TYPE_CHECKING:  # play is loaded only for hands recorded trick by trick
+    from pitchkeeper.play import Illegal, TrickResult
+
+_RANK = {p: i for i, p in enumerate(AWARD_ORDER)}
 
 
-@dataclass(frozen=True, slots=True)
-class Award:
+class Award(NamedTuple):
+    """One point won. A NamedTuple: immutable and cheap to make; its reason is worded on demand."""
+
     point: str
     card: Card | None
     side: str
     player: str | None
     value: int
-    reason: str
+    why: tuple[Any, ...] = ()  # (how it was won, what made it the point's card, the point's rule)
+
+    @property
+    def reason(self) -> str:
+        """The award in one line a player understands."""
+        how, what, rule = self.why
+        who = self.side if self.player in (None, self.side) else f"{self.player} ({self.side})"
+        if how == "game":
+            return what.reason
+        if how == "sweep":
+            return f"{self.side}{', the bidding side,' if rule.only_bidder else ''} took every trick"
+        if how == "entered":
+            return f"{who} won {rule.label} (entered by hand)"
+        c = self.card or ""
+        worth = "" if self.value == 1 else f" ({self.value} points)"
+        if what == "high":
+            fact = f"{pretty(c)} is the highest trump in play"
+        elif what == "low":
+            fact = f"{pretty(c)} is the lowest trump in play"
+        elif what == "lone":
+            fact = f"{pretty(c)} is the only trump in play, so it is low as well as high"
+        else:
+            fact = f"{pretty(c)} is {what}"
+        if how == "dealt":
+            return f"{fact}{worth}; {rule.label} goes to the player dealt it: {self.player}"
+        if how == "lone-dealt":
+            return f"{fact}{worth}; a lone trump wins its own trick, so {who} both held and captured it"
+        return f"{fact}{worth}; {who} captured it"
 
     def to_json(self) -> dict[str, Any]:
         return {"point": self.point, "card": self.card, "side": self.side, "player": self.player,
@@ -41,12 +69,37 @@ class Award:
 class GameCount:
     counts: dict[str, int]
     side: str | None
-    cards: dict[str, tuple[tuple[Card, int], ...]]  # side -> the counting cards it took, with their values
-    reason: str
+    entered: str = ""  # for a quick-entry hand: what was entered, in words (no counts are known)
+    # what was counted: (side, cards) pairs and each card's value; the breakdown is made on demand
+    source: tuple[tuple[tuple[str, tuple[Card, ...]], ...], Mapping[Card, int]] = ((), {})
+
+    @property
+    def reason(self) -> str:
+        """Who won game and on what count, in words (made on demand: verdicts are made in bulk)."""
+        if self.entered:
+            return self.entered
+        ranked = sorted(self.counts.items(), key=lambda kv: -kv[1])
+        top = ranked[0][1] if ranked else 0
+        if self.side is None:
+            leaders = [s for s, v in ranked if v == top]
+            if len(leaders) > 1 or top == 0:
+                return f"game is tied at {top} ({', '.join(leaders)}): nobody scores it"
+            total = sum(self.counts.values())
+            return f"{leaders[0]} counted {top}, not more than half of {total}: nobody scores game"
+        against = ", ".join(f"{s} {v}" for s, v in ranked[1:])
+        return f"{self.side} wins game: counted {top}" + (f" against {against}" if against else "")
+
+    @property
+    def cards(self) -> dict[str, tuple[tuple[Card, int], ...]]:
+        """side -> the counting cards it took, with their values (for the card-by-card breakdown)."""
+        pairs, values = self.source
+        out: dict[str, list[tuple[Card, int]]] = {s: [] for s in self.counts}
+        for side, cards in pairs:
+            out[side].extend((c, values[c]) for c in cards if values[c])
+        return {s: tuple(v) for s, v in out.items()}
 
 
-@dataclass(frozen=True, slots=True)
-class BidResult:
+class BidResult(NamedTuple):
     side: str
     player: str
     amount: int
@@ -124,7 +177,9 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
         awards, game = _quick_awards(ruleset, table, hand, bid_side)
     else:
         if hand.tricks is not None:
-            rep: Replay = replay(ruleset, table, hand)
+            from pitchkeeper.play import replay
+
+            rep = replay(ruleset, table, hand)
             captured = rep.captured
             illegal, tricks = rep.illegal, rep.tricks
             where = "tricks"
@@ -166,8 +221,7 @@ def _quick_awards(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str) -> 
         player = owner if owner in table.players else None
         if rule.of == "all-tricks" and rule.only_bidder and side != bid_side:
             raise PitchError(f"only the bidding side ({bid_side}) can score {rule.label}", f"points.{pid}")
-        awards.append(Award(pid, None, side, player, rule.value, f"{_who(side, player, table)} won {rule.label} "
-                                                                   "(entered by hand)"))
+        awards.append(Award(pid, None, side, player, rule.value, ("entered", "", rule)))
     given = {pid for pid, _ in hand.points}
     for rule in ruleset.points:
         if rule.of in ("highest-trump", "lowest-trump") and rule.id not in given:
@@ -178,7 +232,7 @@ def _quick_awards(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str) -> 
     game = None
     if g is not None:
         winner = next((a.side for a in awards if a.point == g.id), None)
-        game = GameCount({}, winner, {}, f"{winner} won game (entered by hand)" if winner else
+        game = GameCount({}, winner, f"{winner} won game (entered by hand)" if winner else
                          "game not awarded (tied, entered by hand)")
     return awards, game
 
@@ -193,65 +247,69 @@ def _card_awards(ruleset: Ruleset, table: Table, hand: Hand, captured: tuple[tup
     side_of_key: dict[str, str] = {}
     per_side: dict[str, int] = dict.fromkeys(sides, 0)
     trump_only = ruleset.settings["play"]["follow"] == "trump-only"
+    strength = view.strength
     for key, cards in captured:
         side = key if key in sides else table.side_of(key)
         side_of_key[key] = side
-        for c in cards:
-            if c not in deck:
-                raise PitchError(f"{c} is not in this ruleset's deck ({_deck_words(ruleset)})", f"{where}.{key}")
-            if c in owner:
-                raise PitchError(f"{c} is captured twice ({owner[c]} and {key})", f"{where}.{key}")
-            if trump_only and c not in view.strength:
-                raise PitchError(f"{c} is not a trump, and {ruleset.name} plays only trumps "
-                                 "(non-trumps are never played)", f"{where}.{key}")
-            owner[c] = key
+        before = len(owner)
+        owner.update(dict.fromkeys(cards, key))
+        if len(owner) - before != len(cards) or not deck.issuperset(cards) or (
+                trump_only and not strength.keys() >= set(cards)):
+            _bad_captured(ruleset, view, key, cards, owner, where, trump_only)
         per_side[side] += len(cards)
     if not from_tricks:
         _check_whole_tricks(ruleset, captured, per_side, n, trump_only, where)
-    strength = view.strength
-    trumps = [c for c in owner if c in strength]
-    dealt = _dealt_index(ruleset, hand, owner, strength)
+    trumps = strength.keys() & owner.keys()
+    dealt = _dealt_index(ruleset, hand, owner, strength) if hand.dealt or hand.held else {}
     awards: list[Award] = []
     high = max(trumps, key=strength.__getitem__) if trumps else None
     game: GameCount | None = None
     all_tricks_side = None
-    for rule in ruleset.points:
+    for rule in ruleset.award_order:
         of = rule.of
         if of == "highest-trump":
             if high is not None:
-                awards.append(_card_award(rule, high, owner, side_of_key, dealt, table, high,
-                                          f"{pretty(high)} is the highest trump in play"))
+                awards.append(_card_award(rule, high, owner, side_of_key, dealt, table, high, "high"))
         elif of == "lowest-trump":
-            low_pool = [c for c in trumps if c not in view.low_skip]
+            low_pool = trumps - view.low_skip if view.low_skip else trumps
             if low_pool:
                 low = min(low_pool, key=strength.__getitem__)
                 if low == high and rule.apart:
                     continue
-                what = (f"{pretty(low)} is the only trump in play, so it is low as well as high" if low == high
-                        else f"{pretty(low)} is the lowest trump in play")
-                awards.append(_card_award(rule, low, owner, side_of_key, dealt, table, high, what))
+                awards.append(_card_award(rule, low, owner, side_of_key, dealt, table, high,
+                                          "lone" if low == high else "low"))
         elif of == "card":
             c = view.point_card[rule.id]
             if c in owner:
-                what = f"{pretty(c)} is {_card_words(rule, c, view.symbol.get(c, ''))}"
-                awards.append(_card_award(rule, c, owner, side_of_key, dealt, table, high, what))
+                awards.append(_card_award(rule, c, owner, side_of_key, dealt, table, high,
+                                          _card_words(rule, c, view.symbol.get(c, ""))))
         elif of == "game":
-            game = _game(rule, owner, side_of_key, sides)
+            game = _game(rule, captured, side_of_key, sides)
             if game.side is not None:
-                awards.append(Award(rule.id, None, game.side, None, rule.value, game.reason))
+                awards.append(Award(rule.id, None, game.side, None, rule.value, ("game", game, rule)))
         elif of == "all-tricks":
             holders = [s for s in sides if per_side[s]]
             if len(holders) == 1:
                 s = holders[0]
                 if not rule.only_bidder or s == bid_side:
                     all_tricks_side = s
-                    whose = ", the bidding side," if rule.only_bidder else ""
-                    awards.append(Award(rule.id, None, s, None, rule.value, f"{s}{whose} took every trick"))
-    awards.sort(key=lambda a: _RANK.get(a.point, len(_RANK)))
+                    awards.append(Award(rule.id, None, s, None, rule.value, ("sweep", "", rule)))
     return awards, game, all_tricks_side
 
 
+_WORDS: dict[tuple[str, Card, str], str] = {}
+
+
 def _card_words(rule: PointRule, card: Card, symbol: str) -> str:
+    """What a point's card is, in words ('the jack of trumps'); memoised, as verdicts are made in bulk."""
+    key = (rule.label, card, symbol)
+    words = _WORDS.get(key)
+    if words is None:
+        words = _WORDS[key] = _card_words_uncached(rule, card, symbol)
+    return words
+
+
+def _card_words_uncached(rule: PointRule, card: Card, symbol: str) -> str:
     if symbol.startswith("off-"):
         return f"{card_name(card)}, the {rule.label} (a trump of the same colour as trumps)"
     if symbol in ("HJ", "LJ", "JK"):
@@ -261,76 +319,85 @@ def _card_words(rule: PointRule, card: Card, symbol: str) -> str:
 
 def _card_award(rule: PointRule, card: Card, owner: dict[Card, str], side_of_key: dict[str, str],
                 dealt: dict[Card, str], table: Table, high: Card | None, what: str) -> Award:
-    worth = "" if rule.value == 1 else f" ({rule.value} points)"
     if rule.to == "dealt":
         player = dealt.get(card)
-        if player is None:
-            if card == high:
-                # A lone trump always wins its own trick: its captor is the player dealt it.
-                key = owner[card]
-                side = side_of_key[key]
-                player = key if key in table.players else None
-                return Award(rule.id, card, side, player, rule.value,
-                             f"{what}{worth}; a lone trump wins its own trick, so {_who(side, player, table)} "
-                             "both held and captured it")
+        if player is not None:
+            return Award(rule.id, card, table.side_of(player), player, rule.value, ("dealt", what, rule))
+        if card != high:
             raise PitchError(f"{rule.id} ({card}) goes to the player dealt it: say who, "
                              f"e.g. dealt = {{ {table.players[0]} = [\"{card}\"] }}", "dealt")
-        side = table.side_of(player)
-        return Award(rule.id, card, side, player, rule.value,
-                     f"{what}{worth}; {rule.label} goes to the player dealt it: {player}")
+        how = "lone-dealt"  # a lone trump always wins its own trick: its captor is the player dealt it
+    else:
+        how = "captor"
     key = owner[card]
-    side = side_of_key[key]
-    player = key if key in table.players else None
-    return Award(rule.id, card, side, player, rule.value,
-                 f"{what}{worth}; {_who(side, player, table)} captured it")
+    return Award(rule.id, card, side_of_key[key], key if key in table.players else None, rule.value,
+                 (how, what, rule))
+
+
+def _bad_captured(ruleset: Ruleset, view: Any, key: str, cards: tuple[Card, ...], owner: dict[Card, str],
+                  where: str, trump_only: bool) -> None:
+    """Say exactly what is wrong with one side's captured cards (the fast path only noticed)."""
+    seen: set[Card] = set()
+    for c in cards:
+        if c not in ruleset.deck:
+            raise PitchError(f"{c} is not in this ruleset's deck ({_deck_words(ruleset)})", f"{where}.{key}")
+        if c in seen:
+            raise PitchError(f"{c} is listed twice for {key}", f"{where}.{key}")
+        seen.add(c)
+        if owner[c] != key:
+            raise PitchError(f"{c} is captured twice ({owner[c]} and {key})", f"{where}.{key}")
+        if trump_only and c not in view.strength:
+            raise PitchError(f"{c} is not a trump, and {ruleset.name} plays only trumps "
+                             "(non-trumps are never played)", f"{where}.{key}")
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _dealt_index(ruleset: Ruleset, hand: Hand, owner: dict[Card, str], strength: Any) -> dict[Card, str]:
     """Card -> player dealt it, from `dealt` (or `held` when no `dealt` names the card)."""
     out: dict[Card, str] = {}
+    deck = ruleset.deck
     for key, table_ in (("held", hand.held), ("dealt", hand.dealt)):
-        seen: dict[Card, str] = {}
-        for player, cards in table_:
-            for c in cards:
-                if c not in ruleset.deck:
-                    raise PitchError(f"{c} is not in this ruleset's deck ({_deck_words(ruleset)})", f"{key}.{player}")
-                if c in seen and seen[c] != player:
-                    raise PitchError(f"{c} is dealt to both {seen[c]} and {player}", f"{key}.{player}")
-                seen[c] = player
-                if c in strength and c not in owner:
-                    raise PitchError(f"{c} is a trump {player} held, but nobody captured it", f"{key}.{player}")
+        if not table_:
+            continue
+        seen = {c: p for p, cs in table_ for c in cs}
+        if len(seen) != sum(len(cs) for _, cs in table_) or not deck.issuperset(seen):
+            _bad_dealt(ruleset, key, table_)
+        lost = strength.keys() & seen.keys() - owner.keys()
+        if lost:
+            c = min(lost)
+            raise PitchError(f"{c} is a trump {seen[c]} held, but nobody captured it", f"{key}.{seen[c]}")
         out.update(seen)
     return out
 
 
-def _game(rule: PointRule, owner: dict[Card, str], side_of_key: dict[str, str], sides: tuple[str, ...]) -> GameCount:
+def _bad_dealt(ruleset: Ruleset, key: str, table_: tuple[tuple[str, tuple[Card, ...]], ...]) -> None:
+    seen: dict[Card, str] = {}
+    for player, cards in table_:
+        for c in cards:
+            if c not in ruleset.deck:
+                raise PitchError(f"{c} is not in this ruleset's deck ({_deck_words(ruleset)})", f"{key}.{player}")
+            if c in seen:
+                who = f"listed twice for {player}" if seen[c] == player else f"dealt to both {seen[c]} and {player}"
+                raise PitchError(f"{c} is {who}", f"{key}.{player}")
+            seen[c] = player
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _game(rule: PointRule, captured: tuple[tuple[str, tuple[Card, ...]], ...], side_of_key: dict[str, str],
+          sides: tuple[str, ...]) -> GameCount:
     values = rule.card_values
     counts = dict.fromkeys(sides, 0)
-    cards: dict[str, list[tuple[Card, int]]] = {s: [] for s in sides}
-    for c, key in owner.items():
-        v = values.get(c, 0)
-        if v:
-            s = side_of_key[key]
-            counts[s] += v
-            cards[s].append((c, v))
-    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
-    top_side, top = ranked[0]
-    total = sum(counts.values())
-    tied = len(ranked) > 1 and ranked[1][1] == top
-    against = " against " + ", ".join(f"{s} {v}" for s, v in ranked[1:]) if len(ranked) > 1 else ""
-    if top == 0 or tied:
-        who = [s for s, v in ranked if v == top]
-        reason = f"game is tied at {top} ({', '.join(who)}): nobody scores it"
-        return GameCount(counts, None, _freeze(cards), reason)
-    if rule.need == "majority" and top * 2 <= total:
-        reason = f"{top_side} counted {top}, not more than half of {total}: nobody scores game"
-        return GameCount(counts, None, _freeze(cards), reason)
-    reason = f"{top_side} wins game: counted {top}{against}"
-    return GameCount(counts, top_side, _freeze(cards), reason)
-
-
-def _freeze(cards: dict[str, list[tuple[Card, int]]]) -> dict[str, tuple[tuple[Card, int], ...]]:
-    return {s: tuple(v) for s, v in cards.items()}
+    pairs = []
+    for key, cards in captured:
+        side = side_of_key[key]
+        counts[side] += sum(map(values.__getitem__, cards))
+        pairs.append((side, cards))
+    source = (tuple(pairs), values)
+    top = max(counts.values())
+    leaders = [s for s, v in counts.items() if v == top]
+    if top == 0 or len(leaders) > 1 or (rule.need == "majority" and top * 2 <= sum(counts.values())):
+        return GameCount(counts, None, "", source)
+    return GameCount(counts, leaders[0], "", source)
 
 
 def _check_whole_tricks(ruleset: Ruleset, captured: tuple[tuple[str, tuple[Card, ...]], ...],
