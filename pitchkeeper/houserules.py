@@ -4,13 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
-import tomli_w
+import json
+import re
 
 from pitchkeeper.rulesets import POINT_FIELDS, POINT_KEYS_FOR, SECTIONS, Ruleset, schema_path
 
 
 def _value(v: Any) -> str:
-    return tomli_w.dumps({"x": v}).split("=", 1)[1].strip()
+    """One TOML value on one line (inline arrays and tables), so each setting is one commented line."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        keys = (k if re.fullmatch(r"[A-Za-z_-]+", k) else json.dumps(k) for k in v)
+        return "{ " + ", ".join(f"{k} = {_value(x)}" for k, x in zip(keys, v.values(), strict=True)) + " }"
+    raise TypeError(f"no TOML form for {v!r}")
 
 
 def starter(base: Ruleset, extends: str, name: str) -> str:

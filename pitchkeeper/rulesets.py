@@ -506,8 +506,8 @@ def validate(data: Mapping[str, Any]) -> list[str]:
         if len(games) > 1:
             out.append(f"points: more than one game point ({', '.join(games)})")
         for pid in s["win"]["count_out"]:
-            if pid not in ids:
-                out.append(f"win.count_out: '{pid}' is not a point of this ruleset{did_you_mean(pid, ids)}")
+            if pid not in pts:  # a point dropped with enabled = false is simply not counted
+                out.append(f"win.count_out: '{pid}' is not a point of this ruleset{did_you_mean(pid, pts)}")
     b = s["bidding"]
     if b["min"] > b["max"]:
         out.append(f"bidding.min: {b['min']} is above bidding.max {b['max']}")
