@@ -251,11 +251,11 @@ def _card_awards(ruleset: Ruleset, table: Table, hand: Hand, captured: tuple[tup
     for key, cards in captured:
         side = key if key in sides else table.side_of(key)
         side_of_key[key] = side
-        before = len(owner)
-        owner.update(dict.fromkeys(cards, key))
-        if len(owner) - before != len(cards) or not deck.issuperset(cards) or (
-                trump_only and not strength.keys() >= set(cards)):
+        new = dict.fromkeys(cards, key)
+        if len(new) != len(cards) or not owner.keys().isdisjoint(new) or not deck.issuperset(new) or (
+                trump_only and not strength.keys() >= new.keys()):
             _bad_captured(ruleset, view, key, cards, owner, where, trump_only)
+        owner.update(new)
         per_side[side] += len(cards)
     if not from_tricks:
         _check_whole_tricks(ruleset, captured, per_side, n, trump_only, where)
@@ -344,7 +344,7 @@ def _bad_captured(ruleset: Ruleset, view: Any, key: str, cards: tuple[Card, ...]
         if c in seen:
             raise PitchError(f"{c} is listed twice for {key}", f"{where}.{key}")
         seen.add(c)
-        if owner[c] != key:
+        if c in owner:
             raise PitchError(f"{c} is captured twice ({owner[c]} and {key})", f"{where}.{key}")
         if trump_only and c not in view.strength:
             raise PitchError(f"{c} is not a trump, and {ruleset.name} plays only trumps "
