@@ -31,7 +31,7 @@ def test_the_built_in_names_are_exactly_the_contracts() -> None:
 
 @pytest.mark.parametrize("name", SPEC_NAMES)
 def test_every_built_in_is_valid_and_references_the_schema(name: str) -> None:
-    problems, chain = rulesets.check(name)
+    problems, _ = rulesets.check(name)
     assert problems == []
     path = rulesets.builtin_dir() / f"{name}.toml"
     assert path.read_text(encoding="utf-8").startswith("#:schema ./ruleset.schema.json")
@@ -173,7 +173,8 @@ def test_extends_in_a_circle_is_an_error(tmp_path: Path) -> None:
     ('extends = "seven-point"\nwinn = 3\n', "winn: unknown key - did you mean win?"),
     ('extends = "seven-point"\n[bidding]\nmin = 5\nmax = 3\n', "bidding.min: 5 is above bidding.max 3"),
     ('extends = "seven-point"\n[win]\ncount_out = ["high", "jak"]\n', "did you mean jack?"),
-    ('extends = "seven-point"\n[players]\ncounts = [12]\n', "players.counts: item 1: expected a whole number from 2 to 9, got 12"),
+    ('extends = "seven-point"\n[players]\ncounts = [12]\n',
+     "players.counts: item 1: expected a whole number from 2 to 9, got 12"),
 ])
 def test_validation_names_the_key_and_the_fix(tmp_path: Path, text: str, message: str) -> None:
     f = write(tmp_path, "bad.toml", text)
