@@ -11,8 +11,15 @@ from rich.text import Text
 
 from pitchkeeper.cards import SUIT_NAMES, SUIT_SYMBOLS, pretty
 
-console = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+
+def console() -> Console:
+    """A console for this output (made per call: it reads the terminal width and NO_COLOR now)."""
+    return Console(highlight=False)
+
+
+def err() -> Console:
+    return Console(stderr=True, highlight=False)
+
 
 RED_SUITS = ("H", "D")
 
@@ -40,7 +47,7 @@ def scorecard(v: Any, table: Any, ruleset: Any) -> None:
         f" bid {v.bid.label}  ",
         ("made" if v.bid.made else "set", "bold green" if v.bid.made else "bold red"),
     )
-    console.print(head)
+    console().print(head)
     t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     t.add_column("point")
     t.add_column("card")
@@ -52,7 +59,7 @@ def scorecard(v: Any, table: Any, ruleset: Any) -> None:
         t.add_row(a.point, card_text(a.card), who, str(a.value), Text(a.reason, style="dim"))
     if not v.awards:
         t.add_row("-", "", "", "", Text("no points were won", style="dim"))
-    console.print(t)
+    console().print(t)
     if v.game is not None and v.game.cards:
         g = RTable(title="game count", title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
         sides = list(v.game.counts)
@@ -66,23 +73,23 @@ def scorecard(v: Any, table: Any, ruleset: Any) -> None:
                 row.append(Text.assemble(card_text(cs[i][0]), f" {cs[i][1]}") if i < len(cs) else Text(""))
             g.add_row(*row)
         g.add_row(*[Text(f"total {v.game.counts[s]}", style="bold") for s in sides])
-        console.print(g)
-        console.print(Text(v.game.reason, style="dim"))
+        console().print(g)
+        console().print(Text(v.game.reason, style="dim"))
     elif v.game is not None:
-        console.print(Text(v.game.reason, style="dim"))
+        console().print(Text(v.game.reason, style="dim"))
     if v.illegal:
-        console.print(Text("illegal plays", style="bold red"))
+        console().print(Text("illegal plays", style="bold red"))
         for i in v.illegal:
-            console.print(Text(f"  trick {i.trick}: {i.why} [{i.rule}]"))
+            console().print(Text(f"  trick {i.trick}: {i.why} [{i.rule}]"))
     s = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     s.add_column("side")
     s.add_column("took", justify="right")
     s.add_column("score", justify="right")
     for side in v.taken:
         s.add_row(side, str(v.taken[side]), signed(v.delta[side]))
-    console.print(s)
+    console().print(s)
     for line in v.settlement:
-        console.print(Text(line, style="dim"))
+        console().print(Text(line, style="dim"))
 
 
 def rules_list(rows: list[dict[str, Any]]) -> None:
@@ -93,30 +100,30 @@ def rules_list(rows: list[dict[str, Any]]) -> None:
     t.add_column("what it is")
     for r in rows:
         t.add_row(r["name"], str(r["points"]), str(r["target"]), r["title"])
-    console.print(t)
+    console().print(t)
 
 
 def rules_show(r: Any, words: dict[str, tuple[str, str]]) -> None:
-    console.print(Text.assemble((r.name, "bold"), f"  {r.title}"))
+    console().print(Text.assemble((r.name, "bold"), f"  {r.title}"))
     if r.source:
-        console.print(Text(f"source: {r.source}", style="dim"))
+        console().print(Text(f"source: {r.source}", style="dim"))
     if len(r.chain) > 1:
-        console.print(Text("extends: " + " <- ".join(r.chain), style="dim"))
+        console().print(Text("extends: " + " <- ".join(r.chain), style="dim"))
     heading = None
     for h, line in words.values():
         if h != heading:
-            console.print(Text(h, style="bold cyan"))
+            console().print(Text(h, style="bold cyan"))
             heading = h
-        console.print(Text(f"  {line}"))
+        console().print(Text(f"  {line}"))
     if r.notes:
-        console.print(Text("Choices where the source is silent", style="bold cyan"))
+        console().print(Text("Choices where the source is silent", style="bold cyan"))
         for n in r.notes:
-            console.print(Text(f"  {n}", style="dim"))
+            console().print(Text(f"  {n}", style="dim"))
 
 
 def rules_diff(a: Any, b: Any, rows: list[tuple[str, str, str]]) -> None:
     if not rows:
-        console.print(f"{a.name} and {b.name} agree on everything.")
+        console().print(f"{a.name} and {b.name} agree on everything.")
         return
     t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     t.add_column("topic", style="bold")
@@ -124,7 +131,7 @@ def rules_diff(a: Any, b: Any, rows: list[tuple[str, str, str]]) -> None:
     t.add_column(b.name)
     for topic, x, y in rows:
         t.add_row(topic, x, y)
-    console.print(t)
+    console().print(t)
 
 
 def match_sheet(state: Any) -> None:
@@ -144,12 +151,12 @@ def match_sheet(state: Any) -> None:
         pts = ", ".join(f"{a.point}:{a.side}" for a in v.awards)
         cells = [Text.assemble((f"{h.scores[s]}", "bold"), " ", signed(v.delta[s])) for s in sides]
         t.add_row(str(h.number), suit_text(v.trump), bid, Text(pts, style="dim"), *cells)
-    console.print(Text.assemble((state.rules, "bold"), f"  to {state.target}"))
-    console.print(t)
+    console().print(Text.assemble((state.rules, "bold"), f"  to {state.target}"))
+    console().print(t)
     if state.ending:
-        console.print(Text.assemble(("winner: ", "bold"), (state.ending.winner, "bold green"),
+        console().print(Text.assemble(("winner: ", "bold"), (state.ending.winner, "bold green"),
                                     f" on hand {state.ending.hand} - {state.ending.reason}"))
     else:
-        console.print(Text("the game goes on", style="dim"))
+        console().print(Text("the game goes on", style="dim"))
     for w in state.warnings:
-        err.print(Text(f"warning: {w}", style="yellow"))
+        err().print(Text(f"warning: {w}", style="yellow"))
