@@ -1,5 +1,1197 @@
-"""Commands that keep a match at the table: new, hand, play, status, history, undo, edit, matches, check."""
+"""Commands that keep a match at the table: new, hand, play, status, history, undo, edit, matches, check.
+
+The match log is the source of truth: every command reads it, replays it, and (for the writing
+commands) writes the new text only after parsing and replaying it whole, under the log's lock.
+Rich is imported only by the code that draws; `--json` never loads it.
+"""
 
 from __future__ import annotations
 
-from pitchkeeper.cli import app, judge_app, rules_app  # noqa: F401
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pitchkeeper.cli import JsonOpt, app, emit_json
+from pitchkeeper.errors import PitchError, did_you_mean
+
+# The contract's point ids (spec section 3): each gets an option of its own on `hand` and `edit`.
+POINT_IDS = ("high", "low", "jack", "off-jack", "high-joker", "low-joker", "joker", "game", "ace", "off-ace",
+             "ten", "three", "off-three", "five", "deuce", "all-tricks")
+NOT_OUT = ("-", "none", "nobody", "no")
+
+MatchOpt = Annotated[str | None, typer.Option("--match", "-m", help="The match log (default: the current match).",
+                                              show_default=False)]
+YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
+
+
+# ---------------------------------------------------------------------------
+# Loading a kept match
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A match log as read: its text, its TOML, the ruleset it is played under, and its record."""
+
+    path: Path
+    text: str
+    data: dict[str, Any]
+    ruleset: Any
+    record: Any
+    warnings: tuple[str, ...]
+
+
+def open_kept(path: Path, text: str | None = None) -> Kept:
+    """Read, parse and check a match log (not yet replayed). Errors name the file."""
+    from pitchkeeper import match, store
+
+    if text is None:
+        text = store.read_text(path)
+    data = store.parse_text(text, path)
+    try:
+        ruleset, warnings = store.pinned_ruleset(data, path)
+        record = match.parse_match(data)
+    except PitchError as e:
+        raise _placed(e, path, text) from None
+    return Kept(path, text, data, ruleset, record, tuple(warnings))
+
+
+def _placed(e: PitchError, path: Path, text: str) -> PitchError:
+    """The error inside FILE, with the line of the hand it names (a log is read by line)."""
+    import re
+
+    from pitchkeeper import store
+
+    where = e.where or ""
+    m = re.match(r"hands\[(\d+)\]", where)
+    if m and e.where and not e.where.startswith(str(path)):
+        line = store.hand_line(text, int(m.group(1)))
+        if line is not None:
+            return PitchError(e.message, f"{path}:{line}: {where}")
+    if e.where and e.where.startswith(str(path)):
+        return e
+    return e.at(str(path))
+
+
+def replay_kept(k: Kept) -> Any:
+    from pitchkeeper import match
+
+    try:
+        return match.replay(k.ruleset, k.record)
+    except PitchError as e:
+        raise _placed(e, k.path, k.text) from None
+
+
+def _warn(lines: Any) -> None:
+    for w in lines:
+        sys.stderr.write(f"warning: {w}\n")
+
+
+def _interactive() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _confirm(question: str, yes: bool, what: str) -> None:
+    """Ask before a destructive change; never prompt when stdin is not a terminal."""
+    if yes:
+        return
+    if not _interactive():
+        raise PitchError(f"{what} asks before it changes the log, and standard input is not a terminal: add --yes")
+    if not typer.confirm(question, default=False):
+        raise typer.Exit(1)
+
+
+# ---------------------------------------------------------------------------
+# new
+
+
+def _team_specs(specs: list[str], table: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """--team "Us=Ann,Cy" (or "Us: Ann Cy") -> teams, members named exactly."""
+    out = []
+    for spec in specs:
+        name, sep, rest = spec.partition("=")
+        if not sep:
+            name, sep, rest = spec.partition(":")
+        name = name.strip()
+        if not sep or not name:
+            raise PitchError(f"expected a team as NAME=PLAYER,PLAYER (such as Us=Ann,Cy), got {spec!r}", "--team")
+        members = [m for m in rest.replace(",", " ").replace("+", " ").split() if m]
+        if not members:
+            raise PitchError(f"team {name} has no players", "--team")
+        out.append((name, tuple(table.player(m, f"--team {name}") for m in members)))
+    return tuple(out)
+
+
+def _auto_teams(ruleset: Any, players: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
+    """Partners sit across from each other: players 1 and 3 against 2 and 4 (or in threes, crosswise)."""
+    n = len(players)
+    for size in sorted(s for s in ruleset.settings["players"]["team_sizes"] if s > 1):
+        if n % size == 0 and n // size >= 2:
+            k = n // size
+            groups = [tuple(players[i::k]) for i in range(k)]
+            names = ["Us", "Them"] if k == 2 else ["+".join(g) for g in groups]
+            return tuple(zip(names, groups, strict=True))
+    return None
+
+
+def _new_path(rules_name: str) -> Path:
+    import time
+
+    from pitchkeeper.paths import matches_dir
+
+    folder = matches_dir()
+    stem = f"{time.strftime('%Y-%m-%d')}-{Path(rules_name).stem}"
+    p = folder / f"{stem}.toml"
+    n = 2
+    while p.exists():
+        p = folder / f"{stem}-{n}.toml"
+        n += 1
+    return p
+
+
+def header_text(*, rules: str, ruleset: Any, merged: dict[str, Any], players: tuple[str, ...],
+                teams: tuple[tuple[str, tuple[str, ...]], ...] | None, first_dealer: str, target: int | None,
+                stake: int | None, title: str | None, rematch_of: str | None) -> str:
+    """The header of a new match log: the table, the dealer, and the pinned ruleset."""
+    import time
+
+    from pitchkeeper.store import FORMAT, multiline, table_toml, toml_value
+
+    lines = [
+        "# pitchkeeper match log: one [[hands]] block per hand, in the order played.",
+        "# You may correct it by hand; then run `pitchkeeper check` on this file.",
+        f"format = {FORMAT}",
+        f"rules = {toml_value(rules)}",
+    ]
+    if title:
+        lines.append(f"title = {toml_value(title)}")
+    lines.append(f"players = {toml_value(list(players))}")
+    if teams:
+        lines.append(f"teams = {toml_value({t: list(m) for t, m in teams})}")
+    lines.append(f"first_dealer = {toml_value(first_dealer)}")
+    if target is not None:
+        lines.append(f"target = {target}")
+    if stake is not None:
+        lines.append(f"stake = {stake}")
+    lines.append(f"created = {toml_value(time.strftime('%Y-%m-%dT%H:%M:%S'))}")
+    if rematch_of:
+        lines.append(f"rematch_of = {toml_value(rematch_of)}")
+    lines += [
+        "",
+        "# The ruleset as it was when this match began: the digest pins it and the copy keeps it,",
+        "# so a later change to the ruleset cannot change this game's history.",
+        "[ruleset]",
+        f"name = {toml_value(ruleset.name)}",
+        f"digest = {toml_value(ruleset.digest)}",
+        f"copy = {multiline(table_toml(merged))}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+@app.command("new")
+def new_match(
+    rules: Annotated[str | None, typer.Argument(help="Ruleset: a built-in name or a .toml file.",
+                                                show_default=False)] = None,
+    players: Annotated[list[str] | None, typer.Argument(help="The players in seating order, clockwise.",
+                                                        show_default=False)] = None,
+    team: Annotated[list[str] | None, typer.Option("--team", "-t", help="A team, as NAME=PLAYER,PLAYER; repeat for "
+                                                   "each (default: partners sit across).", show_default=False)] = None,
+    solo: Annotated[bool, typer.Option("--solo", help="Each plays for himself.")] = False,
+    dealer: Annotated[str | None, typer.Option("--dealer", "-d", help="Who deals first (default: the first player).",
+                                               show_default=False)] = None,
+    target: Annotated[int | None, typer.Option("--target", min=1, help="The winning score, if not the ruleset's.",
+                                               show_default=False)] = None,
+    stake: Annotated[int | None, typer.Option("--stake", min=0, help="Stake per player per game (default: the "
+                                              "ruleset's [stakes] per_game).", show_default=False)] = None,
+    title: Annotated[str | None, typer.Option("--title", help="A name for the match.", show_default=False)] = None,
+    match: Annotated[str | None, typer.Option("--match", "-m", help="Write the log here (default: a new file in "
+                                              "the data folder).", show_default=False)] = None,
+    rematch: Annotated[bool, typer.Option("--rematch", help="The next game at the same table: same players, "
+                                          "rules, target and stake; the deal passes on.")] = False,
+    of: Annotated[str | None, typer.Option("--of", help="With --rematch: the finished match (default: the "
+                                           "current one).", show_default=False)] = None,
+    force: Annotated[bool, typer.Option("--force", help="With --rematch: even if that game is not over.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Start a match: ruleset, players, teams and first dealer. It becomes the current match."""
+    from pitchkeeper import match as m
+    from pitchkeeper import rulesets, store
+    from pitchkeeper.records import Table
+
+    rematch_of = None
+    if rematch:
+        if rules or players or team or solo:
+            raise PitchError("--rematch takes the table of the last game: give no ruleset, players or teams")
+        src = store.resolve_match_path(of)
+        prev = open_kept(src)
+        state = replay_kept(prev)
+        if state.ending is None and not force:
+            raise PitchError(f"{src}: the game is still on (hand {len(state.hands)}); finish it, or add --force")
+        rec = prev.record
+        rules = str(prev.data["rules"])
+        table = rec.table
+        teams = table.teams
+        first = m.dealer_due(rec) or table.players[0]
+        if dealer:
+            first = table.player(dealer, "--dealer")
+        target = target if target is not None else rec.target
+        stake = stake if stake is not None else rec.stake
+        title = title or prev.data.get("title")
+        rematch_of = str(src.resolve())
+        ref = store.rules_ref(prev.data, src, None)
+    else:
+        if not rules:
+            raise PitchError("name the ruleset and the players: pitchkeeper new seven-point Ann Bob Cy Dee "
+                             "(`pitchkeeper rules list` shows the rulesets)")
+        if not players:
+            raise PitchError("name the players in seating order, clockwise: pitchkeeper new "
+                             f"{rules} Ann Bob Cy Dee")
+        ref = rules
+        table = Table(tuple(p.strip() for p in players), None)
+        from pitchkeeper.records import parse_table
+
+        table = parse_table({"players": list(table.players)})
+        teams = None
+        first = table.player(dealer, "--dealer") if dealer else table.players[0]
+    ruleset = rulesets.load(ref)
+    merged, _chain = rulesets.load_merged(ref)
+    if not rematch:
+        if team and solo:
+            raise PitchError("give teams or --solo, not both")
+        if team:
+            teams = _team_specs(team, table)
+        elif not solo and ruleset.partnerships_ok:
+            teams = _auto_teams(ruleset, table.players)
+        data: dict[str, Any] = {"players": list(table.players)}
+        if teams:
+            data["teams"] = {t: list(ms) for t, ms in teams}
+        table = parse_table(data)
+    table.check_against(ruleset)
+    if ref.endswith(".toml") or "/" in ref:
+        ref = str(Path(ref).resolve())
+    text = header_text(rules=ref, ruleset=ruleset, merged=merged, players=table.players, teams=table.teams,
+                       first_dealer=first, target=target, stake=stake, title=title, rematch_of=rematch_of)
+    path = Path(match) if match else _new_path(ruleset.name)
+    open_kept(path, text)  # the header must read back as a valid match before it is written
+    store.create_new(path, text)
+    store.write_pointer(path)
+    if as_json:
+        emit_json({"match": str(path), "rules": ruleset.name, "digest": ruleset.digest, "players": list(table.players),
+                   "teams": {t: list(ms) for t, ms in table.teams} if table.teams else None,
+                   "first_dealer": first, "target": target or ruleset.settings["win"]["target"],
+                   "stake": stake, "rematch_of": rematch_of})
+        return
+    sides = ", ".join(f"{t} ({' & '.join(ms)})" for t, ms in table.teams) if table.teams else "each for himself"
+    sys.stdout.write(f"new match: {path}\n  {ruleset.name}, to {target or ruleset.settings['win']['target']}; "
+                     f"{sides}; {first} deals first\n"
+                     "  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP --high WHO --low WHO ...\n")
+
+
+# ---------------------------------------------------------------------------
+# hand and edit: one hand from the command line
+
+
+def _hand_parameters() -> list[Any]:
+    """The options of `hand` (and `edit`), one for every point id of the contract: made, not written."""
+    import inspect
+
+    def p(name: str, annotation: Any, default: Any = None) -> inspect.Parameter:
+        return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
+
+    opt = typer.Option
+    params = [
+        p("bidder", Annotated[str | None, typer.Argument(help="Who won the bid.", show_default=False)]),
+        p("amount", Annotated[str | None, typer.Argument(help="The bid: a number, smudge, or 0 for a pitch "
+                                                         "without a contract.", show_default=False)]),
+        p("trump", Annotated[str | None, typer.Argument(help="Trump: S, H, D, C or the suit's name.",
+                                                        show_default=False)]),
+    ]
+    for pid in POINT_IDS:
+        params.append(p("pt_" + pid.replace("-", "_"), Annotated[str | None, opt(
+            f"--{pid}", help=f"Who took {pid} (team or player; - if it was not out).", show_default=False)]))
+    params += [
+        p("point", Annotated[list[str] | None, opt("--point", "-p", help="ID=WHO for any point of the ruleset, "
+                                                   "e.g. off-jack=Us (repeat).", show_default=False)]),
+        p("cards", Annotated[list[str] | None, opt("--cards", "-c", help="WHO: CARDS - the cards a side or player "
+                                                   "captured, e.g. \"Us: AS JS 10H ...\" (repeat for each).",
+                                                   show_default=False)]),
+        p("dealt", Annotated[list[str] | None, opt("--dealt", help="PLAYER: CARDS dealt to a player, where the "
+                                                   "ruleset gives low to the player dealt it (repeat).",
+                                                   show_default=False)]),
+        p("auction", Annotated[str | None, opt("--auction", "-a", help="The calls from the dealer's left, e.g. "
+                                               "\"Bob:pass Cy:2 Dee:3 Ann:pass\".", show_default=False)]),
+        p("revoke", Annotated[list[str] | None, opt("--revoke", help="A player who revoked (repeat).",
+                                                    show_default=False)]),
+        p("dealer", Annotated[str | None, opt("--dealer", "-d", help="Who dealt (default: the deal passes to the "
+                                              "left).", show_default=False)]),
+        p("note", Annotated[str | None, opt("--note", help="A note kept with the hand.", show_default=False)]),
+        p("from_file", Annotated[Path | None, opt("--from", help="A hand record file (the per-hand keys).",
+                                                  show_default=False)]),
+        p("match", MatchOpt),
+        p("dry_run", Annotated[bool, opt("--dry-run", "-n", help="Judge the hand but write nothing.")], False),
+        p("as_json", JsonOpt, False),
+    ]
+    return params
+
+
+def _amount(text: str, ruleset: Any) -> int | str:
+    t = text.strip().lower()
+    b = ruleset.settings["bidding"]
+    if t.lstrip("-").isdigit():
+        return int(t)
+    if t in ("smudge", "moon", "shoot", str(b["smudge_name"]).lower()):
+        return "smudge"
+    if t in ("none", "pitch-0", "nocontract"):
+        return 0
+    raise PitchError(f"{text!r} is not a bid: a number from {b['min']} to {b['max']}"
+                     + (f", or {b['smudge_name']}" if b["smudge"] else "")
+                     + (", or 0 (a pitch without a contract)" if b["all_pass"] == "eldest-pitches" else ""), "AMOUNT")
+
+
+def _owner_name(table: Any, who: str, where: str) -> str:
+    """A side or player as typed (any case, a unique prefix) -> the name the log keeps."""
+    side, player = table.owner(who.strip(), where)
+    if player is not None and table.teams and who.strip().lower() not in (side.lower(),):
+        return player
+    return side
+
+
+def _point_id(ruleset: Any, text: str, where: str) -> str:
+    ids = [p.id for p in ruleset.points]
+    t = text.strip().lower()
+    if t in ids:
+        return t
+    pre = [i for i in ids if i.startswith(t)] if t else []
+    if len(pre) == 1:
+        return pre[0]
+    raise PitchError(f"{ruleset.name} has no point '{text}'{did_you_mean(text, ids)} (its points: {', '.join(ids)})",
+                     where)
+
+
+def _split_who(spec: str, where: str) -> tuple[str, str]:
+    for sep in (":", "="):
+        who, s, rest = spec.partition(sep)
+        if s and who.strip():
+            return who.strip(), rest
+    raise PitchError(f"expected WHO: CARDS, such as \"Us: AS JS 10H\", got {spec!r}", where)
+
+
+def _cards(text: str, where: str) -> list[str]:
+    from pitchkeeper.cards import parse_cards
+
+    try:
+        return list(parse_cards(text))
+    except PitchError as e:
+        raise e.at(where) from None
+
+
+def _outcome_given(kw: dict[str, Any]) -> tuple[dict[str, str | None], list[str] | None]:
+    points: dict[str, str | None] = {}
+    for pid in POINT_IDS:
+        v = kw.get("pt_" + pid.replace("-", "_"))
+        if v is not None:
+            points[pid] = v
+    return points, kw.get("cards")
+
+
+def build_hand(kw: dict[str, Any], k: Kept, base: dict[str, Any] | None, number: int) -> dict[str, Any]:
+    """The hand the options describe, as the log keeps it (TOML-ready, names written exactly).
+
+    `base` is the hand being corrected (edit): options given replace its keys, the rest stay.
+    """
+    import time
+
+    from pitchkeeper import match
+    from pitchkeeper.cards import parse_suit
+    from pitchkeeper.records import HAND_KEYS, HAND_RECORD_KEYS, parse_call
+
+    ruleset, table = k.ruleset, k.record.table
+    hand: dict[str, Any] = dict(base) if base else {}
+    if kw.get("from_file") is not None:
+        hand = _from_file(kw["from_file"], k, HAND_KEYS, HAND_RECORD_KEYS)
+        if base and "dealer" not in hand:
+            hand = {"dealer": base["dealer"], **hand}
+        others = [n for n, v in kw.items() if v not in (None, False, []) and n not in ("from_file", "match", "as_json",
+                                                                                       "dry_run", "dealer", "yes",
+                                                                                       "number")]
+        if others:
+            raise PitchError("--from gives the whole hand: give no other hand options", "--from")
+    if kw.get("dealer"):
+        hand["dealer"] = table.player(kw["dealer"], "--dealer")
+    if "dealer" not in hand:
+        due = match.dealer_due(k.record)
+        if due is None:
+            raise PitchError("who dealt? the log names no first dealer: give --dealer")
+        hand["dealer"] = due
+    if kw.get("from_file") is not None:
+        hand.setdefault("recorded", time.strftime("%Y-%m-%dT%H:%M:%S"))
+        return _ordered(hand)
+    if kw.get("trump") is not None:
+        try:
+            hand["trump"] = parse_suit(kw["trump"])
+        except PitchError as e:
+            raise e.at("TRUMP") from None
+    if kw.get("bidder") is not None or kw.get("amount") is not None:
+        old = hand.get("bid", {}) if isinstance(hand.get("bid"), dict) else {}
+        who = kw.get("bidder") if kw.get("bidder") is not None else old.get("player")
+        amount = _amount(kw["amount"], ruleset) if kw.get("amount") is not None else old.get("amount")
+        if who is None or amount is None:
+            raise PitchError("give the bidder and the amount: pitchkeeper hand Ann 3 spades ...", "BIDDER")
+        hand["bid"] = {"player": table.player(who, "BIDDER"), "amount": amount}
+    for key, word in (("bid", "BIDDER and AMOUNT"), ("trump", "TRUMP")):
+        if key not in hand:
+            raise PitchError(f"say the {word}: pitchkeeper hand Ann 3 spades --high Us --low Them ...", word)
+    if kw.get("auction") is not None:
+        if kw["auction"].strip() in NOT_OUT:
+            hand.pop("auction", None)
+        else:
+            calls = []
+            for i, c in enumerate(kw["auction"].replace(",", " ").split(), 1):
+                who, call = parse_call(c, table, f"--auction: auction[{i}]")
+                calls.append(f"{who}:{call}")
+            hand["auction"] = calls
+    points, cards = _outcome_given(kw)
+    for spec in kw.get("point") or []:
+        pid, sep, who = spec.partition("=")
+        if not sep:
+            raise PitchError(f"expected ID=WHO, such as off-jack=Us, got {spec!r}", "--point")
+        points[_point_id(ruleset, pid, "--point")] = who
+    ids = [p.id for p in ruleset.points]
+    for pid in points:
+        if pid not in ids:
+            raise PitchError(f"{ruleset.name} has no point '{pid}'{did_you_mean(pid, ids)} (its points: "
+                             f"{', '.join(ids)})", f"--{pid}")
+    if points and cards:
+        raise PitchError("give who took each point, or the cards each side captured, not both", "--cards")
+    if points:
+        outcome = dict(hand["points"]) if isinstance(hand.get("points"), dict) else {}
+        for key in ("captured", "tricks", "held", "points", "dealt"):
+            hand.pop(key, None)
+        for pid, who in points.items():
+            if who is None or who.strip().lower() in NOT_OUT:
+                outcome.pop(pid, None)
+            else:
+                outcome[pid] = _owner_name(table, who, f"--{pid}")
+        hand["points"] = {pid: outcome[pid] for pid in ids if pid in outcome}
+    elif cards:
+        for key in ("captured", "tricks", "points", "held"):
+            hand.pop(key, None)
+        captured: dict[str, list[str]] = {}
+        for spec in cards:
+            who, text = _split_who(spec, "--cards")
+            name = table.side_or_player(who, "--cards")
+            captured.setdefault(name, []).extend(_cards(text, f"--cards {name}"))
+        hand["captured"] = captured
+    if kw.get("dealt"):
+        dealt: dict[str, list[str]] = {}
+        for spec in kw["dealt"]:
+            who, text = _split_who(spec, "--dealt")
+            name = table.player(who, "--dealt")
+            dealt.setdefault(name, []).extend(_cards(text, f"--dealt {name}"))
+        hand["dealt"] = dealt
+    if not any(key in hand for key in ("points", "captured", "tricks")):
+        raise PitchError("say who took each point (--high Us --low Them ...), or the cards each side captured "
+                         "(--cards \"Us: AS JS ...\"), or give --from HANDFILE")
+    if kw.get("revoke"):
+        if [r.strip().lower() for r in kw["revoke"]] == ["-"]:
+            hand.pop("revokes", None)
+        else:
+            hand["revokes"] = [table.player(r, "--revoke") for r in kw["revoke"]]
+    if kw.get("note") is not None:
+        if kw["note"]:
+            hand["note"] = kw["note"]
+        else:
+            hand.pop("note", None)
+    hand.setdefault("recorded", time.strftime("%Y-%m-%dT%H:%M:%S"))
+    return _ordered(hand)
+
+
+_KEY_ORDER = ("dealer", "trump", "bid", "auction", "points", "captured", "tricks", "dealt", "held", "revokes",
+              "note", "announced", "recorded")
+
+
+def _ordered(hand: dict[str, Any]) -> dict[str, Any]:
+    return {k: hand[k] for k in sorted(hand, key=lambda k: _KEY_ORDER.index(k) if k in _KEY_ORDER else 99)}
+
+
+def _from_file(path: Path, k: Kept, hand_keys: tuple[str, ...], all_keys: tuple[str, ...]) -> dict[str, Any]:
+    """The per-hand keys of a hand record file. Header keys it has must agree with the match."""
+    from pitchkeeper import store
+    from pitchkeeper.errors import unknown_key
+
+    data = store.read_record(path)
+    table = k.record.table
+    hand = {}
+    for key, v in data.items():
+        if key not in all_keys:
+            raise unknown_key(key, all_keys, f"{path}: {key}")
+        if key == "players" and tuple(v) != table.players:
+            raise PitchError(f"players {v} are not this match's ({', '.join(table.players)})", f"{path}: players")
+        if key == "teams" and table.teams and {t: list(m) for t, m in table.teams} != v:
+            raise PitchError("teams differ from this match's", f"{path}: teams")
+        if key == "rules" and v != k.data.get("rules") and v != k.ruleset.name:
+            raise PitchError(f"the hand is for {v}, the match is played under {k.ruleset.name}", f"{path}: rules")
+        if key not in ("rules", "players", "teams"):
+            hand[key] = v
+    return hand
+
+
+@dataclass(frozen=True)
+class Written:
+    kept: Kept
+    state: Any
+    number: int  # the hand written (or corrected)
+    warnings: tuple[str, ...]
+
+
+def _validate(path: Path, text: str, number: int) -> tuple[Kept, Any]:
+    """Parse and replay the new text whole: nothing is written unless this succeeds."""
+    k = open_kept(path, text)
+    if len(k.record.hands) < number:
+        raise PitchError("the new hand did not read back from the log", str(path))
+    return k, replay_kept(k)
+
+
+def record_hand(kw: dict[str, Any]) -> Written:
+    """`hand`: append one hand's block to the log, under its lock, after replaying the result."""
+    from pitchkeeper import store
+
+    path = store.resolve_match_path(kw.get("match"))
+    with store.locked(path):
+        k = open_kept(path)
+        n = len(k.record.hands) + 1
+        hand = build_hand(kw, k, None, n)
+        text = store.append_hand(k.text, store.hand_toml(hand))
+        try:
+            k2, state = _validate(path, text, n)
+        except PitchError as e:
+            raise _new_hand_error(e, path, n) from None
+        if not kw.get("dry_run"):
+            store.hand_spans(text, len(k2.record.hands))  # the block can be found again by undo and edit
+            store.write_atomic(path, text)
+    warnings = tuple(w for w in state.warnings if w.startswith(f"hands[{n}]")) + k.warnings
+    return Written(k2, state, n, warnings)
+
+
+def _new_hand_error(e: PitchError, path: Path, n: int) -> PitchError:
+    """An error in the hand being added names the hand, not a line of a file that was not written."""
+    where = e.where or ""
+    prefix = f"{path}:"
+    if where.startswith(prefix):
+        where = where.split(": ", 1)[1] if ": " in where else ""
+    return PitchError(e.message + " (nothing was written)", f"{path}: {where}" if where else str(path))
+
+
+def _hand_command(**kw: Any) -> None:
+    w = record_hand(kw)
+    _warn(w.warnings)
+    if kw.get("as_json"):
+        emit_json(w.state.to_json())
+        return
+    h = w.state.hands[w.number - 1]
+    from pitchkeeper import render
+
+    render.scorecard(h.verdict, w.state.table, w.kept.ruleset)
+    _draw_board(w.kept, w.state)
+    if kw.get("dry_run"):
+        sys.stdout.write("(dry run: nothing was written)\n")
+
+
+def _edit_command(**kw: Any) -> None:
+    from pitchkeeper import store
+
+    number = kw["number"]
+    path = store.resolve_match_path(kw.get("match"))
+    k = open_kept(path)
+    before = replay_kept(k)
+    count = len(k.record.hands)
+    if not 1 <= number <= count:
+        raise PitchError(f"there is no hand {number}: the log has {count} hand(s)", str(path))
+    raw = k.data["hands"][number - 1]
+    hand = build_hand(kw, k, raw, number)
+    text = store.replace_hand(k.text, number, count, store.hand_toml(hand))
+    try:
+        k2, after = _validate(path, text, count)
+    except PitchError as e:
+        raise PitchError(e.message + " (nothing was written)", e.where) from None
+    _show_change(before, after, number, kw.get("as_json", False))
+    if text == k.text:
+        sys.stderr.write("nothing changes\n")
+        return
+    if kw.get("dry_run"):
+        sys.stderr.write("(dry run: nothing was written)\n")
+        return
+    _confirm(f"save the corrected hand {number}?", kw.get("yes", False), "edit")
+    with store.locked(path):
+        if store.read_text(path) != k.text:
+            raise PitchError("the log changed while this edit was prepared; run the edit again", str(path))
+        store.write_atomic(path, text)
+    if not kw.get("as_json"):
+        sys.stdout.write(f"hand {number} corrected in {path}\n")
+    _warn(k2.warnings)
+
+
+def _register_hand_commands() -> None:
+    import inspect
+
+    params = _hand_parameters()
+
+    def hand(**kw: Any) -> None:
+        """Record a hand: bidder, amount, trump, and who took each point (or the cards each side took).
+
+        The dealer follows the rotation. Prints the verdict and the scoreboard; with --json, the
+        `judge match` object of the whole match.
+        """
+        _hand_command(**kw)
+
+    hand.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    app.command("hand")(hand)
+
+    def edit(**kw: Any) -> None:
+        """Correct hand N (options as for `hand`; those given replace the hand's), show the change, save it.
+
+        Every later total is recomputed by replaying the log.
+        """
+        _edit_command(**kw)
+
+    number = inspect.Parameter("number", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[int, typer.Argument(
+        help="The hand to correct (from 1).", show_default=False)])
+    yes = inspect.Parameter("yes", inspect.Parameter.KEYWORD_ONLY, annotation=YesOpt, default=False)
+    edit.__signature__ = inspect.Signature([number, *params, yes])  # type: ignore[attr-defined]
+    app.command("edit")(edit)
+
+
+_register_hand_commands()
+
+
+def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
+    old, new = before.hands[number - 1], after.hands[number - 1]
+    if as_json:
+        emit_json({"hand": number, "before": {**old.verdict.to_json(), "scores": old.scores},
+                   "after": {**new.verdict.to_json(), "scores": new.scores},
+                   "scores": {"before": before.scores, "after": after.scores},
+                   "winner": {"before": before.winner, "after": after.winner}})
+        return
+    from rich.table import Table as RTable
+    from rich.text import Text
+
+    from pitchkeeper import render
+
+    t = RTable(title=f"hand {number}", title_justify="left", show_edge=False, pad_edge=False)
+    t.add_column("")
+    t.add_column("before")
+    t.add_column("after")
+
+    def summary(h: Any) -> str:
+        v = h.verdict
+        pts = ", ".join(f"{a.point}:{a.side}" for a in v.awards) or "-"
+        return f"{v.bid.player} {v.bid.label} in {v.trump}, {'made' if v.bid.made else 'set'}; {pts}"
+
+    t.add_row("hand", summary(old), summary(new))
+    for s in before.scores:
+        t.add_row(f"{s} change", f"{old.verdict.delta[s]:+d}", f"{new.verdict.delta[s]:+d}")
+    for s in before.scores:
+        t.add_row(f"{s} now", str(before.scores[s]), Text(str(after.scores[s]), style="bold"
+                                                          if after.scores[s] != before.scores[s] else ""))
+    t.add_row("winner", str(before.winner or "-"), str(after.winner or "-"))
+    render.console().print(t)
+
+
+# ---------------------------------------------------------------------------
+# status, history
+
+
+def _status_json(k: Kept, state: Any) -> dict[str, Any]:
+    from pitchkeeper import match
+
+    r = k.ruleset
+    last = None
+    if state.hands:
+        h = state.hands[-1]
+        last = {"number": h.number, "dealer": k.record.hands[-1].dealer, **h.verdict.to_json(), "scores": h.scores}
+    st = match.stakes(r, k.record, state)
+    return {
+        "match": str(k.path),
+        "rules": r.name,
+        "target": state.target,
+        "hands": len(state.hands),
+        "scores": dict(state.scores),
+        "needed": {s: match.needed(r, state.target, v) for s, v in state.scores.items()},
+        "in_the_hole": [s for s, v in state.scores.items() if v < 0],
+        "next_dealer": None if state.ending else match.dealer_due(k.record),
+        "last_hand": last,
+        "winner": state.winner,
+        "won_on_hand": state.ending.hand if state.ending else None,
+        "reason": state.ending.reason if state.ending else None,
+        "stakes": st.to_json() if st else None,
+        "warnings": list(k.warnings) + list(state.warnings),
+    }
+
+
+@app.command("status")
+def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
+    """The scoreboard: scores, who deals next, points needed, who is in the hole, the last hand."""
+    from pitchkeeper import store
+
+    k = open_kept(store.resolve_match_path(match))
+    state = replay_kept(k)
+    if as_json:
+        emit_json(_status_json(k, state))
+        return
+    _draw_board(k, state, last=True)
+    _warn(list(k.warnings) + list(state.warnings))
+
+
+def _draw_board(k: Kept, state: Any, last: bool = False) -> None:
+    from rich import box
+    from rich.table import Table as RTable
+    from rich.text import Text
+
+    from pitchkeeper import match, render
+
+    r = k.ruleset
+    table = state.table
+    t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    t.add_column("side", style="bold")
+    if table.teams:
+        t.add_column("players")
+    t.add_column("score", justify="right")
+    t.add_column("needs", justify="right")
+    t.add_column("")
+    for s, v in state.scores.items():
+        need = match.needed(r, state.target, v)
+        flag = Text("in the hole", style="red") if v < 0 else Text("")
+        if state.winner == s:
+            flag = Text("winner", style="bold green")
+        cells = [s] + ([" & ".join(table.members(s))] if table.teams else [])
+        t.add_row(*cells, Text(str(v), style="bold red" if v < 0 else "bold"), str(need) if need else "out", flag)
+    title = k.data.get("title")
+    head = f"{r.name} to {state.target}" + (f" - {title}" if title else "") + f"  (hand {len(state.hands)})"
+    render.console().print(Text(head, style="bold"))
+    render.console().print(t)
+    if last and state.hands:
+        h = state.hands[-1]
+        v = h.verdict
+        pts = ", ".join(f"{a.point} {a.side}" for a in v.awards) or "no points"
+        delta = ", ".join(f"{s} {d:+d}" for s, d in v.delta.items())
+        render.console().print(Text.assemble(("last hand ", "dim"), f"{h.number}: {v.bid.player} bid {v.bid.label} in "
+                                           f"{v.trump}, ", ("made" if v.bid.made else "set",
+                                                            "green" if v.bid.made else "red"),
+                                           f"; {pts}; {delta}"))
+    if state.ending:
+        render.console().print(Text.assemble(("winner: ", "bold"), (state.ending.winner, "bold green"),
+                                           f" on hand {state.ending.hand} - {state.ending.reason}"))
+        render.console().print(Text("start the next game with: pitchkeeper new --rematch", style="dim"))
+    else:
+        due = match.dealer_due(k.record)
+        only = " (only the bidding side can win)" if r.settings["win"]["only_bidder"] else ""
+        render.console().print(Text(f"{due} deals next{only}"))
+    st = match.stakes(r, k.record, state)
+    if st:
+        parts = [f"stake {st.stake} {st.unit} a player"] if st.stake else []
+        if st.forfeits:
+            parts.append("pool " + str(st.pool) + " (" + ", ".join(f"{p} {n}" for p, n in st.forfeits.items()) + ")")
+        if st.settled:
+            parts.append("settled: " + ", ".join(f"{s} {n:+d}" for s, n in st.settled.items()))
+        render.console().print(Text("; ".join(parts), style="cyan"))
+
+
+@app.command("history")
+def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
+    """The match hand by hand: dealer, bid, points, score changes and running totals."""
+    from pitchkeeper import store
+
+    k = open_kept(store.resolve_match_path(match))
+    state = replay_kept(k)
+    if as_json:
+        rows = []
+        for h, hand in zip(state.hands, k.record.hands, strict=True):
+            v = h.verdict.to_json()
+            rows.append({"number": h.number, "dealer": hand.dealer, "trump": v["trump"], "bid": v["bid"],
+                         "awards": v["awards"], "taken": v["taken"], "delta": v["delta"], "scores": h.scores,
+                         "note": hand.note or None})
+        emit_json({"match": str(k.path), "rules": k.ruleset.name, "target": state.target, "hands": rows,
+                   "scores": state.scores, "winner": state.winner,
+                   "won_on_hand": state.ending.hand if state.ending else None})
+        return
+    from rich import box
+    from rich.table import Table as RTable
+    from rich.text import Text
+
+    from pitchkeeper import render
+
+    t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for col, just in (("#", "right"), ("dealer", "left"), ("bid", "left"), ("trump", "left"), ("points", "left")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for s in state.scores:
+        t.add_column(s, justify="right")
+    for h, hand in zip(state.hands, k.record.hands, strict=True):
+        v = h.verdict
+        bid = Text.assemble(f"{v.bid.player} {v.bid.label} ", ("made" if v.bid.made else "set",
+                                                               "green" if v.bid.made else "red"))
+        pts = ", ".join(f"{a.point}:{a.side}" for a in v.awards)
+        cells = [Text.assemble((str(h.scores[s]), "bold"), " ", render.signed(v.delta[s])) for s in state.scores]
+        t.add_row(str(h.number), hand.dealer, bid, render.suit_text(v.trump), Text(pts, style="dim"), *cells)
+    render.console().print(Text(f"{k.ruleset.name} to {state.target}  {k.path}", style="bold"))
+    render.console().print(t)
+    if state.ending:
+        render.console().print(Text.assemble(("winner: ", "bold"), (state.ending.winner, "bold green"),
+                                           f" on hand {state.ending.hand} - {state.ending.reason}"))
+    _warn(list(k.warnings) + list(state.warnings))
+
+
+# ---------------------------------------------------------------------------
+# undo
+
+
+@app.command("undo")
+def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) -> None:
+    """Drop the last hand of the match (after asking)."""
+    from pitchkeeper import store
+
+    path = store.resolve_match_path(match)
+    k = open_kept(path)
+    count = len(k.record.hands)
+    if not count:
+        raise PitchError("the match has no hands to undo", str(path))
+    state = replay_kept(k)
+    v = state.hands[-1].verdict
+    what = (f"hand {count}: {k.record.hands[-1].dealer} dealt, {v.bid.player} bid {v.bid.label} in {v.trump}; "
+            + ", ".join(f"{s} {d:+d}" for s, d in v.delta.items()))
+    text = store.remove_hand(k.text, count, count)
+    _k2, after = _validate(path, text, count - 1)
+    if not as_json:
+        sys.stdout.write(f"drop {what}\n")
+    _confirm(f"drop hand {count}?", yes, "undo")
+    with store.locked(path):
+        if store.read_text(path) != k.text:
+            raise PitchError("the log changed meanwhile; run undo again", str(path))
+        store.write_atomic(path, text)
+    if as_json:
+        emit_json(after.to_json())
+        return
+    sys.stdout.write(f"dropped hand {count}; scores now " + ", ".join(f"{s} {n}" for s, n in after.scores.items())
+                     + "\n")
+
+
+# ---------------------------------------------------------------------------
+# matches, check
+
+
+@app.command("matches")
+def matches(as_json: JsonOpt = False) -> None:
+    """The match logs in the data folder, with their state; * marks the current match."""
+    from pitchkeeper import store
+    from pitchkeeper.paths import matches_dir
+
+    try:
+        current = store.current_match()
+    except PitchError:
+        current = None
+    files = sorted(matches_dir().glob("*.toml")) if matches_dir().is_dir() else []
+    if current is not None and current.exists() and all(f.resolve() != current.resolve() for f in files):
+        files.append(current)
+    rows = []
+    for f in files:
+        row: dict[str, Any] = {"match": str(f), "current": current is not None and f.resolve() == current.resolve()}
+        try:
+            k = open_kept(f)
+            state = replay_kept(k)
+            row.update(rules=k.ruleset.name, title=k.data.get("title"), players=list(k.record.table.players),
+                       hands=len(state.hands), scores=state.scores, winner=state.winner,
+                       state="won" if state.ending else "playing", error=None)
+        except PitchError as e:
+            row.update(rules=None, title=None, players=None, hands=None, scores=None, winner=None, state="broken",
+                       error=str(e))
+        rows.append(row)
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        sys.stdout.write("no matches yet: start one with `pitchkeeper new`\n")
+        return
+    from rich import box
+    from rich.table import Table as RTable
+    from rich.text import Text
+
+    from pitchkeeper import render
+
+    t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for col in ("", "match", "rules", "hands", "scores", "state"):
+        t.add_column(col)
+    for row in rows:
+        if row["state"] == "broken":
+            st = Text(f"broken: {row['error']}", style="red")
+        elif row["winner"]:
+            st = Text(f"won by {row['winner']}", style="green")
+        else:
+            st = Text("playing")
+        scores = ", ".join(f"{s} {n}" for s, n in (row["scores"] or {}).items())
+        t.add_row("*" if row["current"] else "", Path(row["match"]).name, row["rules"] or "", str(row["hands"] or 0),
+                  scores, st)
+    render.console().print(t)
+
+
+@app.command("check")
+def check(
+    file: Annotated[str | None, typer.Argument(help="A match log (default: the current match).",
+                                               show_default=False)] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check a hand-edited match log: every problem with its hand and line; exit 2 if there is any."""
+    from pitchkeeper import match, store
+
+    path = store.resolve_match_path(file)
+    text = store.read_text(path)
+    data = store.parse_text(text, path)
+    warnings: list[str] = []
+    try:
+        ruleset, warnings = store.pinned_ruleset(data, path)
+    except PitchError as e:
+        raise _placed(e, path, text) from None
+    problems = match.check_record(ruleset, data)
+    found = []
+    for p in problems:
+        line = store.hand_line(text, p.hand) if p.hand else None
+        found.append({"hand": p.hand, "line": line, "where": p.where, "message": p.message, "warning": p.warning})
+    errors = [f for f in found if not f["warning"]]
+    if as_json:
+        emit_json({"match": str(path), "ok": not errors, "problems": found, "warnings": warnings})
+    else:
+        for w in warnings:
+            sys.stderr.write(f"warning: {w}\n")
+        for f in found:
+            at = f"{path}:{f['line']}" if f["line"] else str(path)
+            kind = "warning: " if f["warning"] else ""
+            sys.stderr.write(f"{at}: {kind}{f['where']}: {f['message']}\n")
+        n = len(data.get("hands", []) if isinstance(data.get("hands"), list) else [])
+        if errors:
+            sys.stderr.write(f"{len(errors)} problem(s) in {path}\n")
+        else:
+            sys.stdout.write(f"{path}: ok - {n} hand(s), {ruleset.name}"
+                             + (f", {len(found)} warning(s)" if found else "") + "\n")
+    if errors:
+        raise typer.Exit(2)
+
+
+
+# ---------------------------------------------------------------------------
+# play: guided entry, hand by hand
+
+
+class _Back(Exception):
+    """The player typed < (or back): ask the previous question again."""
+
+
+class _Quit(Exception):
+    """The player typed q (or input ended): stop, keeping the hands already saved."""
+
+
+@dataclass(frozen=True)
+class _Question:
+    key: str
+    prompt: str
+    default: str | None
+    parse: Any  # str -> value, raising PitchError to ask again
+
+
+def _ask(q: _Question, echo: bool) -> tuple[str, Any]:
+    """Ask until the answer parses; < goes back, q quits. Returns (the answer as typed, its value)."""
+    while True:
+        shown = f" [{q.default}]" if q.default not in (None, "") else ""
+        sys.stdout.write(f"{q.prompt}{shown}: ")
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if line == "":
+            sys.stdout.write("\n")
+            raise _Quit("input ended")
+        text = line.strip()
+        if echo:
+            sys.stdout.write(text + "\n")
+        if text in ("<", "back"):
+            raise _Back()
+        if text.lower() in ("q", "quit", "exit"):
+            raise _Quit("stopped")
+        if not text and q.default is not None:
+            text = q.default
+        try:
+            return text, q.parse(text)
+        except PitchError as e:
+            sys.stdout.write(f"  ? {e.message} (< goes back, q stops)\n")
+
+
+def _dealt_cards(ruleset: Any, trump: str, cards: list[str]) -> list[str]:
+    """The cards whose point goes to the player dealt them, among those captured (not the lone high trump)."""
+    view = ruleset.views[trump]
+    trumps = [c for c in cards if c in view.strength]
+    if not trumps:
+        return []
+    high = max(trumps, key=view.strength.__getitem__)
+    out = []
+    for rule in ruleset.points:
+        if rule.to != "dealt":
+            continue
+        card = None
+        if rule.of == "lowest-trump":
+            pool = [c for c in trumps if c not in view.low_skip]
+            card = min(pool, key=view.strength.__getitem__) if pool else None
+        elif rule.of == "highest-trump":
+            card = high
+        elif rule.of == "card":
+            card = view.point_card.get(rule.id)
+            card = card if card in cards else None
+        if card is not None and card != high and card not in out:
+            out.append(card)
+    return out
+
+
+def _questions(k: Kept, dealer: str, raw: dict[str, str], values: dict[str, Any]) -> list[_Question]:
+    """The questions of one hand, given the answers so far (the points asked depend on the entry chosen)."""
+    from pitchkeeper.cards import parse_cards, parse_suit
+
+    r, table = k.ruleset, k.record.table
+    b = r.settings["bidding"]
+    who = "/".join(table.sides)
+    qs = [
+        _Question("bidder", f"who won the bid? ({', '.join(table.players)})", raw.get("bidder"),
+                  lambda t: table.player(t, "bidder")),
+        _Question("amount", "bid" + (f" ({b['min']}-{b['max']} or {b['smudge_name']})" if b["smudge"]
+                                     else f" ({b['min']}-{b['max']})"),
+                  raw.get("amount", str(b["forced_bid"] or b["min"])), lambda t: _amount(t, r)),
+        _Question("trump", "trump (S, H, D, C)", raw.get("trump"), parse_suit),
+        _Question("entry", "enter who took each point (p) or the cards each side took (c)", raw.get("entry", "p"),
+                  lambda t: {"p": "points", "points": "points", "c": "cards", "cards": "cards"}[t.lower()]
+                  if t.lower() in ("p", "points", "c", "cards") else _bad("type p or c")),
+    ]
+    if values.get("entry") == "points":
+        for rule in r.points:
+            must = rule.of in ("highest-trump", "lowest-trump")
+            qs.append(_Question(f"pt:{rule.id}", f"who took {rule.label}? ({who}" + (")" if must else ", - if nobody)"),
+                                raw.get(f"pt:{rule.id}", None if must else "-"),
+                                lambda t, must=must, rule=rule: _point_answer(table, t, must, rule.label)))
+    elif values.get("entry") == "cards":
+        cards: list[str] = []
+        for s in table.sides:
+            key = f"cards:{s}"
+            qs.append(_Question(key, f"cards {s} captured (- for none)", raw.get(key),
+                                lambda t: [] if t.strip() in NOT_OUT else list(parse_cards(t))))
+            cards += values.get(key) or []
+        if all(f"cards:{s}" in values for s in table.sides) and values.get("trump"):
+            for c in _dealt_cards(r, values["trump"], cards):
+                qs.append(_Question(f"dealt:{c}", f"who was dealt {c}?", raw.get(f"dealt:{c}"),
+                                    lambda t: table.player(t, "dealt")))
+    qs.append(_Question("save", "save this hand? (y/n)", "y",
+                        lambda t: t.lower() in ("y", "yes") if t.lower() in ("y", "yes", "n", "no")
+                        else _bad("type y or n")))
+    _ = dealer
+    return qs
+
+
+def _bad(message: str) -> Any:
+    raise PitchError(message)
+
+
+def _point_answer(table: Any, text: str, must: bool, label: str) -> str | None:
+    if text.strip().lower() in NOT_OUT:
+        if must:
+            raise PitchError(f"{label} is always out: say who took it")
+        return None
+    return _owner_name(table, text, label)
+
+
+def _hand_kw(k: Kept, values: dict[str, Any], path: Path) -> dict[str, Any]:
+    """The answers as the options of `hand`, so both record a hand the same way."""
+    kw: dict[str, Any] = {"bidder": values["bidder"], "amount": str(values["amount"]), "trump": values["trump"],
+                          "match": str(path), "point": [], "cards": None, "dealt": None}
+    if values["entry"] == "points":
+        for rule in k.ruleset.points:
+            who = values.get(f"pt:{rule.id}")
+            if who is None:
+                continue
+            if rule.id in POINT_IDS:
+                kw["pt_" + rule.id.replace("-", "_")] = who
+            else:
+                kw["point"].append(f"{rule.id}={who}")
+    else:
+        kw["cards"] = [f"{s}: {' '.join(values.get(f'cards:{s}') or [])}" for s in k.record.table.sides]
+        dealt = [f"{values[key]}: {key[6:]}" for key in values if key.startswith("dealt:")]
+        kw["dealt"] = dealt or None
+    return kw
+
+
+@app.command("play")
+def play(
+    match: MatchOpt = None,
+    piped: Annotated[bool, typer.Option("--piped", help="Read the answers from standard input even though it is "
+                                        "not a terminal (scripts, tests).")] = False,
+) -> None:
+    """Guided entry for a whole game: asks hand by hand (< goes back, q stops), shows the scoreboard after each."""
+    from pitchkeeper import match as m
+    from pitchkeeper import render, store
+
+    interactive = _interactive()
+    if not interactive and not piped:
+        raise PitchError("play asks questions, and standard input is not a terminal; to pipe the answers "
+                         "deliberately, add --piped")
+    path = store.resolve_match_path(match)
+    k = open_kept(path)
+    state = replay_kept(k)
+    if state.ending:
+        sys.stdout.write(f"the game is over: {state.ending.winner} won on hand {state.ending.hand}. "
+                         "Start the next with: pitchkeeper new --rematch\n")
+        return
+    _warn(k.warnings)
+    while True:
+        dealer = m.dealer_due(k.record)
+        n = len(k.record.hands) + 1
+        scores = ", ".join(f"{s} {v}" for s, v in state.scores.items())
+        sys.stdout.write(f"\nhand {n}: {dealer} deals  ({scores})\n")
+        raw: dict[str, str] = {}
+        values: dict[str, Any] = {}
+        i = 0
+        saved = False
+        try:
+            while not saved:
+                qs = _questions(k, dealer or "", raw, values)
+                if i >= len(qs):
+                    i = len(qs) - 1
+                q = qs[i]
+                try:
+                    text, value = _ask(q, echo=not interactive)
+                except _Back:
+                    if i == 0:
+                        sys.stdout.write("  (this is the first question of the hand)\n")
+                    else:
+                        i -= 1
+                    continue
+                raw[q.key], values[q.key] = text, value
+                if q.key != "save":
+                    i += 1
+                    continue
+                if not value:
+                    sys.stdout.write("  hand not saved; enter it again\n")
+                    values.pop("save", None)
+                    raw.pop("save", None)
+                    i = 0
+                    continue
+                try:
+                    w = record_hand(_hand_kw(k, values, path))
+                except PitchError as e:
+                    sys.stdout.write(f"  ? {e.message}\n")
+                    i = [x.key for x in qs].index("entry")
+                    continue
+                saved = True
+        except _Quit as e:
+            sys.stdout.write(f"{e}: hand {n} was not saved; the hands before it are in {path}\n")
+            return
+        _warn(w.warnings)
+        render.scorecard(w.state.hands[-1].verdict, w.state.table, w.kept.ruleset)
+        _draw_board(w.kept, w.state)
+        k, state = w.kept, w.state
+        if state.ending:
+            return

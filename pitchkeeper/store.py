@@ -101,3 +101,320 @@ def resolve_match_path(explicit: str | None) -> Path:
     if cur is None:
         raise PitchError("no current match: start one with `pitchkeeper new`, or give --match FILE")
     return cur
+
+
+# ---------------------------------------------------------------------------
+# The match log: a TOML file people read and fix by hand, so it is treated as a ledger.
+# Hands are appended as text (a comment a person wrote survives every write), and undo and
+# edit cut or replace the exact text block of one hand. Every write is whole or nothing
+# (write_atomic) and made under a lock on a sidecar file, so two writers never lose a hand.
+
+LOCK_WAIT = 5.0  # seconds a writer waits for another before giving up ($PITCHKEEPER_LOCK_WAIT)
+FORMAT = 1
+
+
+def lock_path(path: Path) -> Path:
+    """The sidecar file writers lock (the log itself is replaced by rename, so it cannot be locked)."""
+    return path.with_name(f".{path.name}.lock")
+
+
+class locked:
+    """`with locked(path):` - hold the match log's write lock, waiting a little for another writer.
+
+    fcntl.flock on a sidecar file: released by the kernel when a process dies, so a killed
+    writer never leaves a stale lock behind.
+    """
+
+    def __init__(self, path: Path, wait: float | None = None) -> None:
+        import os
+
+        self.path = path
+        self.wait = wait if wait is not None else float(os.environ.get("PITCHKEEPER_LOCK_WAIT", LOCK_WAIT))
+        self.fd = -1
+
+    def __enter__(self) -> locked:
+        import fcntl
+        import os
+        import time
+
+        try:
+            self.fd = os.open(lock_path(self.path), os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise PitchError(f"cannot lock: {e.strerror or e}", str(self.path)) from None
+        deadline = time.monotonic() + self.wait
+        while True:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return self
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(self.fd)
+                    self.fd = -1
+                    raise PitchError(f"another pitchkeeper is writing {self.path}; try again") from None
+                time.sleep(0.01)
+
+    def __exit__(self, *exc: object) -> None:
+        import fcntl
+        import os
+
+        if self.fd >= 0:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
+            self.fd = -1
+
+
+def read_text(path: str | Path) -> str:
+    """A log's text; a missing or unreadable file is a PitchError naming it."""
+    p = Path(path)
+    try:
+        return p.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise PitchError("no such match log (start one with `pitchkeeper new`)", str(path)) from None
+    except IsADirectoryError:
+        raise PitchError("is a folder, not a match log", str(path)) from None
+    except OSError as e:
+        raise PitchError(f"cannot read: {e.strerror or e}", str(path)) from None
+    except UnicodeDecodeError as e:
+        raise PitchError(f"line {text_line(p.read_bytes()[: e.start].decode('utf-8', 'replace'))}: "
+                         f"not UTF-8 text (byte {e.start})", str(path)) from None
+
+
+def parse_text(text: str, path: str | Path) -> dict[str, Any]:
+    """TOML text as a table; a broken file is reported with its line (tomllib says where)."""
+    import re
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        msg = str(e)
+        m = re.search(r"\s*\(at line (\d+), column (\d+)\)$", msg)
+        if m:
+            msg = f"line {m.group(1)}, column {m.group(2)}: not valid TOML: {msg[: m.start()]}"
+        elif "end of document" in msg:
+            msg = f"line {text_line(text)}: not valid TOML: {msg} (is the file cut short?)"
+        else:
+            msg = f"not valid TOML: {msg}"
+        raise PitchError(msg + "; the log was not changed", str(path)) from None
+
+
+def text_line(text: str, offset: int | None = None) -> int:
+    """The line number (from 1) of a character offset (default: the end)."""
+    return text.count("\n", 0, len(text) if offset is None else offset) + 1
+
+
+def _hands_headers(text: str) -> list[int]:
+    import re
+
+    return [m.start() for m in re.finditer(r"(?m)^[ \t]*\[\[[ \t]*hands[ \t]*\]\][ \t]*(?:#.*)?$", text)]
+
+
+def hand_spans(text: str, count: int | None = None) -> list[tuple[int, int]]:
+    """The text block of each hand: (start, end) offsets.
+
+    A block runs from its `[[hands]]` line (and the comment lines right above it, which belong
+    to it) to the next block. `count`, the number of hands the TOML holds, guards against a
+    header hidden in a string or hands written as an inline array, which cannot be cut safely.
+    """
+    heads = _hands_headers(text)
+    if count is not None and count != len(heads):
+        raise PitchError(f"the log holds {count} hand(s) but {len(heads)} [[hands]] line(s): pitchkeeper only "
+                         "changes hands written as [[hands]] blocks")
+    starts = []
+    for h in heads:
+        s = h
+        while s > 0:
+            prev = text.rfind("\n", 0, s - 1) + 1
+            if text[prev:s].lstrip().startswith("#"):
+                s = prev
+            else:
+                break
+        starts.append(s)
+    return [(s, starts[i + 1] if i + 1 < len(starts) else len(text)) for i, s in enumerate(starts)]
+
+
+def hand_line(text: str, number: int) -> int | None:
+    """The line of hand `number`'s `[[hands]]` header, for messages (None when there is none)."""
+    heads = _hands_headers(text)
+    return text_line(text, heads[number - 1]) if 0 < number <= len(heads) else None
+
+
+def append_hand(text: str, block: str) -> str:
+    """The log with one more hand: its text appended, the rest left byte for byte."""
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return text + "\n" + block
+
+
+def remove_hand(text: str, number: int, count: int) -> str:
+    """The log without hand `number` (the blank line that separated it goes too)."""
+    start, end = hand_spans(text, count)[number - 1]
+    before, after = text[:start], text[end:]
+    if not after and before.endswith("\n\n"):
+        before = before[:-1]
+    return before + after
+
+
+def replace_hand(text: str, number: int, count: int, block: str) -> str:
+    """The log with hand `number`'s keys replaced by `block` (a `[[hands]]` block).
+
+    Comment lines of the old block are kept: those above it stay above it, those inside it
+    follow the new `[[hands]]` line; so do the blank lines that end it.
+    """
+    start, end = hand_spans(text, count)[number - 1]
+    old = text[start:end]
+    head = _hands_headers(old)[0]
+    above = old[:head]
+    body = old[head:].split("\n")[1:]
+    comments = [ln for ln in body if ln.lstrip().startswith("#")]
+    tail = old[len(old.rstrip("\n")):] or "\n"
+    first, _, rest = block.partition("\n")
+    new = "\n".join([first, *comments, rest.rstrip("\n")]) if comments else block.rstrip("\n")
+    return text[:start] + above + new + tail + text[end:]
+
+
+# -- writing TOML text (small and deterministic; a hand is a flat block of inline values)
+
+
+def _key(k: str) -> str:
+    import re
+
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else toml_value(k)
+
+
+def toml_value(v: Any) -> str:
+    """One TOML value on one line: strings, whole numbers, booleans, lists and inline tables."""
+    import json
+
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if hasattr(v, "isoformat"):  # TOML dates and times, as read by tomllib
+        return v.isoformat()
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)  # JSON string escapes are valid TOML basic strings
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_key(str(k))} = {toml_value(x)}" for k, x in v.items()) + " }" if v else "{}"
+    raise TypeError(f"cannot write {type(v).__name__} as TOML")
+
+
+def hand_toml(hand: dict[str, Any]) -> str:
+    """A `[[hands]]` block: one key a line, in the order given."""
+    lines = ["[[hands]]"]
+    for k, v in hand.items():
+        if k == "tricks" and isinstance(v, list) and v:
+            lines.append("tricks = [")
+            lines.extend(f"  {toml_value(t)}," for t in v)
+            lines.append("]")
+        else:
+            lines.append(f"{_key(k)} = {toml_value(v)}")
+    return "\n".join(lines) + "\n"
+
+
+def table_toml(data: dict[str, Any], path: tuple[str, ...] = ()) -> str:
+    """A table as TOML text: sections and their sub-tables ([points.high]) as headers, deeper tables inline.
+
+    Used for the pinned copy of a ruleset: short lines a person can read, and it reads back the same.
+    """
+    lines: list[str] = []
+    tables = []
+    for k, v in data.items():
+        if isinstance(v, dict) and len(path) < 2:
+            tables.append((k, v))
+        else:
+            lines.append(f"{_key(str(k))} = {toml_value(v)}")
+    out = []
+    if path and (lines or not tables):
+        out.append("[" + ".".join(_key(p) for p in path) + "]")
+    out += lines
+    text = "\n".join(out) + ("\n" if out else "")
+    for k, v in tables:
+        text += ("\n" if text else "") + table_toml(v, (*path, str(k)))
+    return text
+
+
+def multiline(text: str) -> str:
+    """A TOML multi-line literal string for `text` (a basic string if it cannot be literal)."""
+    if "'''" in text or "\r" in text:
+        return toml_value(text)
+    return "'''\n" + text + ("" if text.endswith("\n") else "\n") + "'''"
+
+
+def write_pointer(log: Path) -> None:
+    """Make `log` the current match (the pointer file in the data dir)."""
+    from pitchkeeper.paths import current_pointer
+
+    ptr = current_pointer()
+    try:
+        ptr.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise PitchError(f"cannot create the data folder: {e.strerror or e}", str(ptr.parent)) from None
+    write_atomic(ptr, str(log.resolve()) + "\n")
+
+
+def create_new(path: Path, text: str) -> None:
+    """Write a new log; refuse to replace a file that exists (checked under the lock, so no race)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise PitchError(f"cannot create the folder: {e.strerror or e}", str(path.parent)) from None
+    with locked(path):
+        if path.exists():
+            raise PitchError("already exists; choose another --match path", str(path))
+        write_atomic(path, text)
+
+
+# -- the ruleset a log was begun with
+
+
+def pinned_ruleset(data: dict[str, Any], path: str | Path, override: str | None = None) -> tuple[Any, list[str]]:
+    """The ruleset a match is played under, and warnings.
+
+    A log pins its ruleset: `[ruleset]` holds its name, its digest, and a copy of the merged
+    ruleset TOML. When the ruleset named by `rules` still has that digest it is used; when it has
+    changed (a house-rules file edited, pitchkeeper upgraded) the pinned copy is used and a warning
+    names both versions, so history never changes silently. `--rules` (override) wins, as for
+    every record.
+    """
+    from pitchkeeper import rulesets
+
+    if override:
+        return rulesets.load(override), []
+    ref = rules_ref(data, path, None)
+    pin = data.get("ruleset")
+    current = None
+    failure: PitchError | None = None
+    try:
+        current = rulesets.load(ref)
+    except PitchError as e:
+        failure = e
+    if pin is None:
+        if current is None:
+            assert failure is not None
+            raise failure.at("rules")
+        return current, []
+    if not isinstance(pin, dict) or not isinstance(pin.get("digest"), str):
+        raise PitchError("expected [ruleset] with name, digest and copy (written by pitchkeeper new)", "ruleset")
+    digest = pin["digest"]
+    if current is not None and current.digest == digest:
+        return current, []
+    now = f"it is now {current.digest}" if current is not None else f"it cannot be loaded now ({failure})"
+    copy = pin.get("copy")
+    if not isinstance(copy, str):
+        raise PitchError(f"ruleset {ref!r} has changed since this match began (pinned {digest}; {now}) and the log "
+                         "keeps no copy of the pinned version; give --rules to choose one", "ruleset")
+    try:
+        merged = tomllib.loads(copy)
+    except tomllib.TOMLDecodeError as e:
+        raise PitchError(f"the pinned copy is not valid TOML: {e}", "ruleset.copy") from None
+    problems = rulesets.validate(merged)
+    if problems:
+        raise PitchError(f"the pinned copy is not a valid ruleset: {problems[0]}", "ruleset.copy")
+    pinned = rulesets.compile_ruleset(merged, (f"{path} (pinned copy)",))
+    if pinned.digest != digest:
+        raise PitchError(f"the pinned copy does not match its digest ({pinned.digest}, not {digest}): "
+                         "was it edited by hand?", "ruleset.copy")
+    return pinned, [f"{path}: ruleset {ref!r} has changed since this match began (pinned {digest}; {now}); "
+                    "the match keeps the pinned version"]
