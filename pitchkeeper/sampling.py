@@ -45,16 +45,15 @@ def random_hand(ruleset: Ruleset, rng: random.Random, players: list[str], teams:
     """The per-hand keys of a record: a random deal, played out into random whole tricks."""
     n = len(players)
     size = ruleset.settings["deck"]["hand_size"]
-    trump = rng.choice(SUITS)
-    view = ruleset.views[trump]
     deck = sorted(ruleset.deck)
     rng.shuffle(deck)
     held = {p: deck[i * size:(i + 1) * size] for i, p in enumerate(players)}
-    hand: dict[str, Any] = {
-        "dealer": dealer or rng.choice(players),
-        "trump": trump,
-        "bid": random_bid(ruleset, rng, players),
-    }
+    bid = random_bid(ruleset, rng, players)
+    # the pitcher makes trump a suit he holds (his first card, or the suit he names)
+    suits = [c[-1] for c in held[bid["player"]] if c[-1] in SUITS]
+    trump = rng.choice(suits or list(SUITS))
+    view = ruleset.views[trump]
+    hand: dict[str, Any] = {"dealer": dealer or rng.choice(players), "trump": trump, "bid": bid}
     trump_only = ruleset.settings["play"]["follow"] == "trump-only"
     if trump_only:
         in_play = [c for cs in held.values() for c in cs if c in view.strength]

@@ -1,0 +1,112 @@
+"""Properties of the verdict over random deals of every built-in ruleset (hypothesis)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import tomli_w
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from pitchkeeper import records, rulesets, sampling, scoring
+from pitchkeeper.cli import app
+
+NAMES = rulesets.builtin_names()
+LOADED = {n: rulesets.load(n) for n in NAMES}
+
+
+def deal(name: str, seed: int, quick: bool = False) -> tuple[rulesets.Ruleset, dict, records.Table, records.Hand]:
+    rs = LOADED[name]
+    rng = random.Random(seed)
+    players, teams = sampling.random_table(rs, rng)
+    record = {"rules": name, "players": players, **({"teams": teams} if teams else {}),
+              **sampling.random_hand(rs, rng, players, teams, quick=quick)}
+    table, hand = records.parse_hand_record(record)
+    return rs, record, table, hand
+
+
+hands = st.tuples(st.sampled_from(NAMES), st.integers(0, 2**32 - 1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands)
+def test_every_card_in_play_is_counted_once_and_each_point_awarded_once(h: tuple[str, int]) -> None:
+    rs, record, table, hand = deal(*h)
+    v = scoring.verdict(rs, table, hand)
+    points = [a.point for a in v.awards]
+    assert len(points) == len(set(points))
+    assert set(points) <= {p.id for p in rs.points}
+    in_play = [c for _, cs in hand.captured for c in cs]
+    assert len(in_play) == len(set(in_play))
+    if v.game is not None:
+        values = rs.game_point.card_values
+        assert sum(v.game.counts.values()) == sum(values[c] for c in in_play)
+        counted = [c for cards in v.game.cards.values() for c, _ in cards]
+        assert sorted(counted) == sorted(c for c in in_play if values[c])
+    for a in v.awards:
+        if a.card is not None:
+            assert a.card in in_play
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands)
+def test_taken_is_the_sum_of_awards_and_delta_follows_the_setback_rule(h: tuple[str, int]) -> None:
+    rs, record, table, hand = deal(*h)
+    v = scoring.verdict(rs, table, hand)
+    assert set(v.taken) == set(v.delta) == set(table.sides)
+    for side in table.sides:
+        assert v.taken[side] == sum(a.value for a in v.awards if a.side == side)
+    amount = v.bid.amount
+    assert v.bid.made == (v.taken[v.bid.side] >= amount)
+    for side in table.sides:
+        if side != v.bid.side:
+            assert v.delta[side] == v.taken[side]  # defenders always score
+        elif v.bid.made:
+            assert v.delta[side] == v.taken[side]
+        else:
+            assert v.delta[side] == -amount  # set back by the bid
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands)
+def test_high_and_low_are_the_extreme_trumps_in_play(h: tuple[str, int]) -> None:
+    rs, record, table, hand = deal(*h)
+    v = scoring.verdict(rs, table, hand)
+    strength = rs.views[hand.trump].strength
+    trumps = [c for _, cs in hand.captured for c in cs if c in strength]
+    by_point = {a.point: a for a in v.awards}
+    for rule in rs.points:
+        if rule.of == "highest-trump":
+            assert by_point[rule.id].card == max(trumps, key=strength.__getitem__)
+        if rule.of == "lowest-trump":
+            assert by_point[rule.id].card == min(trumps, key=strength.__getitem__)
+
+
+@settings(max_examples=150, deadline=None)
+@given(hands)
+def test_quick_entry_of_the_same_awards_gives_the_same_scores(h: tuple[str, int]) -> None:
+    rs, record, table, hand = deal(*h)
+    v = scoring.verdict(rs, table, hand)
+    if not v.awards:
+        return
+    quick = {k: val for k, val in record.items() if k not in ("captured", "dealt")}
+    quick["points"] = {a.point: a.side for a in v.awards}
+    t2, h2 = records.parse_hand_record(quick)
+    v2 = scoring.verdict(rs, t2, h2)
+    assert v2.taken == v.taken and v2.delta == v.delta and v2.bid == v.bid._replace(reason=v2.bid.reason)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(hands)
+def test_judge_hand_json_round_trips(tmp_path: Path, h: tuple[str, int]) -> None:
+    rs, record, table, hand = deal(*h)
+    f = tmp_path / "hand.toml"
+    f.write_text(tomli_w.dumps(record), encoding="utf-8")
+    r = CliRunner().invoke(app, ["judge", "hand", str(f), "--json"])
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out == scoring.verdict(rs, table, hand).to_json()
+    assert json.loads(json.dumps(out)) == out
