@@ -34,7 +34,7 @@ hands = st.tuples(st.sampled_from(NAMES), st.integers(0, 2**32 - 1))
 @settings(max_examples=300, deadline=None)
 @given(hands)
 def test_every_card_in_play_is_counted_once_and_each_point_awarded_once(h: tuple[str, int]) -> None:
-    rs, record, table, hand = deal(*h)
+    rs, _record, table, hand = deal(*h)
     v = scoring.verdict(rs, table, hand)
     points = [a.point for a in v.awards]
     assert len(points) == len(set(points))
@@ -54,7 +54,7 @@ def test_every_card_in_play_is_counted_once_and_each_point_awarded_once(h: tuple
 @settings(max_examples=300, deadline=None)
 @given(hands)
 def test_taken_is_the_sum_of_awards_and_delta_follows_the_setback_rule(h: tuple[str, int]) -> None:
-    rs, record, table, hand = deal(*h)
+    rs, _record, table, hand = deal(*h)
     v = scoring.verdict(rs, table, hand)
     assert set(v.taken) == set(v.delta) == set(table.sides)
     for side in table.sides:
@@ -73,7 +73,7 @@ def test_taken_is_the_sum_of_awards_and_delta_follows_the_setback_rule(h: tuple[
 @settings(max_examples=200, deadline=None)
 @given(hands)
 def test_high_and_low_are_the_extreme_trumps_in_play(h: tuple[str, int]) -> None:
-    rs, record, table, hand = deal(*h)
+    rs, _record, table, hand = deal(*h)
     v = scoring.verdict(rs, table, hand)
     strength = rs.views[hand.trump].strength
     trumps = [c for _, cs in hand.captured for c in cs if c in strength]
