@@ -426,3 +426,77 @@ def test_a_table_that_does_not_fit_the_ruleset() -> None:
         judge(THREE + 'teams = { X = ["Ana"], Y = ["Ben"], Z = ["Cy"] }\ndealer = "Cy"\ntrump = "S"\n'
                       'bid = { player = "Ana", amount = 2 }\npoints = { high = "X", low = "X" }\n',
               "partnership-pitch")
+
+
+# --- the other Trickster games: one hand each, worked from seed 004's tables ------------------------
+
+
+def test_trickster_6_the_joker() -> None:
+    text = FOUR + """
+dealer = "W"
+trump = "H"
+bid = { player = "N", amount = 3 }
+dealt = { E = ["4H"] }
+[captured]
+NS = ["AH", "JD", "JK", "5C", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"]
+EW = ["4H", "KH", "QS", "10C", "2C", "3C", "6D", "7D", "8D", "9D", "2D", "3D"]
+"""
+    v = judge(text, "trickster-6")
+    # high AH, off-jack JD (same colour as hearts), the joker: NS; low 4H dealt to E; game: NS 4+1 = 5,
+    # EW 3+2+10 = 15 -> EW
+    assert {k: a[1] for k, a in awards(v).items()} == {"high": "NS", "low": "EW", "off-jack": "NS", "joker": "NS",
+                                                       "game": "EW"}
+    assert v.taken == {"NS": 3, "EW": 2} and v.delta == {"NS": 3, "EW": 2}
+
+
+def test_trickster_9_the_five_is_worth_five() -> None:
+    text = FOUR + """
+dealer = "W"
+trump = "C"
+bid = { player = "E", amount = 6 }
+dealt = { S = ["2C"] }
+[captured]
+NS = ["AC", "2C", "KD", "QD", "3S", "4S", "5S", "6S"]
+EW = ["5C", "JC", "10D", "9D", "8D", "7D", "2S", "7S", "8S", "9S", "2H", "3H", "4H", "5H", "6H", "7H"]
+"""
+    v = judge(text, "trickster-9")
+    # EW: the five of clubs (5), the jack (1), game (10 + 1 = 11 against 4+3+2 = 9): 7 >= 6
+    assert awards(v)["five"] == ("5C", "EW", None, 5)
+    assert v.taken == {"NS": 2, "EW": 7} and v.bid.made and v.delta == {"NS": 2, "EW": 7}
+
+
+def test_trickster_7_has_no_three_and_11_adds_the_off_ace() -> None:
+    text = FOUR + """
+dealer = "W"
+trump = "S"
+bid = { player = "N", amount = 5 }
+dealt = { W = ["2S"] }
+[captured]
+NS = ["AS", "3S", "JS", "10S"]
+EW = ["2S", "JC", "HJ", "LJ"]
+"""
+    seven = judge(text, "trickster-7")
+    assert "three" not in awards(seven) and "off-ace" not in awards(seven)
+    # NS: ace, jack, ten = 3 < 5: set back 5; EW: deuce (dealt to W), off-jack, both jokers = 4
+    assert seven.taken == {"NS": 3, "EW": 4} and seven.delta == {"NS": -5, "EW": 4}
+    eleven = judge(text.replace('"10S"]', '"10S", "AC"]'), "trickster-11")
+    # the ace of clubs is the off-ace when spades are trump; the three is worth 3: NS 1+1+3+1+1 = 7
+    assert awards(eleven)["off-ace"] == ("AC", "NS", None, 1) and awards(eleven)["three"][3] == 3
+    assert eleven.taken == {"NS": 7, "EW": 4} and eleven.bid.made
+
+
+def test_trickster_13_the_off_three() -> None:
+    text = FOUR + """
+dealer = "W"
+trump = "D"
+bid = { player = "E", amount = 5 }
+dealt = { N = ["2D"] }
+[captured]
+NS = ["2D"]
+EW = ["3H", "3D", "AD", "JH"]
+"""
+    v = judge(text, "trickster-13")
+    # diamonds trump: 3H is the off-three (3) and JH the off-jack; 13-point has no off-ace, so AH is no trump
+    assert awards(v)["off-three"] == ("3H", "EW", None, 3)
+    assert "AH" not in rulesets.load("trickster-13").views["D"].strength
+    assert v.taken == {"NS": 1, "EW": 8} and v.delta == {"NS": 1, "EW": 8}
