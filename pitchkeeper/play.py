@@ -472,9 +472,15 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
     prev_winner: str | None = None
     for number, trick in enumerate(hand.tricks, 1):
         w = f"{where}[{number}]"
+        expected = first_leader if prev_winner is None else prev_winner
+        # Check the leader before seating the cards (a wrong leader would garble the seating),
+        # unless only seating can tell who folds (a trick naming some players, not all).
+        early = _named_folds(trick, players, folded) if trump_only else {}
+        if early is not None:
+            _check_leader(trick, players, expected, prev_winner is None, folded, early, hand.bid.player, w)
         plays, folds_now = _seat_plays(trick, players, folded, trump_only, w)
-        _check_leader(trick, players, first_leader if prev_winner is None else prev_winner, prev_winner is None,
-                      folded, folds_now, trump_only, hand.bid.player, w)
+        if early is None:
+            _check_leader(trick, players, expected, prev_winner is None, folded, folds_now, hand.bid.player, w)
         for p, j in folds_now.items():
             trumps = [c for c in held.get(p, ()) if view.suit[c] == TRUMP]
             if trumps:
@@ -544,17 +550,29 @@ def _held(ruleset: Ruleset, view: TrumpView, hand: Hand, trump_only: bool, where
     return out
 
 
+def _named_folds(trick: Trick, players: tuple[str, ...], folded: Mapping[str, int]) -> dict[str, int] | None:
+    """Who folds in a trump-only trick, read from its names alone: the explicit folds and, when every
+    card is named, the players still in who are left out. None when some cards are named and some
+    not: then only seating them from the leader tells."""
+    named = [p.player for p in trick.plays if p.player is not None]
+    if not named:
+        return {}
+    if len(named) != len(trick.plays):
+        return None
+    out = {p.player: j for j, p in enumerate(trick.plays, 1) if p.card is None and p.player is not None}
+    out.update({p: 0 for p in players if p not in folded and p not in named})
+    return out
+
+
 def _check_leader(trick: Trick, players: tuple[str, ...], expected: str, first: bool, folded: Mapping[str, int],
-                  folds_now: Mapping[str, int], trump_only: bool, pitcher: str, where: str) -> None:
-    """The trick is led by whoever must lead it, or raise naming `where.leader`."""
-    due = expected
-    if trump_only:
-        # a player out of trumps leads no more: the lead passes to the next player still in
-        n = len(players)
-        start = players.index(expected)
-        due = next((players[(start + k) % n] for k in range(n)
-                    if players[(start + k) % n] not in folded and players[(start + k) % n] not in folds_now),
-                   expected)
+                  folds_now: Mapping[str, int], pitcher: str, where: str) -> None:
+    """The trick is led by whoever must lead it, or raise naming `where.leader`. A player who has
+    folded (or folds now, in trump-only play) leads no more: the lead passes clockwise to the
+    next player still in."""
+    n = len(players)
+    start = players.index(expected)
+    due = next((players[(start + k) % n] for k in range(n)
+                if players[(start + k) % n] not in folded and players[(start + k) % n] not in folds_now), expected)
     if trick.leader == due:
         return
     who = "the last trick's winner"

@@ -345,6 +345,13 @@ def test_trickster_10_folds_and_the_lead_passes_to_the_next_player_still_in() ->
     assert {c for _, cs in rep.captured for c in cs} == trumps  # every trump played, nothing else
 
 
+def test_trump_only_trick_may_name_only_some_players() -> None:
+    # unnamed cards take the seats from the leader that no named card takes; Bob, left out, folds
+    data = record("trickster-10-fold.toml")
+    mixed = _with_trick(data, 1, {"leader": "Ann", "cards": ["KS", "Cy:JC", "Dee:10S"]})
+    assert replay(*parsed(mixed)).tricks == replay(*parsed(data)).tricks
+
+
 def _with_trick(data: dict[str, Any], i: int, trick: dict[str, Any] | None) -> dict[str, Any]:
     tricks = [dict(t) for t in data["tricks"]]
     if trick is None:
