@@ -9,9 +9,9 @@ player, a card the player did not hold) raises PitchError naming the key.
 
 Rule ids (the `rule` of an illegal play):
   first-lead-trump      the first card pitched must be a trump (and, where it sets trump, fit the trump named)
-  follow-trump          trump was led and the player held a trump but did not play one
-  follow-suit-or-trump  a plain suit was led; the player held it and played neither it nor a trump
-  follow-suit           a plain suit was led; the player held it and did not follow (play.follow = suit)
+  must-follow-trump     trump was led and the player held a trump but did not play one
+  must-follow-or-trump  a plain suit was led; the player held it and played neither it nor a trump
+  must-follow           a plain suit was led; the player held it and did not follow (play.follow = suit)
   trump-only            only trumps may be played; a player out of trumps folds (play.follow = trump-only)
 """
 
@@ -204,11 +204,11 @@ def allowed(ruleset: Ruleset, view: TrumpView, holding: Sequence[Card], led: str
     if not same:
         return Allowed(tuple(holding), None, f"with no {suit_words(led)}, any card may be played")
     if led == TRUMP:
-        return Allowed(same, "follow-trump", "trump was led: a player holding a trump must play one")
+        return Allowed(same, "must-follow-trump", "trump was led: a player holding a trump must play one")
     if follow == "suit":
-        return Allowed(same, "follow-suit", f"{suit_words(led)} were led: a player holding {suit_words(led, True)} "
+        return Allowed(same, "must-follow", f"{suit_words(led)} were led: a player holding {suit_words(led, True)} "
                                             "must play one (a trump only when out of them)")
-    return Allowed(same + tuple(c for c in trumps if c not in same), "follow-suit-or-trump",
+    return Allowed(same + tuple(c for c in trumps if c not in same), "must-follow-or-trump",
                    f"{suit_words(led)} were led: a player holding {suit_words(led, True)} must play "
                    f"{suit_words(led, True)} or a trump")
 

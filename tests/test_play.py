@@ -114,7 +114,7 @@ def test_follow_suit_or_trump_families(name: str) -> None:
     view = r.views["S"]
     hand = ["9H", "2S", "4D"]
     assert set(allowed(r, view, hand, "H").cards) == {"9H", "2S"}
-    assert allowed(r, view, hand, "H").rule == "follow-suit-or-trump"
+    assert allowed(r, view, hand, "H").rule == "must-follow-or-trump"
     assert set(allowed(r, view, hand, "C").cards) == set(hand)  # void in clubs: anything
     assert allowed(r, view, hand, TRUMP).cards == ("2S",)  # trump led: must play a trump
     assert set(allowed(r, view, ["9H", "4D"], TRUMP).cards) == {"9H", "4D"}  # none held: anything
@@ -137,7 +137,7 @@ def test_strict_follow_is_a_house_switch(tmp_path: Path) -> None:
     r = house(tmp_path, 'extends = "auction-pitch"\n[play]\nfollow = "suit"\n')
     view = r.views["S"]
     a = allowed(r, view, ["9H", "2S", "4D"], "H")
-    assert a.cards == ("9H",) and a.rule == "follow-suit"
+    assert a.cards == ("9H",) and a.rule == "must-follow"
     assert set(allowed(r, view, ["2S", "4D"], "H").cards) == {"2S", "4D"}
 
 
@@ -153,7 +153,7 @@ def test_seed_000_jack_of_clubs_example() -> None:
     assert "J♣ is a spade for this hand" in ruling.why
     # and when trump is led, J♣ is the trump he must play (digest D1)
     assert allowed(r, view, hand, TRUMP).cards == ("JC",)
-    assert judge_play(r, view, "9H", hand, TRUMP).rule == "follow-trump"
+    assert judge_play(r, view, "9H", hand, TRUMP).rule == "must-follow-trump"
     # with no off-jack the same hand must follow with J♣ (auction pitch, seed 001)
     ap = R["auction-pitch"]
     assert allowed(ap, ap.views["S"], hand, "C").cards == ("JC",)
@@ -172,7 +172,7 @@ def test_seed_001_in_trumps_follow_suit_in_plain_suits_follow_or_trump() -> None
     assert allowed(r, view, ["3D", "9H", "KS"], TRUMP).cards == ("3D",)
     assert set(allowed(r, view, ["3D", "9H", "KS"], "H").cards) == {"9H", "3D"}
     bad = judge_play(r, view, "KS", ["3D", "9H", "KS"], "H", player="Cy")
-    assert bad.legal is False and bad.rule == "follow-suit-or-trump" and set(bad.could or ()) == {"9H", "3D"}
+    assert bad.legal is False and bad.rule == "must-follow-or-trump" and set(bad.could or ()) == {"9H", "3D"}
     assert "Cy could have played" in bad.why
 
 
@@ -237,7 +237,7 @@ def test_judge_trick_winner_why_and_rulings() -> None:
     # Ann leads (always legal); Bob holds no club (J♣ is a spade); Cy follows suit; Dee held 3♣ but threw 2♥
     assert legal == {"Ann": True, "Bob": True, "Cy": True, "Dee": False}
     dee = j.plays[3].ruling
-    assert dee.rule == "follow-suit-or-trump" and dee.could == ("3C",)
+    assert dee.rule == "must-follow-or-trump" and dee.could == ("3C",)
     js = j.to_json()
     assert js["winner"] == "Cy" and js["led"] == "C"
     assert js["plays"][1] == {"player": "Bob", "card": "9H", "suit": "H", "legal": True, "rule": None,
@@ -314,7 +314,7 @@ def test_auction_pitch_revoke_is_judged_and_penalised() -> None:
     data = record("auction-pitch-revoke.toml")
     r, table, hand = parsed(data)
     v = scoring.verdict(r, table, hand)
-    assert [(i.trick, i.player, i.card, i.rule) for i in v.illegal] == [(2, "Bob", "2H", "follow-suit-or-trump")]
+    assert [(i.trick, i.player, i.card, i.rule) for i in v.illegal] == [(2, "Bob", "2H", "must-follow-or-trump")]
     assert "could have played J♣" in v.illegal[0].why
     # seed 001: "A revoke is punished by the offender being set back the number of points bid and forfeiting
     # a red counter to the pool"; Bob took no point of his own, so his change is just the setback

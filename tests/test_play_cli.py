@@ -50,7 +50,7 @@ def test_judge_trick_json_illegal_play_names_rule_and_what_was_allowed() -> None
               "--held", "Bob:JC 9H 4D; Cy:KC 7D", "--held", "Dee:2S 3C", "--json")
     assert r.exit_code == 0, r.stderr
     plays = {p["player"]: p for p in json.loads(r.stdout)["plays"]}
-    assert plays["Bob"]["legal"] is False and plays["Bob"]["rule"] == "follow-suit-or-trump"
+    assert plays["Bob"]["legal"] is False and plays["Bob"]["rule"] == "must-follow-or-trump"
     assert plays["Bob"]["could"] == ["JC"]  # no off-jack here: J♣ is a club
     assert plays["Dee"]["legal"] is True  # a trump, though able to follow: allowed by seed 001
 
@@ -75,7 +75,7 @@ def test_judge_trick_draws_a_table_with_the_winner() -> None:
     assert r.exit_code == 0, r.stderr
     assert "winner: Cy with K♣" in r.stdout
     dee = next(line for line in r.stdout.splitlines() if line.startswith("Dee"))
-    assert "NO" in dee and "[follow-suit-or-trump]" in dee and "could have played 3♣" in dee
+    assert "NO" in dee and "[must-follow-or-trump]" in dee and "could have played 3♣" in dee
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -106,7 +106,7 @@ def test_judge_hand_reports_the_revoke_in_illegal() -> None:
     assert r.exit_code == 0, r.stderr
     out = json.loads(r.stdout)
     assert [{k: i[k] for k in ("trick", "player", "card", "rule")} for i in out["illegal"]] == [
-        {"trick": 2, "player": "Bob", "card": "2H", "rule": "follow-suit-or-trump"}]
+        {"trick": 2, "player": "Bob", "card": "2H", "rule": "must-follow-or-trump"}]
     assert out["illegal"][0]["why"].startswith("Bob played 2♥")
     assert out["delta"]["Bob"] == -out["bid"]["amount"]  # the offender is set back the amount bid
 
