@@ -67,25 +67,20 @@ def judge_trick(
 
 def _draw_trick(j: TrickJudgement) -> None:
     from rich import box
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    from pitchkeeper.cards import SUIT_NAMES, SUIT_SYMBOLS, pretty
+    from pitchkeeper.cards import SUIT_NAMES
     from pitchkeeper.play import TRUMP
-
-    console = Console(highlight=False)
-    red = ("H", "D")
+    from pitchkeeper.render import card_text, console, suit_text
 
     def card(c: str | None) -> Text:
-        if c is None:
-            return Text("folds", style="dim")
-        return Text(pretty(c), style="red" if c[-1] in red or c == "HJ" else "")
+        return Text("folds", style="dim") if c is None else card_text(c)
 
-    trump = Text(f"{SUIT_SYMBOLS[j.trump]} {SUIT_NAMES[j.trump]}", style="red" if j.trump in red else "")
+    out = console()
     led = "trump" if j.led == TRUMP else SUIT_NAMES.get(j.led or "", "-")
-    console.print(Text.assemble((j.rules, "bold"), "  trump ", trump, f"  {led} led",
-                                ("  (first trick of the hand)" if j.first else "")))
+    out.print(Text.assemble((j.rules, "bold"), "  trump ", suit_text(j.trump), f"  {led} led",
+                            ("  (first trick of the hand)" if j.first else "")))
     t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     t.add_column("player")
     t.add_column("card")
@@ -98,11 +93,9 @@ def _draw_trick(j: TrickJudgement) -> None:
         why = Text(r.why, style="" if r.legal is False else "dim")
         if r.rule:
             why.append(f"  [{r.rule}]", style="red")
-        name = Text(p.player, style="bold" if p.player == j.winner else "")
-        t.add_row(name, card(p.card), mark, why)
-    console.print(t)
-    console.print(Text.assemble(("winner: ", "bold"), (j.winner, "bold green"), " with ", card(j.card),
-                                f" - {j.why}"))
+        t.add_row(Text(p.player, style="bold" if p.player == j.winner else ""), card(p.card), mark, why)
+    out.print(t)
+    out.print(Text.assemble(("winner: ", "bold"), (j.winner, "bold green"), " with ", card(j.card), f" - {j.why}"))
 
 
 @rules_app.command("explain")
@@ -134,28 +127,30 @@ def rules_explain(
 
 def _draw_topics(name: str, answers: list[Answer]) -> None:
     from rich import box
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(highlight=False)
-    console.print(Text.assemble((name, "bold"), ": the usual table arguments, and this ruleset's answer"))
+    from pitchkeeper.render import console
+
+    out = console()
+    out.print(Text.assemble((name, "bold"), ": the usual table arguments, and this ruleset's answer"))
     t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     t.add_column("topic", style="bold")
     t.add_column("answer")
     for a in answers:
         t.add_row(a.topic, a.summary)
-    console.print(t)
-    console.print(Text(f"pitchkeeper rules explain TOPIC --rules {name} for the full answer", style="dim"))
+    out.print(t)
+    out.print(Text(f"pitchkeeper rules explain TOPIC --rules {name} for the full answer", style="dim"))
 
 
 def _draw_answer(name: str, a: Answer) -> None:
-    from rich.console import Console
     from rich.text import Text
 
-    console = Console(highlight=False)
-    console.print(Text.assemble((a.question, "bold"), (f"  ({name}, digest {a.dispute})", "dim")))
-    console.print(Text(a.answer))
+    from pitchkeeper.render import console
+
+    out = console()
+    out.print(Text.assemble((a.question, "bold"), (f"  ({name}, digest {a.dispute})", "dim")))
+    out.print(Text(a.answer))
     if a.example and a.example != "-":
-        console.print(Text.assemble(("example: ", "bold"), a.example))
-    console.print(Text(f"from: {', '.join(a.keys)}", style="dim"))
+        out.print(Text.assemble(("example: ", "bold"), a.example))
+    out.print(Text(f"from: {', '.join(a.keys)}", style="dim"))
