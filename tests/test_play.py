@@ -198,8 +198,11 @@ def test_first_lead_announced_off_jack_can_make_either_black_suit_trump() -> Non
     assert j.plays[0].ruling.legal is False and j.plays[0].ruling.rule == "first-lead-trump"
 
 
-def test_first_lead_without_announcement_uses_the_printed_suit() -> None:
-    r = R["trickster-5"]  # trump.set_by = first-lead, with an off-jack in trump.order
+def test_first_lead_without_announcement_uses_the_printed_suit(tmp_path: Path) -> None:
+    house = tmp_path / "house.toml"  # trump.set_by = first-lead, with an off-jack in trump.order
+    house.write_text('extends = "trickster-5"\n[trump]\nset_by = "first-lead"\n[play]\nfirst_lead_trump = true\n',
+                     encoding="utf-8")
+    r = rulesets.load(str(house))
     assert first_lead_suits(r, "JC") == ("C",)
     j = judge_trick(r, "S", parse_plays("Ann:JC Bob:AC"), first=True)
     assert j.plays[0].ruling.rule == "first-lead-trump" and "makes clubs trump, not spades" in j.plays[0].ruling.why
