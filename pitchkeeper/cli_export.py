@@ -118,21 +118,21 @@ def stats_cmd(
         else:
             files = [store.resolve_match_path(None)]
     seen: set[Path] = set()
-    cache = stats.RulesetCache()
-    states = []
-    problems = 0
+    todo: list[tuple[Path, bool]] = []
     for f in files:
         key = f.resolve()
-        if key in seen:
-            continue
-        seen.add(key)
-        r = stats.read_match(f, cache, scanning=f in scanned)
+        if key not in seen:
+            seen.add(key)
+            todo.append((f, f in scanned))
+    read = []
+    problems = 0
+    for r in stats.read_many(todo):
         if r.error:
             problems += 1
             sys.stderr.write(f"skipped: {r.error}\n")
-        elif r.state is not None:
-            states.append(r.state)
-    result = stats.tally(states)
+        elif r.figures is not None:
+            read.append(r.figures)
+    result = stats.merge(read)
     if as_json:
         obj = result.to_json()
         obj["skipped"] = problems
@@ -141,6 +141,6 @@ def stats_cmd(
         from pitchkeeper import render_chart
 
         render_chart.stats(result)
-    if problems and (strict or not states):
+    if problems and (strict or not read):
         raise typer.Exit(2)
 

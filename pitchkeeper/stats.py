@@ -7,7 +7,7 @@ does, so one bad file never hides the others; the CLI decides what to print and 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,16 +59,16 @@ class RulesetCache:
 
 @dataclass(frozen=True, slots=True)
 class Read:
-    """One file's outcome: a replayed match, a file that is not a match log, or a problem."""
+    """One file's outcome: a match's figures, a file that is not a match log, or a problem."""
 
     path: Path
-    state: Any = None  # match.MatchState
+    figures: MatchFigures | None = None
     error: str | None = None  # one line naming the file
     skipped: bool = False
 
 
 def read_match(path: Path, cache: RulesetCache, scanning: bool = False) -> Read:
-    """Read and replay one log. With `scanning`, a TOML file that is no match log is skipped quietly."""
+    """Read, replay and sum up one log. With `scanning`, a TOML file that is no match log is skipped quietly."""
     from pitchkeeper import match, store
 
     try:
@@ -79,16 +79,46 @@ def read_match(path: Path, cache: RulesetCache, scanning: bool = False) -> Read:
             ruleset = cache.get(store.rules_ref(data, path, None))
             state = match.replay(ruleset, match.parse_match(data))
         except PitchError as e:
-            raise e.at(str(path)) if not str(e).startswith(str(path)) else e from None
+            raise (e if str(e).startswith(str(path)) else e.at(str(path))) from None
     except PitchError as e:
         return Read(path, error=str(e))
-    return Read(path, state=state)
+    return Read(path, figures=figures(state))
 
 
-def read_all(paths: Iterable[Path], scanning: bool = False) -> Iterator[Read]:
-    cache = RulesetCache()
-    for p in paths:
-        yield read_match(p, cache, scanning)
+# Below this many files a worker pool costs more than it saves (it starts in ~20 ms with fork).
+PARALLEL_FROM = 64
+_worker_cache: RulesetCache | None = None
+
+
+def _read_chunk(chunk: list[tuple[Path, bool]]) -> list[Read]:
+    global _worker_cache
+    if _worker_cache is None:
+        _worker_cache = RulesetCache()
+    return [read_match(p, _worker_cache, scanning) for p, scanning in chunk]
+
+
+def read_many(files: list[tuple[Path, bool]], workers: int | None = None) -> list[Read]:
+    """Every (path, scanning) read in order; a large set is split over worker processes.
+
+    Reading is CPU-bound (TOML parsing and replay), so processes, not threads; each returns small
+    MatchFigures rather than whole replays, to keep what crosses the process boundary small.
+    """
+    import os
+
+    if workers is None:
+        workers = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 8)
+    if workers < 2 or len(files) < PARALLEL_FROM:
+        cache = RulesetCache()
+        return [read_match(p, cache, scanning) for p, scanning in files]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    size = max(8, len(files) // (workers * 4))
+    chunks = [files[i:i + size] for i in range(0, len(files), size)]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        return [r for part in pool.map(_read_chunk, chunks) for r in part]
 
 
 # ---------------------------------------------------------------------------
@@ -175,16 +205,16 @@ class _Acc:
         self.bids = self.made = self.set = self.pitched = self.bid_total = self.taken = self.scored = 0
         self.points: dict[str, int] = {}
 
-    def bid(self, b: Any) -> None:
-        if b.amount == 0:
-            self.pitched += 1
-            return
-        self.bids += 1
-        self.bid_total += b.amount
-        if b.made:
-            self.made += 1
-        else:
-            self.set += 1
+    def add_bids(self, b: tuple[int, int, int, int, int]) -> None:
+        self.bids += b[0]
+        self.made += b[1]
+        self.set += b[2]
+        self.pitched += b[3]
+        self.bid_total += b[4]
+
+    def add_points(self, pts: dict[str, int]) -> None:
+        for pid, n in pts.items():
+            self.points[pid] = self.points.get(pid, 0) + n
 
     def freeze(self, name: str) -> Line:
         return Line(name, self.members, tuple(self.names), self.matches, self.finished, self.won, self.hands,
@@ -192,59 +222,107 @@ class _Acc:
                     dict(self.points))
 
 
-def tally(states: Iterable[Any]) -> Stats:
-    """Figures per player and per team over replayed matches (match.MatchState).
+@dataclass(frozen=True)
+class MatchFigures:
+    """One match summed up: all that the tallies need, small enough to send between processes.
+
+    Counts are keyed by player name and by side name (a team, or the player in individual play).
+    """
+
+    players: tuple[str, ...]
+    teams: tuple[tuple[str, tuple[str, ...]], ...]  # () in individual play
+    hands: int
+    winner: str | None  # a side; None while the game goes on
+    finished: bool
+    taken: dict[str, int]  # side -> points won in play, over the match
+    scored: dict[str, int]  # side -> net score change
+    bids: dict[str, tuple[int, int, int, int, int]]  # player -> (bids, made, set, pitched, sum of bids)
+    player_points: dict[str, dict[str, int]]  # player -> point id -> times won
+    side_points: dict[str, dict[str, int]]  # side -> point id -> times won
+
+
+def figures(state: Any) -> MatchFigures:
+    """The figures of one replayed match (match.MatchState).
 
     A point counts for a player when the record says which player won it (captured or dealt
     cards keyed by player, tricks, or quick entry naming the player; in individual play the
     side is the player); quick entry by team name counts for the team only.
     """
+    table = state.table
+    sides = table.sides
+    taken = dict.fromkeys(sides, 0)
+    scored = dict.fromkeys(sides, 0)
+    bids: dict[str, list[int]] = {}
+    player_points: dict[str, dict[str, int]] = {}
+    side_points: dict[str, dict[str, int]] = {}
+    individual = not table.teams
+    for h in state.hands:
+        v = h.verdict
+        for s in sides:
+            taken[s] += v.taken[s]
+            scored[s] += v.delta[s]
+        b = bids.setdefault(v.bid.player, [0, 0, 0, 0, 0])
+        if v.bid.amount == 0:
+            b[3] += 1
+        else:
+            b[0] += 1
+            b[1 if v.bid.made else 2] += 1
+            b[4] += v.bid.amount
+        for a in v.awards:
+            who = a.player if a.player is not None else (a.side if individual else None)
+            if who is not None:
+                pp = player_points.setdefault(who, {})
+                pp[a.point] = pp.get(a.point, 0) + 1
+            sp = side_points.setdefault(a.side, {})
+            sp[a.point] = sp.get(a.point, 0) + 1
+    return MatchFigures(tuple(table.players), tuple(table.teams or ()), len(state.hands), state.winner,
+                        state.ending is not None, taken, scored, {p: tuple(b) for p, b in bids.items()},  # type: ignore[misc]
+                        player_points, side_points)
+
+
+def tally(states: Iterable[Any]) -> Stats:
+    """Figures per player and per team over replayed matches (match.MatchState)."""
+    return merge(figures(st) for st in states)
+
+
+def merge(all_figures: Iterable[MatchFigures]) -> Stats:
+    """Per player and per partnership across matches (a partnership: the same players, whatever its name)."""
     players: dict[str, _Acc] = {}
     teams: dict[tuple[str, ...], _Acc] = {}
     seen_points: dict[str, None] = {}
     n_matches = n_finished = n_hands = 0
-    for st in states:
-        table = st.table
+    for f in all_figures:
         n_matches += 1
-        n_hands += len(st.hands)
-        finished = st.ending is not None
-        n_finished += finished
-        winner = st.ending.winner if st.ending else None
+        n_hands += f.hands
+        n_finished += f.finished
+        side_of = {p: t for t, members in f.teams for p in members}
         team_of: dict[str, _Acc] = {}
-        if table.teams:
-            for tname, members in table.teams:
-                acc = teams.setdefault(tuple(sorted(members)), _Acc(tuple(sorted(members))))
-                acc.names[tname] = None
-                team_of[tname] = acc
-        for p in table.players:
-            acc = players.setdefault(p, _Acc((p,)))
-            acc.names[p] = None
-        for side_acc, side in [(team_of[s], s) for s in team_of] + [(players[p], table.side_of(p))
-                                                                   for p in table.players]:
-            side_acc.matches += 1
-            side_acc.finished += finished
-            side_acc.won += winner == side
-            side_acc.hands += len(st.hands)
-        for h in st.hands:
-            v = h.verdict
-            for p in table.players:
-                s = table.side_of(p)
-                players[p].taken += v.taken[s]
-                players[p].scored += v.delta[s]
-            for s, acc in team_of.items():
-                acc.taken += v.taken[s]
-                acc.scored += v.delta[s]
-            players[v.bid.player].bid(v.bid)
-            if table.teams:
-                team_of[v.bid.side].bid(v.bid)
-            for a in v.awards:
-                seen_points[a.point] = None
-                who = a.player if a.player is not None else (a.side if not table.teams else None)
-                if who is not None and who in players:
-                    players[who].points[a.point] = players[who].points.get(a.point, 0) + 1
-                if table.teams:
-                    t = team_of[a.side]
-                    t.points[a.point] = t.points.get(a.point, 0) + 1
+        for tname, members in f.teams:
+            key = tuple(sorted(members))
+            acc = teams.setdefault(key, _Acc(key))
+            acc.names[tname] = None
+            team_of[tname] = acc
+        for side, acc in [(t, team_of[t]) for t in team_of] + [(side_of.get(p, p), players.setdefault(p, _Acc((p,))))
+                                                              for p in f.players]:
+            acc.matches += 1
+            acc.finished += f.finished
+            acc.won += f.winner == side
+            acc.hands += f.hands
+            acc.taken += f.taken[side]
+            acc.scored += f.scored[side]
+        for p in f.players:
+            players[p].names[p] = None
+        for p, b in f.bids.items():
+            players[p].add_bids(b)
+            if f.teams:
+                team_of[side_of[p]].add_bids(b)
+        for p, pts in f.player_points.items():
+            players[p].add_points(pts)
+            seen_points.update(dict.fromkeys(pts))
+        if f.teams:
+            for side, pts in f.side_points.items():
+                team_of[side].add_points(pts)
+                seen_points.update(dict.fromkeys(pts))
     rank = {p: i for i, p in enumerate(SPEC_POINT_IDS)}
     point_ids = tuple(sorted(seen_points, key=lambda p: (rank.get(p, len(rank)), p)))
     player_lines = tuple(sorted((a.freeze(name) for name, a in players.items()), key=lambda ln: ln.name.lower()))

@@ -153,3 +153,39 @@ def test_table_output_fits_80_columns() -> None:
     assert max(len(ln) for ln in r.stdout.splitlines()) <= 80
     assert "\x1b[" not in r.stdout
     assert "Us (North, South)" in r.stdout and "high 3, low 3, jack 4, game 2" in r.stdout
+
+
+def test_many_logs_read_in_parallel_give_the_same_figures_in_order(tmp_path: Path) -> None:
+    from pitchkeeper import stats
+
+    files: list[tuple[Path, bool]] = []
+    for i in range(stats.PARALLEL_FROM + 6):
+        src = (DATA / "partners.toml", DATA / "cutthroat.toml", DATA / "cutthroat-2.toml")[i % 3]
+        dst = tmp_path / f"m{i:03d}.toml"
+        shutil.copy(src, dst)
+        files.append((dst, True))
+    (tmp_path / "m007.toml").write_text("players = [\n", encoding="utf-8")  # broken, in the middle
+    one = stats.read_many(files, workers=1)
+    two = stats.read_many(files, workers=2)
+    assert [r.path for r in two] == [p for p, _ in files]
+    assert [(r.figures, r.error) for r in one] == [(r.figures, r.error) for r in two]
+    assert [r.path.name for r in two if r.error] == ["m007.toml"]
+    merged = stats.merge(r.figures for r in two if r.figures is not None).to_json()
+    # 70 files: i % 3 == 0 partners (24), 1 cutthroat (23, m007 broken: 22 read), 2 cutthroat-2 (23).
+    # Ann plays 5 hands in each cutthroat log and 2 in each cutthroat-2 log.
+    assert merged["matches"] == len(files) - 1 == 69
+    assert by_name(merged["players"])["Ann"]["hands"] == 22 * 5 + 23 * 2
+
+
+def test_stats_json_never_imports_rich() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from pitchkeeper.cli import main; sys.argv = ['pitchkeeper', 'stats', "
+            f"{str(DATA / 'partners.toml')!r}, '--json']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print('RICH' if any(m == 'rich' or m.startswith('rich.') for m in sys.modules) else 'NO-RICH', "
+            "file=sys.stderr)")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert p.stderr.strip().endswith("NO-RICH"), p.stderr
+    assert json.loads(p.stdout)["matches"] == 1

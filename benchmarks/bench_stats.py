@@ -1,0 +1,200 @@
+"""Benchmark: `pitchkeeper stats --all` over 1,000 generated match logs.
+
+    python benchmarks/bench_stats.py [--matches 1000] [--runs 5] [--seed 5] [--keep DIR]
+
+--keep DIR generates into DIR and keeps the logs; a second run with the same DIR reuses them.
+
+The logs are realistic: random but valid hands (pitchkeeper.sampling) of every built-in ruleset,
+half in quick entry (`points`), half with the cards `captured`, bids made two times in three; each
+match is played until the ruleset ends the game (15% are cut short, as matches still being played). They are written as the match
+log format (one [[hands]] table per hand) under PITCHKEEPER_HOME/matches, and `stats --all` runs in
+a subprocess with PITCHKEEPER_HOME pointing there: the time includes start-up, reading, replaying
+and printing. Target (issue 5): under 2 s for 1,000 logs. Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from pitchkeeper import match, records, rulesets, sampling, scoring
+from pitchkeeper.errors import PitchError
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_HANDS = 60
+MADE_RATE = 2 / 3
+CHUNK = 8  # hands dealt at a time while a game goes on
+
+
+def _sampled(rs: rulesets.Ruleset, rng: random.Random, players: list[str], teams: Any, dealer: str,
+             quick: bool) -> dict[str, Any]:
+    hand = sampling.random_hand(rs, rng, players, teams, dealer=dealer, quick=quick)
+    if "captured" in hand and not hand.get("points", True):
+        del hand["points"]  # the sampler leaves an empty `points` beside `captured` when nobody scored
+    if hand["bid"]["amount"] == 0:  # pitching without a contract is eldest hand's (left of the dealer)
+        hand["bid"]["player"] = players[(players.index(dealer) + 1) % len(players)]
+    return hand
+
+
+def _hand(rs: rulesets.Ruleset, rng: random.Random, players: list[str], teams: Any, dealer: str,
+          quick: bool) -> dict[str, Any]:
+    """A sampled hand whose bid is made about two times in three, as at a real table.
+
+    The sampler hands tricks out at random, so its bidders are set nearly nine times in ten and
+    games to 32 never end; drawing until the outcome matches a made rate of 2/3 keeps match lengths
+    realistic (about 8-20 hands).
+    """
+    want_made = rng.random() < MADE_RATE
+    table = records.parse_table({"players": players, **({"teams": teams} if teams else {})})
+    for attempt in range(60):
+        hand = _sampled(rs, rng, players, teams, dealer, quick)
+        if want_made and attempt >= 30 and isinstance(hand["bid"]["amount"], int) and hand["bid"]["amount"]:
+            hand["bid"]["amount"] = rs.settings["bidding"]["min"]  # a bid this table can make
+        try:
+            if scoring.verdict(rs, table, records.parse_hand(hand, table)).bid.made == want_made:
+                return hand
+        except PitchError:
+            pass  # the replay in make_match deals a refused hand again
+    return hand
+
+
+def _hand_number(e: PitchError) -> int | None:
+    where = e.where or ""
+    if not where.startswith("hands["):
+        return None
+    return int(where.split("[", 1)[1].split("]", 1)[0])
+
+
+def make_match(rs: rulesets.Ruleset, rng: random.Random) -> dict[str, Any]:
+    """One match log as a table: a random table, then hands until the game is won (or cut short).
+
+    The log is replayed to find where the game ends (the first hand after the winning one is
+    refused); a sampled hand the engine refuses for any other reason is dealt again.
+    """
+    players, teams = sampling.random_table(rs, rng)
+    header: dict[str, Any] = {"rules": rs.name, "players": players}
+    if teams:
+        header["teams"] = teams
+    header["first_dealer"] = players[0]
+    quick = rng.random() < 0.5
+    dealers = [players[i % len(players)] for i in range(MAX_HANDS)]
+    hands: list[dict[str, Any]] = []
+    ended = 0
+    for _ in range(400):
+        if len(hands) == ended:  # the game goes on: deal the next few hands
+            if ended >= MAX_HANDS:
+                break
+            hands += [_hand(rs, rng, players, teams, d, quick) for d in dealers[ended:ended + CHUNK]]
+        try:
+            state = match.replay(rs, match.parse_match({**header, "hands": hands}))
+        except PitchError as e:
+            k = _hand_number(e)
+            if k is None:
+                raise
+            if "already won" in e.message:
+                ended = k - 1
+                break
+            hands[k - 1] = _hand(rs, rng, players, teams, dealers[k - 1], quick)
+            continue
+        ended = len(hands)
+        if state.ending is not None:
+            break
+    else:
+        raise SystemExit(f"{rs.name}: could not sample a valid match")
+    if rng.random() < 0.15:  # a match still being played
+        ended = rng.randint(1, ended)
+    return {**header, "hands": hands[:ended]}
+
+
+def generate(root: Path, n: int, seed: int) -> tuple[int, float]:
+    """Write n logs under root/matches; (hands written, seconds taken)."""
+    t0 = time.perf_counter()
+    rng = random.Random(seed)
+    names = rulesets.builtin_names()
+    loaded = {name: rulesets.load(name) for name in names}
+    folder = root / "matches"
+    folder.mkdir(parents=True, exist_ok=True)
+    total = 0
+    for i in range(n):
+        data = make_match(loaded[names[i % len(names)]], rng)
+        total += len(data["hands"])
+        (folder / f"match-{i + 1:04d}.toml").write_text(tomli_w.dumps(data), encoding="utf-8")
+    return total, time.perf_counter() - t0
+
+
+def time_stats(home: Path, runs: int, *extra: str) -> tuple[list[float], str]:
+    env = {**os.environ, "PITCHKEEPER_HOME": str(home), "NO_COLOR": "1", "COLUMNS": "100"}
+    cmd = [sys.executable, "-m", "pitchkeeper", "stats", "--all", *extra]
+    times = []
+    out = ""
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False, cwd=ROOT)
+        times.append(time.perf_counter() - t0)
+        if p.returncode != 0 or p.stderr:
+            raise SystemExit(f"stats failed ({p.returncode}): {p.stderr[-2000:]}")
+        out = p.stdout
+    return times, out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--matches", type=int, default=1000)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--keep", type=Path, help="generate into this folder and keep it (reused when it is full)")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="pk-bench-stats-") as tmp:
+        home = args.keep or Path(tmp)
+        logs = sorted((home / "matches").glob("*.toml"))
+        if args.keep and len(logs) == args.matches:
+            import tomllib
+
+            hands = sum(len(tomllib.loads(f.read_text(encoding="utf-8"))["hands"]) for f in logs)
+            print(f"reusing {len(logs)} match logs, {hands} hands ({hands / len(logs):.1f} a log) under {home}")
+        else:
+            hands, gen_s = generate(home, args.matches, args.seed)
+            logs = sorted((home / "matches").glob("*.toml"))
+            print(f"generated {args.matches} match logs, {hands} hands ({hands / args.matches:.1f} a log) "
+                  f"in {gen_s:.1f} s under {home}")
+        print(f"{sum(f.stat().st_size for f in logs) / 1e6:.1f} MB of TOML")
+        base = []
+        for _ in range(args.runs):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "pass"], check=True)
+            base.append(time.perf_counter() - t0)
+        print(f"python -c pass:          median {statistics.median(base) * 1000:7.0f} ms")
+        for label, extra in (("stats --all --json", ("--json",)), ("stats --all (tables)", ())):
+            times, _ = time_stats(home, args.runs, *extra)
+            verdict = "ok" if statistics.median(times) < 2.0 else "OVER the 2 s target"
+            print(f"{label:<24} median {statistics.median(times) * 1000:7.0f} ms, best {min(times) * 1000:.0f} ms "
+                  f"over {args.runs} runs ({verdict}; {hands / statistics.median(times):,.0f} hands/s)")
+        # Where the time goes, in-process (one run each way).
+        from pitchkeeper import paths, stats
+
+        os.environ["PITCHKEEPER_HOME"] = str(home)
+        t0 = time.perf_counter()
+        files = [(f, True) for f in stats.find_logs(paths.data_dir())]
+        t1 = time.perf_counter()
+        one = stats.read_many(files, workers=1)
+        t2 = time.perf_counter()
+        many = stats.read_many(files)
+        t3 = time.perf_counter()
+        stats.merge(r.figures for r in many if r.figures is not None)
+        t4 = time.perf_counter()
+        assert [r.figures for r in one] == [r.figures for r in many]
+        print(f"in-process: find {1000 * (t1 - t0):.0f} ms, read+replay {1000 * (t2 - t1):.0f} ms in one process, "
+              f"{1000 * (t3 - t2):.0f} ms over {os.cpu_count()} CPUs, merge {1000 * (t4 - t3):.0f} ms")
+
+if __name__ == "__main__":
+    main()
