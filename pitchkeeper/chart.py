@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pitchkeeper.match import MatchState
 
 # One ASCII symbol per side (at most 9 players sit at a table): readable without colour.
 SYMBOLS = ("o", "x", "+", "#", "@", "%", "&", "$", "~")
@@ -41,7 +44,7 @@ class Progression:
                 "scores": {s: list(v) for s, v in self.scores.items()}}
 
 
-def progression(state: Any) -> Progression:
+def progression(state: MatchState) -> Progression:
     """From a replayed match (match.MatchState)."""
     sides = tuple(state.scores)
     scores = {s: (0,) + tuple(h.scores[s] for h in state.hands) for s in sides}

@@ -15,8 +15,8 @@ import typer
 from pitchkeeper.cli import JsonOpt, app, emit_json, judge_app, load_match, rules_app  # noqa: F401
 from pitchkeeper.errors import PitchError
 
-MatchOpt = Annotated[str | None, typer.Option("--match", "-m", help="The match log (default: the current match).",
-                                              show_default=False)]
+MatchOpt = Annotated[str | None, typer.Option("--match", "-m", metavar="FILE", show_default=False,
+                                              help="The match log (default: the current match).")]
 
 
 def _replayed(match_opt: str | None) -> tuple[Any, Any, Any, Path]:
@@ -46,9 +46,9 @@ def _write_stdout(text: str) -> None:
 @app.command("export")
 def export_cmd(
     match_opt: MatchOpt = None,
-    fmt: Annotated[str | None, typer.Option("--format", "-f", show_default=False,
+    fmt: Annotated[str | None, typer.Option("--format", "-f", show_default=False, metavar="csv|json|md|html",
                                             help="csv, json, md (Markdown) or html; default: from OUT's suffix.")] = None,
-    out: Annotated[Path | None, typer.Option("--output", "-o", show_default=False,
+    out: Annotated[Path | None, typer.Option("--output", "-o", show_default=False, metavar="OUT",
                                              help="Write to this file (atomically) instead of standard output.")] = None,
 ) -> None:
     """Export a match: CSV for spreadsheets, JSON (judge match + the log's keys), Markdown, or a printable HTML page."""
@@ -94,7 +94,7 @@ def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
 @app.command("stats")
 def stats_cmd(
     matches: Annotated[list[Path] | None, typer.Argument(help="Match logs (default: the current match).",
-                                                         show_default=False)] = None,
+                                                         metavar="[MATCH]...", show_default=False)] = None,
     all_logs: Annotated[bool, typer.Option("--all", "-a", help="Every match log in the data folder.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 2 at the end if any log could not be read.")] = False,
     as_json: JsonOpt = False,

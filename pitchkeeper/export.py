@@ -10,10 +10,15 @@ import csv
 import io
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pitchkeeper.chart import Progression, progression
 from pitchkeeper.errors import PitchError, did_you_mean
+
+if TYPE_CHECKING:  # types only: the domain modules are imported by whoever calls
+    from pitchkeeper.match import MatchRecord, MatchState
+    from pitchkeeper.rulesets import Ruleset
+    from pitchkeeper.scoring import Verdict
 
 FORMATS = ("csv", "json", "md", "html")
 ALIASES = {"markdown": "md", "htm": "html"}
@@ -37,15 +42,15 @@ class Export:
     """What every format needs: the ruleset's point ids, the record and its replay."""
 
     point_ids: tuple[str, ...]
-    record: Any  # match.MatchRecord
-    state: Any  # match.MatchState
+    record: MatchRecord
+    state: MatchState
 
     @property
     def sides(self) -> tuple[str, ...]:
         return tuple(self.state.scores)
 
 
-def build(ruleset: Any, record: Any, state: Any) -> Export:
+def build(ruleset: Ruleset, record: MatchRecord, state: MatchState) -> Export:
     return Export(tuple(p.id for p in ruleset.points), record, state)
 
 
@@ -58,7 +63,7 @@ def render(fmt: str, ex: Export) -> str:
 # rows shared by CSV and Markdown
 
 
-def _winners(v: Any) -> dict[str, str]:
+def _winners(v: Verdict) -> dict[str, str]:
     """Point id -> the side that won it (a player's name in individual play)."""
     return {a.point: a.side for a in v.awards}
 
@@ -289,7 +294,7 @@ def _cards(cards: tuple[tuple[str, int], ...]) -> str:
     return ", ".join(f"{_e(c)} {n}" for c, n in cards) or "none"
 
 
-def _game_block(ex: Export, number: int, v: Any) -> str:
+def _game_block(ex: Export, number: int, v: Verdict) -> str:
     """One hand's points with their reasons and the game count card by card."""
     parts = [f'<section class="hand" id="hand-{number}"><h3>Hand {number}: {_e(v.bid.player)} bid '
              f'{_e(v.bid.label)}, trump {_e(v.trump)}, '

@@ -10,10 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.records import HAND_KEYS
+
+if TYPE_CHECKING:
+    from pitchkeeper.match import MatchState
+    from pitchkeeper.rulesets import Ruleset
 
 # The records contract's point ids in its order (section 3): columns and leaders follow it; a
 # ruleset's own point ids come after, alphabetically.
@@ -45,9 +49,9 @@ def looks_like_match(data: Mapping[str, Any]) -> bool:
 class RulesetCache:
     """Rulesets loaded once per reference: a thousand logs of one variant compile it once."""
 
-    loaded: dict[str, Any] = field(default_factory=dict)
+    loaded: dict[str, Ruleset] = field(default_factory=dict)
 
-    def get(self, ref: str) -> Any:
+    def get(self, ref: str) -> Ruleset:
         from pitchkeeper import rulesets
 
         key = str(Path(ref).resolve()) if ref.endswith(".toml") else ref
@@ -241,7 +245,7 @@ class MatchFigures:
     side_points: dict[str, dict[str, int]]  # side -> point id -> times won
 
 
-def figures(state: Any) -> MatchFigures:
+def figures(state: MatchState) -> MatchFigures:
     """The figures of one replayed match (match.MatchState).
 
     A point counts for a player when the record says which player won it (captured or dealt
@@ -280,7 +284,7 @@ def figures(state: Any) -> MatchFigures:
                         player_points, side_points)
 
 
-def tally(states: Iterable[Any]) -> Stats:
+def tally(states: Iterable[MatchState]) -> Stats:
     """Figures per player and per team over replayed matches (match.MatchState)."""
     return merge(figures(st) for st in states)
 
