@@ -92,7 +92,8 @@ def random_hand(ruleset: Ruleset, rng: random.Random, players: list[str], teams:
         v = verdict(ruleset, table, parse_hand(hand, table))
         dealt = hand.pop("dealt")
         del hand["captured"]
-        hand["points"] = {a.point: a.side for a in v.awards} or {}
-        if not hand["points"]:
+        if v.awards:
+            hand["points"] = {a.point: a.side for a in v.awards}
+        else:  # nothing was won (an empty `points` says nothing): keep the cards
             hand["captured"], hand["dealt"] = captured, dealt
     return hand
