@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pitchkeeper.bidding import check_auction
+from pitchkeeper.bidding import check_auction, sale_credit
 from pitchkeeper.cards import RANK_NAMES, Card, card_name, pretty
 from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.records import Hand, Table
@@ -465,6 +465,13 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
                 counters = counters or {}
                 counters[p] = counters.get(p, 0) + rv["counters"]
                 lines.append(f"{p} forfeits {rv['counters']} {ruleset.settings['stakes']['unit']} to the pool")
+    # --- sale credit (bidding.sale_credit, sell-out auctions): the price of a sale is scored by the
+    # seller, or by the buyer eldest refused; "none" (the default) changes nothing.
+    credit = sale_credit(ruleset, table, hand)
+    if credit is not None:
+        who, price = credit
+        delta[table.side_of(who)] += price
+        lines.append(f"{who} scores {price} for the sale of the pitch (bidding.sale_credit)")
     return delta, lines, counters
 
 
