@@ -273,6 +273,8 @@ def check_record(ruleset: Ruleset, data: Mapping[str, Any]) -> list[Problem]:
             hand = parse_hand(h, table, f"hands[{i}].")
         except PitchError as e:
             problems.append(Problem(i, e.where or f"hands[{i}]", e.message))
+            d = h.get("dealer") if isinstance(h, Mapping) else None
+            expected = next_dealer(table, d) if isinstance(d, str) and d in table.players else None
             continue
         if expected is not None and hand.dealer != expected:
             problems.append(Problem(i, f"hands[{i}].dealer",
