@@ -41,21 +41,43 @@ class Kept:
     ruleset: Any
     record: Any
     warnings: tuple[str, ...]
+    files: tuple[str, ...] = ()  # the ruleset files consulted (the cache watches them)
+    stamp: list[int] | None = None  # the version of the file the text was read from (None: unsure)
 
 
-def open_kept(path: Path, text: str | None = None) -> Kept:
-    """Read, parse and check a match log (not yet replayed). Errors name the file."""
+def open_kept(path: Path, text: str | None = None, like: Kept | None = None) -> Kept:
+    """Read, parse and check a match log (not yet replayed). Errors name the file.
+
+    `like`: a Kept whose header is the same, so its ruleset need not be loaded again.
+    """
     from pitchkeeper import match, store
 
+    st = None
     if text is None:
+        st = store.stamp(path)
         text = store.read_text(path)
+        if store.stamp(path) != st:
+            st = None  # changed while it was read: do not remember anything about this text
     data = store.parse_text(text, path)
     try:
-        ruleset, warnings = store.pinned_ruleset(data, path)
+        if like is not None and like.data.get("rules") == data.get("rules") \
+                and like.data.get("ruleset") == data.get("ruleset"):
+            ruleset, warnings, files = like.ruleset, list(like.warnings), like.files
+        else:
+            ruleset, warnings, files = store.pinned_ruleset(data, path)
         record = match.parse_match(data)
     except PitchError as e:
         raise _placed(e, path, text) from None
-    return Kept(path, text, data, ruleset, record, tuple(warnings))
+    return Kept(path, text, data, ruleset, record, tuple(warnings), tuple(files), st)
+
+
+def remember(k: Kept, state: Any, stamp: list[int] | None) -> dict[str, Any]:
+    """The status of a replayed log, cached beside it for the next `status` (keyed by the file's version)."""
+    from pitchkeeper import __version__, store
+
+    st = status_of(k, state)
+    store.write_cache(k.path, stamp, k.files, __version__, st)
+    return st
 
 
 def _placed(e: PitchError, path: Path, text: str) -> PitchError:
@@ -82,6 +104,13 @@ def replay_kept(k: Kept) -> Any:
         return match.replay(k.ruleset, k.record)
     except PitchError as e:
         raise _placed(e, k.path, k.text) from None
+
+
+def _out() -> Any:
+    """A Rich console for standard output, made when drawing (it reads the terminal width and NO_COLOR now)."""
+    from rich.console import Console
+
+    return Console(highlight=False)
 
 
 def _warn(lines: Any) -> None:
@@ -549,9 +578,9 @@ class Written:
     warnings: tuple[str, ...]
 
 
-def _validate(path: Path, text: str, number: int) -> tuple[Kept, Any]:
+def _validate(path: Path, text: str, number: int, like: Kept | None = None) -> tuple[Kept, Any]:
     """Parse and replay the new text whole: nothing is written unless this succeeds."""
-    k = open_kept(path, text)
+    k = open_kept(path, text, like)
     if len(k.record.hands) < number:
         raise PitchError("the new hand did not read back from the log", str(path))
     return k, replay_kept(k)
@@ -568,12 +597,13 @@ def record_hand(kw: dict[str, Any]) -> Written:
         hand = build_hand(kw, k, None, n)
         text = store.append_hand(k.text, store.hand_toml(hand))
         try:
-            k2, state = _validate(path, text, n)
+            k2, state = _validate(path, text, n, k)
         except PitchError as e:
             raise _new_hand_error(e, path, n) from None
         if not kw.get("dry_run"):
             store.hand_spans(text, len(k2.record.hands))  # the block can be found again by undo and edit
             store.write_atomic(path, text)
+            remember(k2, state, store.stamp(path))
     warnings = tuple(w for w in state.warnings if w.startswith(f"hands[{n}]")) + k.warnings
     return Written(k2, state, n, warnings)
 
@@ -597,7 +627,7 @@ def _hand_command(**kw: Any) -> None:
     from pitchkeeper import render
 
     render.scorecard(h.verdict, w.state.table, w.kept.ruleset)
-    _draw_board(w.kept, w.state)
+    _draw_board(status_of(w.kept, w.state))
     if kw.get("dry_run"):
         sys.stdout.write("(dry run: nothing was written)\n")
 
@@ -616,7 +646,7 @@ def _edit_command(**kw: Any) -> None:
     hand = build_hand(kw, k, raw, number)
     text = store.replace_hand(k.text, number, count, store.hand_toml(hand))
     try:
-        k2, after = _validate(path, text, count)
+        k2, after = _validate(path, text, count, k)
     except PitchError as e:
         raise PitchError(e.message + " (nothing was written)", e.where) from None
     _show_change(before, after, number, kw.get("as_json", False))
@@ -631,6 +661,7 @@ def _edit_command(**kw: Any) -> None:
         if store.read_text(path) != k.text:
             raise PitchError("the log changed while this edit was prepared; run the edit again", str(path))
         store.write_atomic(path, text)
+        remember(k2, after, store.stamp(path))
     if not kw.get("as_json"):
         sys.stdout.write(f"hand {number} corrected in {path}\n")
     _warn(k2.warnings)
@@ -706,10 +737,12 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
 # status, history
 
 
-def _status_json(k: Kept, state: Any) -> dict[str, Any]:
+def status_of(k: Kept, state: Any) -> dict[str, Any]:
+    """The scoreboard of a replayed match as data: `status --json`, and what `status` draws."""
     from pitchkeeper import match
 
     r = k.ruleset
+    table = state.table
     last = None
     if state.hands:
         h = state.hands[-1]
@@ -718,8 +751,13 @@ def _status_json(k: Kept, state: Any) -> dict[str, Any]:
     return {
         "match": str(k.path),
         "rules": r.name,
+        "title": k.data.get("title"),
         "target": state.target,
+        "reach": r.settings["win"]["reach"],
+        "only_bidder": r.settings["win"]["only_bidder"],
         "hands": len(state.hands),
+        "sides": {s: list(table.members(s)) for s in table.sides},
+        "teams": table.teams is not None,
         "scores": dict(state.scores),
         "needed": {s: match.needed(r, state.target, v) for s, v in state.scores.items()},
         "in_the_hole": [s for s, v in state.scores.items() if v < 0],
@@ -736,69 +774,69 @@ def _status_json(k: Kept, state: Any) -> dict[str, Any]:
 @app.command("status")
 def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The scoreboard: scores, who deals next, points needed, who is in the hole, the last hand."""
-    from pitchkeeper import store
+    from pitchkeeper import __version__, store
 
-    k = open_kept(store.resolve_match_path(match))
-    state = replay_kept(k)
+    path = store.resolve_match_path(match)
+    st = store.read_cache(path, __version__)  # an unchanged log need not be parsed and replayed again
+    if st is None:
+        k = open_kept(path)
+        st = remember(k, replay_kept(k), k.stamp)
+    _warn(st["warnings"])
     if as_json:
-        emit_json(_status_json(k, state))
+        emit_json(st)
         return
-    _draw_board(k, state, last=True)
-    _warn(list(k.warnings) + list(state.warnings))
+    _draw_board(st, last=True)
 
 
-def _draw_board(k: Kept, state: Any, last: bool = False) -> None:
+def _draw_board(st: dict[str, Any], last: bool = False) -> None:
+    """The scoreboard, drawn from `status_of` data (so a cached status draws without replaying)."""
     from rich import box
     from rich.table import Table as RTable
     from rich.text import Text
 
-    from pitchkeeper import match, render
-
-    r = k.ruleset
-    table = state.table
     t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     t.add_column("side", style="bold")
-    if table.teams:
+    if st["teams"]:
         t.add_column("players")
     t.add_column("score", justify="right")
     t.add_column("needs", justify="right")
     t.add_column("")
-    for s, v in state.scores.items():
-        need = match.needed(r, state.target, v)
+    for s, v in st["scores"].items():
+        need = st["needed"][s]
         flag = Text("in the hole", style="red") if v < 0 else Text("")
-        if state.winner == s:
+        if st["winner"] == s:
             flag = Text("winner", style="bold green")
-        cells = [s] + ([" & ".join(table.members(s))] if table.teams else [])
+        cells = [s] + ([" & ".join(st["sides"][s])] if st["teams"] else [])
         t.add_row(*cells, Text(str(v), style="bold red" if v < 0 else "bold"), str(need) if need else "out", flag)
-    title = k.data.get("title")
-    head = f"{r.name} to {state.target}" + (f" - {title}" if title else "") + f"  (hand {len(state.hands)})"
-    render.console().print(Text(head, style="bold"))
-    render.console().print(t)
-    if last and state.hands:
-        h = state.hands[-1]
-        v = h.verdict
-        pts = ", ".join(f"{a.point} {a.side}" for a in v.awards) or "no points"
-        delta = ", ".join(f"{s} {d:+d}" for s, d in v.delta.items())
-        render.console().print(Text.assemble(("last hand ", "dim"), f"{h.number}: {v.bid.player} bid {v.bid.label} in "
-                                           f"{v.trump}, ", ("made" if v.bid.made else "set",
-                                                            "green" if v.bid.made else "red"),
-                                           f"; {pts}; {delta}"))
-    if state.ending:
-        render.console().print(Text.assemble(("winner: ", "bold"), (state.ending.winner, "bold green"),
-                                           f" on hand {state.ending.hand} - {state.ending.reason}"))
-        render.console().print(Text("start the next game with: pitchkeeper new --rematch", style="dim"))
+    head = (f"{st['rules']} to {st['target']}" + (f" - {st['title']}" if st["title"] else "")
+            + f"  (hand {st['hands']})")
+    out = _out()
+    out.print(Text(head, style="bold"))
+    out.print(t)
+    h = st["last_hand"]
+    if last and h:
+        pts = ", ".join(f"{a['point']} {a['side']}" for a in h["awards"]) or "no points"
+        delta = ", ".join(f"{s} {d:+d}" for s, d in h["delta"].items())
+        made = h["bid"]["made"]
+        out.print(Text.assemble(("last hand ", "dim"), f"{h['number']}: {h['bid']['player']} bid "
+                                f"{h['bid']['amount']} in {h['trump']}, ", ("made" if made else "set",
+                                                                            "green" if made else "red"),
+                                f"; {pts}; {delta}"))
+    if st["winner"]:
+        out.print(Text.assemble(("winner: ", "bold"), (st["winner"], "bold green"),
+                                f" on hand {st['won_on_hand']} - {st['reason']}"))
+        out.print(Text("start the next game with: pitchkeeper new --rematch", style="dim"))
     else:
-        due = match.dealer_due(k.record)
-        only = " (only the bidding side can win)" if r.settings["win"]["only_bidder"] else ""
-        render.console().print(Text(f"{due} deals next{only}"))
-    st = match.stakes(r, k.record, state)
-    if st:
-        parts = [f"stake {st.stake} {st.unit} a player"] if st.stake else []
-        if st.forfeits:
-            parts.append("pool " + str(st.pool) + " (" + ", ".join(f"{p} {n}" for p, n in st.forfeits.items()) + ")")
-        if st.settled:
-            parts.append("settled: " + ", ".join(f"{s} {n:+d}" for s, n in st.settled.items()))
-        render.console().print(Text("; ".join(parts), style="cyan"))
+        only = " (only the bidding side can win)" if st["only_bidder"] else ""
+        out.print(Text(f"{st['next_dealer']} deals next{only}"))
+    sk = st["stakes"]
+    if sk:
+        parts = [f"stake {sk['stake']} {sk['unit']} a player"] if sk["stake"] else []
+        if sk["forfeits"]:
+            parts.append(f"pool {sk['pool']} (" + ", ".join(f"{p} {n}" for p, n in sk["forfeits"].items()) + ")")
+        if sk["settled"]:
+            parts.append("settled: " + ", ".join(f"{s} {n:+d}" for s, n in sk["settled"].items()))
+        out.print(Text("; ".join(parts), style="cyan"))
 
 
 @app.command("history")
@@ -864,7 +902,7 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
     what = (f"hand {count}: {k.record.hands[-1].dealer} dealt, {v.bid.player} bid {v.bid.label} in {v.trump}; "
             + ", ".join(f"{s} {d:+d}" for s, d in v.delta.items()))
     text = store.remove_hand(k.text, count, count)
-    _k2, after = _validate(path, text, count - 1)
+    k2, after = _validate(path, text, count - 1, k)
     if not as_json:
         sys.stdout.write(f"drop {what}\n")
     _confirm(f"drop hand {count}?", yes, "undo")
@@ -872,6 +910,7 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
         if store.read_text(path) != k.text:
             raise PitchError("the log changed meanwhile; run undo again", str(path))
         store.write_atomic(path, text)
+        remember(k2, after, store.stamp(path))
     if as_json:
         emit_json(after.to_json())
         return
@@ -951,7 +990,7 @@ def check(
     data = store.parse_text(text, path)
     warnings: list[str] = []
     try:
-        ruleset, warnings = store.pinned_ruleset(data, path)
+        ruleset, warnings, _files = store.pinned_ruleset(data, path)
     except PitchError as e:
         raise _placed(e, path, text) from None
     problems = match.check_record(ruleset, data)
@@ -1062,7 +1101,7 @@ def _questions(k: Kept, dealer: str, raw: dict[str, str], values: dict[str, Any]
                   lambda t: table.player(t, "bidder")),
         _Question("amount", "bid" + (f" ({b['min']}-{b['max']} or {b['smudge_name']})" if b["smudge"]
                                      else f" ({b['min']}-{b['max']})"),
-                  raw.get("amount", str(b["forced_bid"] or b["min"])), lambda t: _amount(t, r)),
+                  raw.get("amount", str(b["forced_bid"] or b["min"])), lambda t: _bid_in_range(t, r)),
         _Question("trump", "trump (S, H, D, C)", raw.get("trump"), parse_suit),
         _Question("entry", "enter who took each point (p) or the cards each side took (c)", raw.get("entry", "p"),
                   lambda t: {"p": "points", "points": "points", "c": "cards", "cards": "cards"}[t.lower()]
@@ -1090,6 +1129,17 @@ def _questions(k: Kept, dealer: str, raw: dict[str, str], values: dict[str, Any]
                         else _bad("type y or n")))
     _ = dealer
     return qs
+
+
+def _bid_in_range(text: str, ruleset: Any) -> int | str:
+    """A bid typed at the prompt, checked against the ruleset's range at once (so it is asked again)."""
+    v = _amount(text, ruleset)
+    b = ruleset.settings["bidding"]
+    if v == "smudge" and not b["smudge"]:
+        raise PitchError(f"{ruleset.name} has no {b['smudge_name']} bid")
+    if isinstance(v, int) and not (b["min"] <= v <= b["max"] or (v == 0 and b["all_pass"] == "eldest-pitches")):
+        raise PitchError(f"a bid of {v} is out of range: {ruleset.name} bids are {b['min']} to {b['max']}")
+    return v
 
 
 def _bad(message: str) -> Any:
@@ -1191,7 +1241,7 @@ def play(
             return
         _warn(w.warnings)
         render.scorecard(w.state.hands[-1].verdict, w.state.table, w.kept.ruleset)
-        _draw_board(w.kept, w.state)
+        _draw_board(status_of(w.kept, w.state))
         k, state = w.kept, w.state
         if state.ending:
             return

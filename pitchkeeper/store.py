@@ -5,7 +5,6 @@ A file is the source of truth: reads report a broken file with its line, and nev
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,8 @@ from pitchkeeper.errors import PitchError
 
 def read_record(path: str | Path) -> dict[str, Any]:
     """A TOML record file as a table; a missing, unreadable or broken file is a PitchError naming it."""
+    import tomllib
+
     p = Path(path)
     try:
         text = p.read_bytes().decode("utf-8")
@@ -182,6 +183,7 @@ def read_text(path: str | Path) -> str:
 def parse_text(text: str, path: str | Path) -> dict[str, Any]:
     """TOML text as a table; a broken file is reported with its line (tomllib says where)."""
     import re
+    import tomllib
 
     try:
         return tomllib.loads(text)
@@ -369,8 +371,9 @@ def create_new(path: Path, text: str) -> None:
 # -- the ruleset a log was begun with
 
 
-def pinned_ruleset(data: dict[str, Any], path: str | Path, override: str | None = None) -> tuple[Any, list[str]]:
-    """The ruleset a match is played under, and warnings.
+def pinned_ruleset(data: dict[str, Any], path: str | Path,
+                   override: str | None = None) -> tuple[Any, list[str], tuple[str, ...]]:
+    """The ruleset a match is played under, warnings, and the ruleset files consulted (base first).
 
     A log pins its ruleset: `[ruleset]` holds its name, its digest, and a copy of the merged
     ruleset TOML. When the ruleset named by `rules` still has that digest it is used; when it has
@@ -378,10 +381,13 @@ def pinned_ruleset(data: dict[str, Any], path: str | Path, override: str | None 
     names both versions, so history never changes silently. `--rules` (override) wins, as for
     every record.
     """
+    import tomllib
+
     from pitchkeeper import rulesets
 
     if override:
-        return rulesets.load(override), []
+        r = rulesets.load(override)
+        return r, [], r.chain
     ref = rules_ref(data, path, None)
     pin = data.get("ruleset")
     current = None
@@ -394,12 +400,13 @@ def pinned_ruleset(data: dict[str, Any], path: str | Path, override: str | None 
         if current is None:
             assert failure is not None
             raise failure.at("rules")
-        return current, []
+        return current, [], current.chain
     if not isinstance(pin, dict) or not isinstance(pin.get("digest"), str):
         raise PitchError("expected [ruleset] with name, digest and copy (written by pitchkeeper new)", "ruleset")
     digest = pin["digest"]
+    files = current.chain if current is not None else ()
     if current is not None and current.digest == digest:
-        return current, []
+        return current, [], files
     now = f"it is now {current.digest}" if current is not None else f"it cannot be loaded now ({failure})"
     copy = pin.get("copy")
     if not isinstance(copy, str):
@@ -417,4 +424,64 @@ def pinned_ruleset(data: dict[str, Any], path: str | Path, override: str | None 
         raise PitchError(f"the pinned copy does not match its digest ({pinned.digest}, not {digest}): "
                          "was it edited by hand?", "ruleset.copy")
     return pinned, [f"{path}: ruleset {ref!r} has changed since this match began (pinned {digest}; {now}); "
-                    "the match keeps the pinned version"]
+                    "the match keeps the pinned version"], files
+
+
+# -- a memo of a log's derived state, so `status` need not parse and replay an unchanged log
+
+
+def stamp(path: str | Path) -> list[int] | None:
+    """What identifies a file's version: size, modification and change times, inode (None: no file)."""
+    import os
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+
+def cache_path(log: Path) -> Path:
+    return log.with_name(f".{log.name}.cache.json")
+
+
+def read_cache(log: Path, version: str) -> dict[str, Any] | None:
+    """The state cached for `log`, if the log and its ruleset files are exactly as they were."""
+    import json
+
+    try:
+        c = json.loads(cache_path(log).read_text(encoding="utf-8"))
+        if c["version"] != version or c["log"] is None or c["log"] != stamp(log):
+            return None
+        for f, st in c["rules"]:
+            if stamp(f) != st:
+                return None
+        return c["state"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def write_cache(log: Path, log_stamp: list[int] | None, files: tuple[str, ...], version: str,
+                state: dict[str, Any]) -> None:
+    """Remember `state` for this version of the log (best effort: a cache that cannot be written is skipped).
+
+    `log_stamp` must be the stamp of the very text `state` was derived from.
+    """
+    import json
+    import os
+    import tempfile
+
+    if log_stamp is None:
+        return
+    c = {"version": version, "log": log_stamp, "rules": [[f, stamp(f)] for f in files], "state": state}
+    target = cache_path(log)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{log.name}.", suffix=".cache.tmp", dir=target.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(c, f, ensure_ascii=False)
+        os.replace(tmp, target)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except (OSError, UnboundLocalError):
+            pass

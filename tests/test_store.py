@@ -1,0 +1,215 @@
+"""The match log on disk: text blocks, TOML writing, the data dir, locking, and surviving kills and races."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pitchkeeper import paths, rulesets, store
+from pitchkeeper.cli import app
+from pitchkeeper.errors import PitchError
+
+runner = CliRunner()
+
+LOG = """# header comment
+rules = "seven-point"
+players = ["A", "B", "C", "D"]
+
+[[hands]]
+dealer = "A"   # first
+trump = "S"
+
+# about the second hand
+[[hands]]
+dealer = "B"
+# inside the second
+trump = "H"
+"""
+
+
+def test_hand_spans_take_the_comments_right_above_a_hand():
+    spans = store.hand_spans(LOG, 2)
+    first, second = (LOG[a:b] for a, b in spans)
+    assert first.startswith("[[hands]]\ndealer = \"A\"") and first.endswith("\n\n")
+    assert second.startswith("# about the second hand\n[[hands]]")
+    assert store.hand_line(LOG, 2) == 10
+
+
+def test_append_then_remove_gives_the_text_back():
+    block = store.hand_toml({"dealer": "C", "trump": "D"})
+    longer = store.append_hand(LOG, block)
+    assert longer.startswith(LOG) and tomllib.loads(longer)["hands"][2] == {"dealer": "C", "trump": "D"}
+    assert store.remove_hand(longer, 3, 3) == LOG
+    no_newline = LOG.rstrip("\n")
+    assert store.remove_hand(store.append_hand(no_newline, block), 3, 3) == no_newline + "\n"
+
+
+def test_remove_a_middle_hand():
+    out = store.remove_hand(LOG, 1, 2)
+    assert tomllib.loads(out)["hands"] == [{"dealer": "B", "trump": "H"}]
+    assert "# header comment" in out and "# about the second hand" in out
+
+
+def test_replace_keeps_the_comments_of_the_hand():
+    out = store.replace_hand(LOG, 2, 2, store.hand_toml({"dealer": "B", "trump": "C"}))
+    assert tomllib.loads(out)["hands"][1] == {"dealer": "B", "trump": "C"}
+    assert "# about the second hand\n[[hands]]\n# inside the second\ndealer" in out
+    out = store.replace_hand(LOG, 1, 2, store.hand_toml({"dealer": "A", "trump": "D"}))
+    assert out.endswith(LOG[LOG.index("# about"):])  # the rest of the file is untouched
+
+
+def test_hands_that_cannot_be_cut_safely_are_refused():
+    inline = 'rules = "x"\nhands = [{ dealer = "A" }]\n'
+    with pytest.raises(PitchError, match="only changes hands written as"):
+        store.hand_spans(inline, 1)
+    hidden = 'note = """\n[[hands]]\n"""\n'
+    with pytest.raises(PitchError):
+        store.hand_spans(hidden, 0)
+
+
+@pytest.mark.parametrize("value", ['say "hi"\\now', "tab\there\nnewline", "Zoë ♠ 10♥", "", "back\\slash"])
+def test_toml_values_read_back(value: str):
+    text = store.hand_toml({"note": value, "bid": {"player": value or "x", "amount": 3}, "auction": [value, "B:2"],
+                            "odd key": True})
+    assert tomllib.loads(text)["hands"][0] == {"note": value, "bid": {"player": value or "x", "amount": 3},
+                                              "auction": [value, "B:2"], "odd key": True}
+
+
+def test_tricks_are_written_one_a_line():
+    text = store.hand_toml({"tricks": [{"leader": "A", "cards": ["AS", "2S"]}, {"leader": "B", "cards": ["3S"]}]})
+    assert text.count("\n") == 5 and tomllib.loads(text)["hands"][0]["tricks"][1] == {"leader": "B", "cards": ["3S"]}
+
+
+def test_every_built_in_ruleset_pins_and_reads_back():
+    for name in rulesets.builtin_names():
+        merged, _ = rulesets.load_merged(name)
+        copy = tomllib.loads("copy = " + store.multiline(store.table_toml(merged)))["copy"]
+        assert rulesets.compile_ruleset(tomllib.loads(copy)).digest == rulesets.load(name).digest
+
+
+def test_the_data_dir_and_the_current_match(_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    assert paths.data_dir() == _home and paths.matches_dir() == _home / "matches"
+    with pytest.raises(PitchError, match="no current match"):
+        store.resolve_match_path(None)
+    assert store.resolve_match_path("x.toml") == Path("x.toml")
+    log = tmp_path / "m.toml"
+    store.write_pointer(log)
+    assert store.resolve_match_path(None) == log.resolve()
+    monkeypatch.delenv("PITCHKEEPER_HOME")
+    assert paths.data_dir().name == "pitchkeeper"
+
+
+def test_write_atomic_leaves_no_temp_file(tmp_path: Path):
+    p = tmp_path / "f.toml"
+    store.write_atomic(p, "a = 1\n")
+    store.write_atomic(p, "a = 2\n")
+    assert p.read_text() == "a = 2\n" and sorted(x.name for x in tmp_path.iterdir()) == ["f.toml"]
+
+
+def test_the_lock_is_exclusive_and_gives_up_clearly(tmp_path: Path):
+    p = tmp_path / "m.toml"
+    with store.locked(p):
+        t = time.monotonic()
+        with pytest.raises(PitchError) as e, store.locked(p, wait=0.1):
+            pass
+        assert time.monotonic() - t >= 0.1
+        assert str(e.value) == f"another pitchkeeper is writing {p}; try again"
+    with store.locked(p, wait=0):
+        pass  # released
+
+
+def test_the_cache_follows_the_file(tmp_path: Path):
+    p = tmp_path / "m.toml"
+    p.write_text("a = 1\n")
+    rules = tmp_path / "r.toml"
+    rules.write_text("x = 1\n")
+    store.write_cache(p, store.stamp(p), (str(rules),), "1", {"scores": 1})
+    assert store.read_cache(p, "1") == {"scores": 1}
+    assert store.read_cache(p, "2") is None  # another pitchkeeper version
+    rules.write_text("x = 22\n")
+    assert store.read_cache(p, "1") is None  # the ruleset file changed
+    store.write_cache(p, store.stamp(p), (str(rules),), "1", {"scores": 1})
+    store.write_atomic(p, "a = 2\n")
+    assert store.read_cache(p, "1") is None  # the log changed
+    store.write_cache(p, None, (), "1", {"scores": 3})  # an unsure stamp is never cached
+    assert store.read_cache(p, "1") is None
+
+
+# -- crashes and races, with real processes
+
+
+def _new_log(path: Path, target: int = 100_000) -> None:
+    r = runner.invoke(app, ["new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--target", str(target),
+                            "--match", str(path)])
+    assert r.exit_code == 0, r.stderr
+
+
+WRITER = """
+import sys
+from pitchkeeper.cli import app
+path, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+i = 0
+while count < 0 or i < count:
+    args = ["hand", "Ann", "2", "S", "--high", "Us", "--low", "Them", "--note", f"{name}-{i}", "--match", path, "--json"]
+    try:
+        app(args)
+    except SystemExit as e:
+        if e.code:
+            sys.exit(e.code)
+    i += 1
+"""
+
+
+def _valid(path: Path) -> list[dict]:
+    """The log parses, replays and holds whole hands only."""
+    from pitchkeeper import match
+
+    text = path.read_text()
+    data = tomllib.loads(text)
+    r = rulesets.load("seven-point")
+    state = match.replay(r, match.parse_match(data))
+    assert len(store.hand_spans(text, len(data.get("hands", [])))) == len(state.hands)
+    assert not state.warnings  # the deal went round in turn: no hand was lost or doubled
+    return data.get("hands", [])
+
+
+def test_a_writer_killed_at_any_moment_leaves_the_old_or_the_new_log(tmp_path: Path):
+    p = tmp_path / "kill.toml"
+    _new_log(p)
+    rng = random.Random(7)
+    env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path)}
+    for _ in range(12):
+        before = p.read_text()
+        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(p), "k", "-1"], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        time.sleep(rng.uniform(0.15, 0.6))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert proc.returncode == -signal.SIGKILL, proc.stderr.read() if proc.stderr else ""
+        after = p.read_text()
+        assert after.startswith(before)  # appended to, never rewritten
+        _valid(p)
+    assert len(_valid(p)) > 0
+
+
+def test_two_writers_at_once_lose_nothing(tmp_path: Path):
+    p = tmp_path / "race.toml"
+    _new_log(p)
+    env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path), "PITCHKEEPER_LOCK_WAIT": "60"}
+    n = 8
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(p), f"w{w}", str(n)], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for w in range(3)]
+    for proc in procs:
+        proc.wait(timeout=240)
+        assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+    notes = sorted(h["note"] for h in _valid(p))
+    assert notes == sorted(f"w{w}-{i}" for w in range(3) for i in range(n))

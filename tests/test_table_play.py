@@ -1,0 +1,106 @@
+"""`play`: a whole game entered question by question, with answers piped in deliberately."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pitchkeeper.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None):
+    return runner.invoke(app, list(args), input=input, env={"COLUMNS": "200"})
+
+
+@pytest.fixture
+def solo(tmp_path: Path) -> Path:
+    p = tmp_path / "solo.toml"
+    r = run("new", "solo-pitch", "Ana", "Ben", "Chloe", "--target", "3", "--match", str(p))
+    assert r.exit_code == 0, r.stderr
+    return p
+
+
+def answers(*lines: str) -> str:
+    return "\n".join(lines) + "\n"
+
+
+def test_play_refuses_to_prompt_when_stdin_is_not_a_terminal(solo: Path):
+    r = run("play", "--match", str(solo), input="Ana\n")
+    assert r.exit_code == 2 and "--piped" in r.stderr
+    assert "\n[[hands]]" not in solo.read_text()
+
+
+def test_a_whole_game_hand_by_hand_until_it_is_won(solo: Path):
+    r = run("play", "--match", str(solo), "--piped", input=answers(
+        # hand 1, Ana deals: a bad amount is asked again, '<' goes back to the amount
+        "Ben", "9", "2", "<", "3", "S", "p", "Ben", "Ben", "-", "Chloe", "y",
+        # hand 2, Ben deals: who took each point
+        "Chloe", "", "hearts", "", "Chloe", "Chloe", "Chloe", "-", "y",
+    ))
+    assert r.exit_code == 0, r.stdout + r.stderr
+    out = r.stdout
+    assert "hand 1: Ana deals" in out and "hand 2: Ben deals" in out
+    assert "out of range" in out  # the 9, re-asked
+    assert "trump (S, H, D, C): <\nbid (1-4) [2]: 3" in out  # went back; the answer given is the default
+    assert "winner" in out and "Chloe" in out
+    assert "hand 3" not in out  # the game is won: play ends
+    hands = tomllib.loads(solo.read_text())["hands"]
+    assert [h["bid"] for h in hands] == [{"player": "Ben", "amount": 3}, {"player": "Chloe", "amount": 2}]
+    assert hands[0]["points"] == {"high": "Ben", "low": "Ben", "game": "Chloe"}
+    assert hands[1]["trump"] == "H" and hands[1]["points"] == {"high": "Chloe", "low": "Chloe", "jack": "Chloe"}
+    st = json.loads(run("status", "--match", str(solo), "--json").stdout)
+    assert st["winner"] == "Chloe" and st["scores"] == {"Ana": 0, "Ben": -3, "Chloe": 4}
+    r = run("play", "--match", str(solo), "--piped", input="")
+    assert r.exit_code == 0 and "the game is over" in r.stdout
+
+
+def test_cards_entry_asks_who_was_dealt_low(tmp_path: Path):
+    p = tmp_path / "t4.toml"
+    assert run("new", "trickster-4", "North", "East", "South", "West", "--dealer", "West", "--match",
+               str(p)).exit_code == 0
+    r = run("play", "--match", str(p), "--piped", input=answers(
+        "North", "2", "S", "c",
+        "KC KD KH QS JC JD 7S 3S 5H 6D 4C 8H 9C 2D 6H 7C",
+        "JS 10H 9D 8D 5C 4H 3D 2H",
+        "West", "y", "q",
+    ))
+    assert r.exit_code == 0, r.stdout + r.stderr
+    assert "who was dealt 3S?" in r.stdout
+    hand = tomllib.loads(p.read_text())["hands"][0]
+    assert hand["dealt"] == {"West": ["3S"]} and hand["captured"]["Us"][0] == "KC"
+    assert "stopped: hand 2 was not saved" in r.stdout
+    st = json.loads(run("status", "--match", str(p), "--json").stdout)
+    assert st["scores"] == {"Us": 2, "Them": 2}
+
+
+def test_a_hand_the_rules_refuse_is_entered_again(solo: Path):
+    r = run("play", "--match", str(solo), "--piped", input=answers(
+        "Ben", "2", "S", "c", "AS KS", "2S", "-", "y",  # 3 cards cannot be six whole tricks: ask again
+        "p", "Ben", "Ben", "-", "-", "y", "q",
+    ))
+    assert r.exit_code == 0, r.stdout + r.stderr
+    assert "whole tricks" in r.stdout or "cards captured" in r.stdout
+    assert tomllib.loads(solo.read_text())["hands"][0]["points"] == {"high": "Ben", "low": "Ben"}
+
+
+def test_input_ending_mid_hand_writes_nothing_of_it(solo: Path):
+    before = solo.read_bytes()
+    r = run("play", "--match", str(solo), "--piped", input=answers("Ben", "2", "S"))
+    assert r.exit_code == 0
+    assert "input ended: hand 1 was not saved" in r.stdout
+    assert solo.read_bytes() == before
+
+
+def test_saying_no_starts_the_hand_again(solo: Path):
+    r = run("play", "--match", str(solo), "--piped", input=answers(
+        "Ben", "2", "S", "p", "Ben", "Ben", "-", "-", "n",
+        "Chloe", "2", "S", "p", "Chloe", "Chloe", "-", "-", "y", "q"))
+    assert r.exit_code == 0, r.stdout
+    hands = tomllib.loads(solo.read_text())["hands"]
+    assert len(hands) == 1 and hands[0]["bid"]["player"] == "Chloe"
