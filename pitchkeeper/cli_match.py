@@ -113,6 +113,77 @@ def _out() -> Any:
     return Console(highlight=False)
 
 
+def _grid(rows: list[list[Any]], right: tuple[int, ...] = (), width: int = 80) -> list[Any]:
+    """Rows of cells as aligned lines of Text, the first row a heading under a rule.
+
+    The scoreboard is drawn with rich.console and rich.text only: rich.table costs ~10 ms of
+    imports on every `hand` and `status`.
+    """
+    from rich.text import Text
+
+    cells = [[c if isinstance(c, Text) else Text(str(c)) for c in row] for row in rows]
+    widths = [max(r[i].cell_len for r in cells) for i in range(len(cells[0]))]
+    lines = []
+    for n, r in enumerate(cells):
+        line = Text(style="bold" if n == 0 else "")
+        for i, c in enumerate(r):
+            pad = " " * (widths[i] - c.cell_len)
+            if i:
+                line.append("   ")
+            if i in right:
+                line.append(pad)
+            line.append_text(c)
+            if i not in right and i < len(r) - 1:
+                line.append(pad)
+        lines.append(line.rstrip() or line)
+        if n == 0:
+            lines.append(Text("─" * min(width, sum(widths) + 3 * (len(widths) - 1)), style="dim"))
+    return lines
+
+
+def _suit(suit: str) -> Any:
+    from rich.text import Text
+
+    from pitchkeeper.cards import SUIT_NAMES, SUIT_SYMBOLS
+
+    return Text(f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}", style="red" if suit in ("H", "D") else "")
+
+
+def _signed(n: int) -> Any:
+    from rich.text import Text
+
+    return Text(f"{n:+d}", style="green" if n > 0 else "red" if n < 0 else "dim")
+
+
+def _draw_verdict(v: Any, table: Any) -> None:
+    """The verdict on the hand just recorded: each point with its reason, the game, the settlement."""
+    from rich.text import Text
+
+    from pitchkeeper.cards import pretty
+
+    out = _out()
+    who = f"{v.bid.player} ({v.bid.side})" if table.teams else v.bid.player
+    out.print(Text.assemble((who, "bold"), f" bid {v.bid.label} in ", _suit(v.trump), ": ",
+                            ("made" if v.bid.made else "set", "bold green" if v.bid.made else "bold red")))
+    rows: list[list[Any]] = [["point", "card", "to", "", "why"]]
+    for a in v.awards:
+        to = a.side if a.player in (None, a.side) else f"{a.player} ({a.side})"
+        card = Text(pretty(a.card), style="red" if a.card[-1] in "HD" or a.card == "HJ" else "") if a.card else "-"
+        rows.append([a.point, card, to, str(a.value), Text(a.reason, style="dim")])
+    if v.awards:
+        for line in _grid(rows, right=(3,), width=out.width):
+            out.print(line)
+    else:
+        out.print(Text("no points were won", style="dim"))
+    if v.game is not None and v.game.side is None:
+        out.print(Text(v.game.reason, style="dim"))
+    for i in v.illegal:
+        out.print(Text(f"illegal: trick {i.trick}: {i.why} [{i.rule}]", style="red"))
+    out.print(Text("   ").join(Text.assemble(f"{s} ", _signed(d)) for s, d in v.delta.items()))
+    for line in v.settlement:
+        out.print(Text(line, style="dim"))
+
+
 def _warn(lines: Any) -> None:
     for w in lines:
         sys.stderr.write(f"warning: {w}\n")
@@ -592,6 +663,7 @@ def record_hand(kw: dict[str, Any]) -> Written:
 
     path = store.resolve_match_path(kw.get("match"))
     with store.locked(path):
+        store.sweep_temps(path)
         k = open_kept(path)
         n = len(k.record.hands) + 1
         hand = build_hand(kw, k, None, n)
@@ -623,10 +695,7 @@ def _hand_command(**kw: Any) -> None:
     if kw.get("as_json"):
         emit_json(w.state.to_json())
         return
-    h = w.state.hands[w.number - 1]
-    from pitchkeeper import render
-
-    render.scorecard(h.verdict, w.state.table, w.kept.ruleset)
+    _draw_verdict(w.state.hands[w.number - 1].verdict, w.state.table)
     _draw_board(status_of(w.kept, w.state))
     if kw.get("dry_run"):
         sys.stdout.write("(dry run: nothing was written)\n")
@@ -711,7 +780,6 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
     from rich.table import Table as RTable
     from rich.text import Text
 
-    from pitchkeeper import render
 
     t = RTable(title=f"hand {number}", title_justify="left", show_edge=False, pad_edge=False)
     t.add_column("")
@@ -730,7 +798,7 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
         t.add_row(f"{s} now", str(before.scores[s]), Text(str(after.scores[s]), style="bold"
                                                           if after.scores[s] != before.scores[s] else ""))
     t.add_row("winner", str(before.winner or "-"), str(after.winner or "-"))
-    render.console().print(t)
+    _out().print(t)
 
 
 # ---------------------------------------------------------------------------
@@ -790,29 +858,23 @@ def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
 
 def _draw_board(st: dict[str, Any], last: bool = False) -> None:
     """The scoreboard, drawn from `status_of` data (so a cached status draws without replaying)."""
-    from rich import box
-    from rich.table import Table as RTable
     from rich.text import Text
 
-    t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    t.add_column("side", style="bold")
-    if st["teams"]:
-        t.add_column("players")
-    t.add_column("score", justify="right")
-    t.add_column("needs", justify="right")
-    t.add_column("")
+    rows: list[list[Any]] = [["side"] + (["players"] if st["teams"] else []) + ["score", "needs", ""]]
     for s, v in st["scores"].items():
         need = st["needed"][s]
         flag = Text("in the hole", style="red") if v < 0 else Text("")
         if st["winner"] == s:
             flag = Text("winner", style="bold green")
-        cells = [s] + ([" & ".join(st["sides"][s])] if st["teams"] else [])
-        t.add_row(*cells, Text(str(v), style="bold red" if v < 0 else "bold"), str(need) if need else "out", flag)
+        cells: list[Any] = [Text(s, style="bold")] + ([" & ".join(st["sides"][s])] if st["teams"] else [])
+        rows.append([*cells, Text(str(v), style="bold red" if v < 0 else "bold"), str(need) if need else "out", flag])
+    out = _out()
+    t = _grid(rows, right=(len(rows[0]) - 3, len(rows[0]) - 2), width=out.width)
     head = (f"{st['rules']} to {st['target']}" + (f" - {st['title']}" if st["title"] else "")
             + f"  (hand {st['hands']})")
-    out = _out()
     out.print(Text(head, style="bold"))
-    out.print(t)
+    for line in t:
+        out.print(line)
     h = st["last_hand"]
     if last and h:
         pts = ", ".join(f"{a['point']} {a['side']}" for a in h["awards"]) or "no points"
@@ -861,7 +923,6 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
     from rich.table import Table as RTable
     from rich.text import Text
 
-    from pitchkeeper import render
 
     t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for col, just in (("#", "right"), ("dealer", "left"), ("bid", "left"), ("trump", "left"), ("points", "left")):
@@ -873,12 +934,12 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
         bid = Text.assemble(f"{v.bid.player} {v.bid.label} ", ("made" if v.bid.made else "set",
                                                                "green" if v.bid.made else "red"))
         pts = ", ".join(f"{a.point}:{a.side}" for a in v.awards)
-        cells = [Text.assemble((str(h.scores[s]), "bold"), " ", render.signed(v.delta[s])) for s in state.scores]
-        t.add_row(str(h.number), hand.dealer, bid, render.suit_text(v.trump), Text(pts, style="dim"), *cells)
-    render.console().print(Text(f"{k.ruleset.name} to {state.target}  {k.path}", style="bold"))
-    render.console().print(t)
+        cells = [Text.assemble((str(h.scores[s]), "bold"), " ", _signed(v.delta[s])) for s in state.scores]
+        t.add_row(str(h.number), hand.dealer, bid, _suit(v.trump), Text(pts, style="dim"), *cells)
+    _out().print(Text(f"{k.ruleset.name} to {state.target}  {k.path}", style="bold"))
+    _out().print(t)
     if state.ending:
-        render.console().print(Text.assemble(("winner: ", "bold"), (state.ending.winner, "bold green"),
+        _out().print(Text.assemble(("winner: ", "bold"), (state.ending.winner, "bold green"),
                                            f" on hand {state.ending.hand} - {state.ending.reason}"))
     _warn(list(k.warnings) + list(state.warnings))
 
@@ -958,7 +1019,6 @@ def matches(as_json: JsonOpt = False) -> None:
     from rich.table import Table as RTable
     from rich.text import Text
 
-    from pitchkeeper import render
 
     t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for col in ("", "match", "rules", "hands", "scores", "state"):
@@ -973,7 +1033,7 @@ def matches(as_json: JsonOpt = False) -> None:
         scores = ", ".join(f"{s} {n}" for s, n in (row["scores"] or {}).items())
         t.add_row("*" if row["current"] else "", Path(row["match"]).name, row["rules"] or "", str(row["hands"] or 0),
                   scores, st)
-    render.console().print(t)
+    _out().print(t)
 
 
 @app.command("check")
@@ -1182,7 +1242,7 @@ def play(
 ) -> None:
     """Guided entry for a whole game: asks hand by hand (< goes back, q stops), shows the scoreboard after each."""
     from pitchkeeper import match as m
-    from pitchkeeper import render, store
+    from pitchkeeper import store
 
     interactive = _interactive()
     if not interactive and not piped:
@@ -1240,7 +1300,7 @@ def play(
             sys.stdout.write(f"{e}: hand {n} was not saved; the hands before it are in {path}\n")
             return
         _warn(w.warnings)
-        render.scorecard(w.state.hands[-1].verdict, w.state.table, w.kept.ruleset)
+        _draw_verdict(w.state.hands[-1].verdict, w.state.table)
         _draw_board(status_of(w.kept, w.state))
         k, state = w.kept, w.state
         if state.ending:

@@ -164,6 +164,18 @@ class locked:
             self.fd = -1
 
 
+def sweep_temps(path: Path) -> None:
+    """Remove the temp files a killed writer left beside the log. Call only while holding its lock."""
+    import glob
+
+    for t in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        if not t.name.endswith(".cache.tmp"):
+            try:
+                t.unlink()
+            except OSError:
+                pass
+
+
 def read_text(path: str | Path) -> str:
     """A log's text; a missing or unreadable file is a PitchError naming it."""
     p = Path(path)

@@ -199,6 +199,9 @@ def test_a_writer_killed_at_any_moment_leaves_the_old_or_the_new_log(tmp_path: P
         assert after.startswith(before)  # appended to, never rewritten
         _valid(p)
     assert len(_valid(p)) > 0
+    r = runner.invoke(app, ["hand", "Ann", "2", "S", "--high", "Us", "--low", "Us", "--match", str(p)])
+    assert r.exit_code == 0, r.stderr
+    assert not list(tmp_path.glob(".kill.toml.*.tmp"))  # what a killed writer left is swept up
 
 
 def test_two_writers_at_once_lose_nothing(tmp_path: Path):
