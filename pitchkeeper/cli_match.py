@@ -321,7 +321,7 @@ def new_match(
     """Start a match: ruleset, players, teams and first dealer. It becomes the current match."""
     from pitchkeeper import match as m
     from pitchkeeper import rulesets, store
-    from pitchkeeper.records import Table
+    from pitchkeeper.records import parse_table
 
     rematch_of = None
     if rematch:
@@ -352,10 +352,7 @@ def new_match(
             raise PitchError("name the players in seating order, clockwise: pitchkeeper new "
                              f"{rules} Ann Bob Cy Dee")
         ref = rules
-        table = Table(tuple(p.strip() for p in players), None)
-        from pitchkeeper.records import parse_table
-
-        table = parse_table({"players": list(table.players)})
+        table = parse_table({"players": [p.strip() for p in players]})
         teams = None
         first = table.player(dealer, "--dealer") if dealer else table.players[0]
     ruleset = rulesets.load(ref)
@@ -1149,7 +1146,7 @@ def _dealt_cards(ruleset: Any, trump: str, cards: list[str]) -> list[str]:
     return out
 
 
-def _questions(k: Kept, dealer: str, raw: dict[str, str], values: dict[str, Any]) -> list[_Question]:
+def _questions(k: Kept, raw: dict[str, str], values: dict[str, Any]) -> list[_Question]:
     """The questions of one hand, given the answers so far (the points asked depend on the entry chosen)."""
     from pitchkeeper.cards import parse_cards, parse_suit
 
@@ -1178,7 +1175,7 @@ def _questions(k: Kept, dealer: str, raw: dict[str, str], values: dict[str, Any]
         for s in table.sides:
             key = f"cards:{s}"
             qs.append(_Question(key, f"cards {s} captured (- for none)", raw.get(key),
-                                lambda t: [] if t.strip() in NOT_OUT else list(parse_cards(t))))
+                                lambda t, s=s: _side_cards(t, s, parse_cards)))
             cards += values.get(key) or []
         if all(f"cards:{s}" in values for s in table.sides) and values.get("trump"):
             for c in _dealt_cards(r, values["trump"], cards):
@@ -1187,7 +1184,6 @@ def _questions(k: Kept, dealer: str, raw: dict[str, str], values: dict[str, Any]
     qs.append(_Question("save", "save this hand? (y/n)", "y",
                         lambda t: t.lower() in ("y", "yes") if t.lower() in ("y", "yes", "n", "no")
                         else _bad("type y or n")))
-    _ = dealer
     return qs
 
 
@@ -1200,6 +1196,16 @@ def _bid_in_range(text: str, ruleset: Any) -> int | str:
     if isinstance(v, int) and not (b["min"] <= v <= b["max"] or (v == 0 and b["all_pass"] == "eldest-pitches")):
         raise PitchError(f"a bid of {v} is out of range: {ruleset.name} bids are {b['min']} to {b['max']}")
     return v
+
+
+def _side_cards(text: str, side: str, parse_cards: Any) -> list[str]:
+    """The cards a side took, as typed; "Us: AS KS" is accepted for Us (the --cards form)."""
+    who, sep, rest = text.partition(":")
+    if sep:
+        if who.strip().lower() != side.lower():
+            raise PitchError(f"these are the cards {side} captured, not {who.strip()}")
+        text = rest
+    return [] if text.strip() in NOT_OUT else list(parse_cards(text))
 
 
 def _bad(message: str) -> Any:
@@ -1267,7 +1273,7 @@ def play(
         saved = False
         try:
             while not saved:
-                qs = _questions(k, dealer or "", raw, values)
+                qs = _questions(k, raw, values)
                 if i >= len(qs):
                     i = len(qs) - 1
                 q = qs[i]

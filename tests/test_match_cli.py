@@ -127,6 +127,13 @@ def test_hand_follows_the_deal_round_the_table(log: Path):
     assert st["last_hand"]["number"] == 3 and st["last_hand"]["dealer"] == "Bob"
 
 
+def test_a_dealer_out_of_turn_is_recorded_with_a_warning(log: Path):
+    r = add(log, "Ann", "3", "S", "--high", "Us", "--low", "Us", "--dealer", "Bob")
+    assert "warning: hands[1].dealer: Bob deals, but the deal passes to Dee" in r.stderr
+    assert hands_of(log)[0]["dealer"] == "Bob"
+    assert json.loads(ok("status", "--match", str(log), "--json").stdout)["next_dealer"] == "Cy"
+
+
 def test_hand_json_is_the_judge_match_object(log: Path):
     r = add(log, "Ann", "3", "S", "--high", "Us", "--low", "Us", "--jack", "Them", "--game", "Us", "--json")
     obj = json.loads(r.stdout)

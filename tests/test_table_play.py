@@ -66,12 +66,14 @@ def test_cards_entry_asks_who_was_dealt_low(tmp_path: Path):
                str(p)).exit_code == 0
     r = run("play", "--match", str(p), "--piped", input=answers(
         "North", "2", "S", "c",
-        "KC KD KH QS JC JD 7S 3S 5H 6D 4C 8H 9C 2D 6H 7C",
+        "Them: JS 10H",  # the cards of the wrong side: asked again
+        "Us: KC KD KH QS JC JD 7S 3S 5H 6D 4C 8H 9C 2D 6H 7C",
         "JS 10H 9D 8D 5C 4H 3D 2H",
         "West", "y", "q",
     ))
     assert r.exit_code == 0, r.stdout + r.stderr
     assert "who was dealt 3S?" in r.stdout
+    assert "these are the cards Us captured, not Them" in r.stdout
     hand = tomllib.loads(p.read_text())["hands"][0]
     assert hand["dealt"] == {"West": ["3S"]} and hand["captured"]["Us"][0] == "KC"
     assert "stopped: hand 2 was not saved" in r.stdout
