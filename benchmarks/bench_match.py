@@ -76,6 +76,7 @@ def main() -> None:
                 "--match", str(log)]
         cmds = {
             "python -c pass": [sys.executable, "-c", "pass"],
+            "--version (CLI floor)": [*pk, "--version"],
             "hand (30-hand match)": hand,
             "status": [*pk, "status", "--match", str(log)],
             "status --json": [*pk, "status", "--json", "--match", str(log)],
@@ -94,7 +95,7 @@ def main() -> None:
         print(f"median of {args.runs} interleaved runs (wall time of the whole process)")
         for name, ts in times.items():
             m = statistics.median(ts)
-            verdict = "" if name.startswith("python") else (
+            verdict = "" if name.startswith("python") else f"  {m / bare:4.1f}x" if name.startswith("--") else (
                 f"  {m / bare:4.1f}x  {'ok' if m / bare <= BUDGET_RATIO else 'OVER'} (budget {BUDGET_RATIO:g}x)")
             print(f"  {name:<24} {m * 1000:7.1f} ms{verdict}")
         big = home / "ten-thousand.toml"

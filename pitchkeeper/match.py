@@ -124,9 +124,11 @@ def decide(ruleset: Ruleset, table: Table, before: Mapping[str, int], after: Map
     `win.count_out`; the first side to get there wins, seed 001's "high first, then low, Jack and game").
     """
     w = ruleset.settings["win"]
-    sides = table.sides
+    goal = target if w["reach"] == "reach" else target + 1
+    out = [s for s in table.sides if after[s] >= goal]
+    if not out:
+        return None, ""  # the usual case, and the one a 10,000-hand replay must make cheap
     there = _got_there(ruleset, target)
-    out = [s for s in sides if is_out(ruleset, after[s], target)]
     bidder = v.bid.side
     if w["only_bidder"]:
         if bidder in out:
@@ -134,12 +136,8 @@ def decide(ruleset: Ruleset, table: Table, before: Mapping[str, int], after: Map
                 return bidder, f"{bidder} {there} as the bidding side"
             return None, (f"{bidder} {there} but was set, and only a bidding side that makes its bid can win; "
                           "play on")
-        if out:
-            return None, (f"{', '.join(out)} {there} but only the bidding side can win, at the end of a hand it "
-                          "bid; play on")
-        return None, ""
-    if not out:
-        return None, ""
+        return None, (f"{', '.join(out)} {there} but only the bidding side can win, at the end of a hand it "
+                      "bid; play on")
     if len(out) == 1:
         s = out[0]
         return s, f"{s} {there}" + (" as the bidding side" if s == bidder else "")
