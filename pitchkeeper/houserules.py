@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import json
 import re
+from typing import Any
 
 from pitchkeeper.rulesets import POINT_FIELDS, POINT_KEYS_FOR, SECTIONS, Ruleset, schema_path
 
