@@ -1,3 +1,3 @@
-from pitchkeeper.cli import main
+from pitchkeeper.launch import main
 
 main()

@@ -57,9 +57,11 @@ def fail(message: str) -> NoReturn:
 
 
 def emit_json(obj: Any) -> None:
+    """JSON on stdout: indented for a person at a terminal, compact (and several times faster) for tools."""
     import json
 
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+    indent = 2 if sys.stdout.isatty() else None
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=indent) + "\n")
 
 
 def _version(value: bool) -> None:
@@ -267,8 +269,71 @@ def rules_new(
 # ---------------------------------------------------------------------------
 
 
-# Command modules add their commands to the apps above (one module per area of the CLI).
-from pitchkeeper import cli_export, cli_match, cli_play  # noqa: E402,F401
+# Command modules add their commands to the apps above, one module per area of the CLI. The
+# console script (pitchkeeper.launch) loads only the area a command line needs and builds only
+# the command it runs: Typer otherwise makes every command's parameters at each start (~10 ms).
+AREAS = ("cli_match", "cli_play", "cli_export")
+# Which area defines each command ("judge trick" is a command of the judge group).
+COMMAND_AREAS = {
+    **dict.fromkeys(("new", "hand", "play", "status", "history", "undo", "edit", "matches", "check"), "cli_match"),
+    **dict.fromkeys(("export", "chart", "stats"), "cli_export"),
+    "judge trick": "cli_play",
+    "rules explain": "cli_play",
+}
+
+
+def load_areas(names: tuple[str, ...] = AREAS) -> None:
+    import importlib
+
+    for name in names:
+        importlib.import_module(f"pitchkeeper.{name}")
+
+
+def _command_name(info: Any) -> str:
+    from typer.main import get_command_name
+
+    return info.name or get_command_name(info.callback.__name__)
+
+
+def select(args: list[str]) -> None:
+    """Load and keep only what `args` runs; anything else (help, completion, a typo) keeps all."""
+    import os
+
+    words = [a for a in args if not a.startswith("-")][:2]
+    if not words or any(k.endswith("_COMPLETE") for k in os.environ):
+        return load_areas()
+    name = words[0]
+    groups = {g.name: g.typer_instance for g in app.registered_groups}
+    if name in groups:
+        group = groups[name]
+        sub = words[1] if len(words) > 1 else ""
+        area = COMMAND_AREAS.get(f"{name} {sub}")
+        if area:
+            load_areas((area,))
+        elif sub not in _names(group):
+            load_areas()  # the group's help, or a typo: every command of it, for the listing
+        if sub in _names(group):
+            group.registered_commands = [c for c in group.registered_commands if _command_name(c) == sub]
+        app.registered_groups = [g for g in app.registered_groups if g.name == name]
+        app.registered_commands = []
+        return None
+    area = COMMAND_AREAS.get(name)
+    if area is None:
+        return load_areas()
+    load_areas((area,))
+    app.registered_commands = [c for c in app.registered_commands if _command_name(c) == name]
+    app.registered_groups = []
+    return None
+
+
+def _names(typer_app: Any) -> list[str]:
+    return [_command_name(c) for c in typer_app.registered_commands]
+
+
+import pitchkeeper as _package  # noqa: E402
+
+if not getattr(_package, "LAZY_CLI", False):
+    load_areas()  # imported as a library (or by tests): every command is there
 
 
 class Interrupted(BaseException):
@@ -284,6 +349,8 @@ def main() -> None:
     import signal
 
     signal.signal(signal.SIGINT, _on_sigint)
+    if getattr(_package, "LAZY_CLI", False):
+        select(sys.argv[1:])
     try:
         app()
     except Interrupted:
