@@ -300,6 +300,9 @@ def select(args: list[str]) -> None:
     import os
 
     words = [a for a in args if not a.startswith("-")][:2]
+    if not words and ("--version" in args or "-V" in args):
+        app.registered_commands, app.registered_groups = [], []  # the version needs no command at all
+        return None
     if not words or any(k.endswith("_COMPLETE") for k in os.environ):
         return load_areas()
     name = words[0]

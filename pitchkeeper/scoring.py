@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pitchkeeper.bidding import check_auction, sale_credit
 from pitchkeeper.cards import RANK_NAMES, Card, card_name, pretty
 from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.records import Hand, Table
@@ -168,6 +167,8 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
         raise PitchError(f"'{hand.trump}' is not a suit", "trump")
     amount = bid_amount(ruleset, hand)
     if hand.auction:
+        from pitchkeeper.bidding import check_auction  # loaded only for hands that give the auction
+
         check_auction(ruleset, table, hand)
     bid_side = table.side_of(hand.bid.player)
     sides = table.sides
@@ -467,7 +468,11 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
                 lines.append(f"{p} forfeits {rv['counters']} {ruleset.settings['stakes']['unit']} to the pool")
     # --- sale credit (bidding.sale_credit, sell-out auctions): the price of a sale is scored by the
     # seller, or by the buyer eldest refused; "none" (the default) changes nothing.
-    credit = sale_credit(ruleset, table, hand)
+    credit = None
+    if ruleset.settings["bidding"]["sale_credit"] != "none":
+        from pitchkeeper.bidding import sale_credit
+
+        credit = sale_credit(ruleset, table, hand)
     if credit is not None:
         who, price = credit
         delta[table.side_of(who)] += price
