@@ -60,6 +60,14 @@ def write_atomic(path: str | Path, text: str) -> None:
     except OSError as e:
         raise PitchError(f"cannot write: {e.strerror or e}", str(path)) from None
     try:
+        # mkstemp makes a private file (0600); give it the mode the file has, or the usual one
+        try:
+            mode = os.stat(p).st_mode & 0o777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()

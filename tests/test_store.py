@@ -216,3 +216,23 @@ def test_two_writers_at_once_lose_nothing(tmp_path: Path):
         assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
     notes = sorted(h["note"] for h in _valid(p))
     assert notes == sorted(f"w{w}-{i}" for w in range(3) for i in range(n))
+
+
+def test_an_atomic_write_keeps_the_files_mode_or_takes_the_usual_one(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    from pitchkeeper.store import write_atomic
+
+    new = tmp_path / "new.txt"
+    old_umask = os.umask(0o022)
+    try:
+        write_atomic(new, "a")
+    finally:
+        os.umask(old_umask)
+    assert stat.S_IMODE(new.stat().st_mode) == 0o644  # not mkstemp's private 0600
+    kept = tmp_path / "kept.txt"
+    kept.write_text("x", encoding="utf-8")
+    kept.chmod(0o640)
+    write_atomic(kept, "y")
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o640 and kept.read_text(encoding="utf-8") == "y"
