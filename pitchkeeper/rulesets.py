@@ -9,7 +9,6 @@ A variant is a TOML file; the engine only ever reads the compiled `Ruleset`.
 from __future__ import annotations
 
 import sys
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -290,16 +289,9 @@ def resolve(ref: str, base: Path | None = None) -> Path:
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise PitchError(f"cannot read: {e.strerror or e}", str(path)) from None
-    except UnicodeDecodeError:
-        raise PitchError("not UTF-8 text", str(path)) from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise PitchError(f"not valid TOML: {e}", str(path)) from None
+    from pitchkeeper.store import read_record
+
+    return read_record(path)
 
 
 def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:

@@ -13,23 +13,7 @@ from pitchkeeper.errors import PitchError
 
 def read_record(path: str | Path) -> dict[str, Any]:
     """A TOML record file as a table; a missing, unreadable or broken file is a PitchError naming it."""
-    import tomllib
-
-    p = Path(path)
-    try:
-        text = p.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise PitchError("no such file", str(path)) from None
-    except IsADirectoryError:
-        raise PitchError("is a folder, not a record file", str(path)) from None
-    except OSError as e:
-        raise PitchError(f"cannot read: {e.strerror or e}", str(path)) from None
-    except UnicodeDecodeError as e:
-        raise PitchError(f"not UTF-8 text (byte {e.start})", str(path)) from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise PitchError(f"not valid TOML: {e}", str(path)) from None
+    return parse_text(read_text(path, "file"), path, "")
 
 
 def rules_ref(data: dict[str, Any], path: str | Path, override: str | None) -> str:
@@ -176,23 +160,23 @@ def sweep_temps(path: Path) -> None:
     """Remove the temp files a killed writer left beside the log. Call only while holding its lock."""
     import glob
 
+    # Cache temps too: one that a live reader is writing at this moment only costs it its cache write.
     for t in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-        if not t.name.endswith(".cache.tmp"):
-            try:
-                t.unlink()
-            except OSError:
-                pass
+        try:
+            t.unlink()
+        except OSError:
+            pass
 
 
-def read_text(path: str | Path) -> str:
-    """A log's text; a missing or unreadable file is a PitchError naming it."""
+def read_text(path: str | Path, kind: str = "match log (start one with `pitchkeeper new`)") -> str:
+    """A file's text; a missing or unreadable file is a PitchError naming it (and what it should be)."""
     p = Path(path)
     try:
         return p.read_bytes().decode("utf-8")
     except FileNotFoundError:
-        raise PitchError("no such match log (start one with `pitchkeeper new`)", str(path)) from None
+        raise PitchError(f"no such {kind}", str(path)) from None
     except IsADirectoryError:
-        raise PitchError("is a folder, not a match log", str(path)) from None
+        raise PitchError(f"is a folder, not a {kind.split(' (')[0]}", str(path)) from None
     except OSError as e:
         raise PitchError(f"cannot read: {e.strerror or e}", str(path)) from None
     except UnicodeDecodeError as e:
@@ -200,7 +184,7 @@ def read_text(path: str | Path) -> str:
                          f"not UTF-8 text (byte {e.start})", str(path)) from None
 
 
-def parse_text(text: str, path: str | Path) -> dict[str, Any]:
+def parse_text(text: str, path: str | Path, note: str = "; the log was not changed") -> dict[str, Any]:
     """TOML text as a table; a broken file is reported with its line (tomllib says where)."""
     import re
     import tomllib
@@ -216,7 +200,7 @@ def parse_text(text: str, path: str | Path) -> dict[str, Any]:
             msg = f"line {text_line(text)}: not valid TOML: {msg} (is the file cut short?)"
         else:
             msg = f"not valid TOML: {msg}"
-        raise PitchError(msg + "; the log was not changed", str(path)) from None
+        raise PitchError(msg + note, str(path)) from None
 
 
 def text_line(text: str, offset: int | None = None) -> int:

@@ -220,7 +220,7 @@ def test_export_defaults_to_the_current_match(_home: Path) -> None:
 @pytest.mark.parametrize(("args", "names"), [
     (["--format", "xlsx"], "--format: unknown format 'xlsx'"),
     (["--format", "csv", "--match", "{missing}"], "missing.toml: no such file"),
-    (["--format", "csv", "--match", "{corrupt}"], "corrupt.toml: not valid TOML"),
+    (["--format", "csv", "--match", "{corrupt}"], "corrupt.toml: line 3: not valid TOML"),
     (["--format", "html", "--match", "{unknown_key}"], "unknown-key.toml: hands[1].deeler: unknown key 'deeler'"),
     (["--match", "{corrupt}"], "--format: cannot tell the format from out.txt"),
 ])

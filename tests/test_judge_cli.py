@@ -101,7 +101,7 @@ def test_the_scorecard_shows_reasons_and_the_game_count_card_by_card() -> None:
     (('bid = { player = "North", amount = 2 }', 'bid = { player = "North", amont = 2 }'),
      "h.toml: bid.amont: unknown key 'amont' - did you mean 'amount'?"),
     (("players = [", "players = [ \"North\", "), "h.toml: players: 'North' sits at the table twice"),
-    (("[captured]", "[captured\n"), "h.toml: not valid TOML"),
+    (("[captured]", "[captured\n"), "h.toml: line 9, column 10: not valid TOML"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, change: tuple[str, str], message: str) -> None:
     f = tmp_path / "h.toml"

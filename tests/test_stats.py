@@ -124,7 +124,7 @@ def test_a_broken_log_is_named_and_the_rest_still_counted(_home: Path) -> None:
     assert code == 0, "broken logs do not fail the run unless --strict"
     lines = err.splitlines()
     assert len(lines) == 2
-    assert any("torn.toml: not valid TOML" in ln for ln in lines)
+    assert any("torn.toml: line 3: not valid TOML" in ln for ln in lines)
     assert any("late.toml: hands[6]: the game was already won on hand 5" in ln for ln in lines)
     assert (s["matches"], s["skipped"]) == (3, 2)
     code, _, err = stats_json("--all", "--strict")
