@@ -107,19 +107,19 @@ def replay_kept(k: Kept) -> Any:
 
 
 def _out() -> Any:
-    """A Rich console for standard output, made when drawing (it reads the terminal width and NO_COLOR now)."""
-    from rich.console import Console
+    """The console for the at-the-table output (pitchkeeper.ansi: no Rich to load on every hand)."""
+    from pitchkeeper.ansi import Console
 
-    return Console(highlight=False)
+    return Console()
 
 
 def _grid(rows: list[list[Any]], right: tuple[int, ...] = (), width: int = 80) -> list[Any]:
     """Rows of cells as aligned lines of Text, the first row a heading under a rule.
 
-    The scoreboard is drawn with rich.console and rich.text only: rich.table costs ~10 ms of
-    imports on every `hand` and `status`.
+    The scoreboard is drawn without Rich (pitchkeeper.ansi): Rich costs ~25 ms of imports on
+    every `hand` and `status`.
     """
-    from rich.text import Text
+    from pitchkeeper.ansi import Text
 
     cells = [[c if isinstance(c, Text) else Text(str(c)) for c in row] for row in rows]
     widths = [max(r[i].cell_len for r in cells) for i in range(len(cells[0]))]
@@ -142,23 +142,21 @@ def _grid(rows: list[list[Any]], right: tuple[int, ...] = (), width: int = 80) -
 
 
 def _suit(suit: str) -> Any:
-    from rich.text import Text
-
+    from pitchkeeper.ansi import Text
     from pitchkeeper.cards import SUIT_NAMES, SUIT_SYMBOLS
 
     return Text(f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}", style="red" if suit in ("H", "D") else "")
 
 
 def _signed(n: int) -> Any:
-    from rich.text import Text
+    from pitchkeeper.ansi import Text
 
     return Text(f"{n:+d}", style="green" if n > 0 else "red" if n < 0 else "dim")
 
 
 def _draw_verdict(v: Any, table: Any) -> None:
     """The verdict on the hand just recorded: each point with its reason, the game, the settlement."""
-    from rich.text import Text
-
+    from pitchkeeper.ansi import Text
     from pitchkeeper.cards import pretty
 
     out = _out()
@@ -777,6 +775,7 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
     from rich.table import Table as RTable
     from rich.text import Text
 
+    from pitchkeeper import render
 
     t = RTable(title=f"hand {number}", title_justify="left", show_edge=False, pad_edge=False)
     t.add_column("")
@@ -795,7 +794,7 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
         t.add_row(f"{s} now", str(before.scores[s]), Text(str(after.scores[s]), style="bold"
                                                           if after.scores[s] != before.scores[s] else ""))
     t.add_row("winner", str(before.winner or "-"), str(after.winner or "-"))
-    _out().print(t)
+    render.console().print(t)
 
 
 # ---------------------------------------------------------------------------
@@ -855,7 +854,7 @@ def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
 
 def _draw_board(st: dict[str, Any], last: bool = False) -> None:
     """The scoreboard, drawn from `status_of` data (so a cached status draws without replaying)."""
-    from rich.text import Text
+    from pitchkeeper.ansi import Text
 
     rows: list[list[Any]] = [["side"] + (["players"] if st["teams"] else []) + ["score", "needs", ""]]
     for s, v in st["scores"].items():
@@ -920,6 +919,7 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
     from rich.table import Table as RTable
     from rich.text import Text
 
+    from pitchkeeper import render
 
     t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for col, just in (("#", "right"), ("dealer", "left"), ("bid", "left"), ("trump", "left"), ("points", "left")):
@@ -931,12 +931,12 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
         bid = Text.assemble(f"{v.bid.player} {v.bid.label} ", ("made" if v.bid.made else "set",
                                                                "green" if v.bid.made else "red"))
         pts = ", ".join(f"{a.point}:{a.side}" for a in v.awards)
-        cells = [Text.assemble((str(h.scores[s]), "bold"), " ", _signed(v.delta[s])) for s in state.scores]
-        t.add_row(str(h.number), hand.dealer, bid, _suit(v.trump), Text(pts, style="dim"), *cells)
-    _out().print(Text(f"{k.ruleset.name} to {state.target}  {k.path}", style="bold"))
-    _out().print(t)
+        cells = [Text.assemble((str(h.scores[s]), "bold"), " ", render.signed(v.delta[s])) for s in state.scores]
+        t.add_row(str(h.number), hand.dealer, bid, render.suit_text(v.trump), Text(pts, style="dim"), *cells)
+    render.console().print(Text(f"{k.ruleset.name} to {state.target}  {k.path}", style="bold"))
+    render.console().print(t)
     if state.ending:
-        _out().print(Text.assemble(("winner: ", "bold"), (state.ending.winner, "bold green"),
+        render.console().print(Text.assemble(("winner: ", "bold"), (state.ending.winner, "bold green"),
                                            f" on hand {state.ending.hand} - {state.ending.reason}"))
     _warn(list(k.warnings) + list(state.warnings))
 
@@ -1016,6 +1016,7 @@ def matches(as_json: JsonOpt = False) -> None:
     from rich.table import Table as RTable
     from rich.text import Text
 
+    from pitchkeeper import render
 
     t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for col in ("", "match", "rules", "hands", "scores", "state"):
@@ -1030,7 +1031,7 @@ def matches(as_json: JsonOpt = False) -> None:
         scores = ", ".join(f"{s} {n}" for s, n in (row["scores"] or {}).items())
         t.add_row("*" if row["current"] else "", Path(row["match"]).name, row["rules"] or "", str(row["hands"] or 0),
                   scores, st)
-    _out().print(t)
+    render.console().print(t)
 
 
 @app.command("check")

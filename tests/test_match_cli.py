@@ -490,3 +490,26 @@ def test_json_commands_never_import_rich(log: Path):
                        env={**os.environ, "PITCHKEEPER_HOME": str(log.parent)})
     assert r.returncode == 0, r.stderr
     assert r.stderr.strip().endswith("[]")
+
+
+def test_the_table_commands_draw_without_loading_rich(tmp_path: Path) -> None:
+    """`hand` and `status` run after every hand: they draw with pitchkeeper.ansi, never Rich (~25 ms)."""
+    import os
+    import subprocess
+    import sys
+
+    log = tmp_path / "m.toml"
+    env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path / "home")}
+    code = (
+        "import sys, runpy\n"
+        "sys.argv = ['pitchkeeper'] + sys.argv[1:]\n"
+        "try:\n    runpy.run_module('pitchkeeper', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+        "print('RICH', 'rich' in sys.modules)\n"
+    )
+    subprocess.run([sys.executable, "-m", "pitchkeeper", "new", "seven-point", "Ann", "Bob", "Cy", "Dee",
+                    "--match", str(log)], env=env, check=True, capture_output=True)
+    for args in (["hand", "Ann", "3", "S", "--high", "Us", "--low", "Them", "--match", str(log)],
+                 ["status", "--match", str(log)]):
+        p = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, check=False)
+        assert "RICH False" in p.stdout, p.stdout + p.stderr
+        assert "Us" in p.stdout and "Them" in p.stdout
