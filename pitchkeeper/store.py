@@ -245,7 +245,14 @@ def hand_line(text: str, number: int) -> int | None:
 
 
 def append_hand(text: str, block: str) -> str:
-    """The log with one more hand: its text appended, the rest left byte for byte."""
+    """The log with one more hand: its text appended, the rest left byte for byte.
+
+    A match record written by a tool may say `hands = []` (what a TOML writer makes of no hands);
+    that line goes, since [[hands]] blocks cannot follow it.
+    """
+    import re
+
+    text = re.sub(r"(?m)^[ \t]*hands[ \t]*=[ \t]*\[[ \t]*\][ \t]*(?:#.*)?\n?", "", text, count=1)
     if text and not text.endswith("\n"):
         text += "\n"
     return text + "\n" + block

@@ -236,3 +236,21 @@ def test_an_atomic_write_keeps_the_files_mode_or_takes_the_usual_one(tmp_path: P
     kept.chmod(0o640)
     write_atomic(kept, "y")
     assert stat.S_IMODE(kept.stat().st_mode) == 0o640 and kept.read_text(encoding="utf-8") == "y"
+
+
+def test_a_match_record_with_an_empty_hands_array_takes_new_hands(tmp_path: Path) -> None:
+    """A tool writing a match with no hands (tomli_w) gives `hands = []`; [[hands]] must still be appended."""
+    import tomli_w
+    from typer.testing import CliRunner
+
+    from pitchkeeper.cli import app
+
+    log = tmp_path / "m.toml"
+    log.write_text(tomli_w.dumps({"rules": "cutthroat-pitch", "players": ["Ann", "Bob", "Cy"], "hands": []}),
+                   encoding="utf-8")
+    r = CliRunner().invoke(app, ["hand", "Ann", "2", "S", "--high", "Ann", "--low", "Bob", "--match", str(log)])
+    assert r.exit_code == 0, r.stderr
+    r2 = CliRunner().invoke(app, ["hand", "Bob", "2", "H", "--high", "Bob", "--low", "Bob", "--match", str(log)])
+    assert r2.exit_code == 0, r2.stderr
+    text = log.read_text(encoding="utf-8")
+    assert "hands = []" not in text and text.count("[[hands]]") == 2
