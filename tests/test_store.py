@@ -248,7 +248,8 @@ def test_a_match_record_with_an_empty_hands_array_takes_new_hands(tmp_path: Path
     log = tmp_path / "m.toml"
     log.write_text(tomli_w.dumps({"rules": "cutthroat-pitch", "players": ["Ann", "Bob", "Cy"], "hands": []}),
                    encoding="utf-8")
-    r = CliRunner().invoke(app, ["hand", "Ann", "2", "S", "--high", "Ann", "--low", "Bob", "--match", str(log)])
+    r = CliRunner().invoke(app, ["hand", "Ann", "2", "S", "--high", "Ann", "--low", "Bob", "--dealer", "Cy",
+                                 "--match", str(log)])
     assert r.exit_code == 0, r.stderr
     r2 = CliRunner().invoke(app, ["hand", "Bob", "2", "H", "--high", "Bob", "--low", "Bob", "--match", str(log)])
     assert r2.exit_code == 0, r2.stderr
