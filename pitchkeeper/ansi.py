@@ -118,3 +118,44 @@ def _wants_color(stream: Any) -> bool:
         return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
+
+
+def grid(rows: list[list[Any]], right: tuple[int, ...] = (), width: int = 80) -> list[Text]:
+    """Rows of cells (strings or Texts) as aligned lines, the first row a heading under a rule."""
+    cells = [[c if isinstance(c, Text) else Text(str(c)) for c in row] for row in rows]
+    widths = [max(r[i].cell_len for r in cells) for i in range(len(cells[0]))]
+    lines = []
+    for n, r in enumerate(cells):
+        line = Text(style="bold" if n == 0 else "")
+        for i, c in enumerate(r):
+            pad = " " * (widths[i] - c.cell_len)
+            if i:
+                line.append("   ")
+            if i in right:
+                line.append(pad)
+            line.append_text(c)
+            if i not in right and i < len(r) - 1:
+                line.append(pad)
+        lines.append(line.rstrip() or line)
+        if n == 0:
+            lines.append(Text("─" * min(width, sum(widths) + 3 * (len(widths) - 1)), style="dim"))
+    return lines
+
+
+def card(c: str | None) -> Text:
+    """A card with its suit symbol, red for hearts, diamonds and the high joker."""
+    from pitchkeeper.cards import pretty
+
+    if c is None:
+        return Text("-", style="dim")
+    return Text(pretty(c), style="red" if c[-1] in "HD" or c == "HJ" else "")
+
+
+def suit(s: str) -> Text:
+    from pitchkeeper.cards import SUIT_NAMES, SUIT_SYMBOLS
+
+    return Text(f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", style="red" if s in ("H", "D") else "")
+
+
+def signed(n: int) -> Text:
+    return Text(f"{n:+d}", style="green" if n > 0 else "red" if n < 0 else "dim")

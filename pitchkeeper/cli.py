@@ -125,9 +125,9 @@ def judge_hand(
     if as_json:
         emit_json(v.to_json())
         return
-    from pitchkeeper import render
+    from pitchkeeper import scorecard
 
-    render.scorecard(v, table, ruleset)
+    scorecard.draw(v, table, ruleset.name)
 
 
 def load_match(path: Path, rules: str | None) -> tuple[Any, Any]:

@@ -113,73 +113,11 @@ def _out() -> Any:
     return Console()
 
 
-def _grid(rows: list[list[Any]], right: tuple[int, ...] = (), width: int = 80) -> list[Any]:
-    """Rows of cells as aligned lines of Text, the first row a heading under a rule.
-
-    The scoreboard is drawn without Rich (pitchkeeper.ansi): Rich costs ~25 ms of imports on
-    every `hand` and `status`.
-    """
-    from pitchkeeper.ansi import Text
-
-    cells = [[c if isinstance(c, Text) else Text(str(c)) for c in row] for row in rows]
-    widths = [max(r[i].cell_len for r in cells) for i in range(len(cells[0]))]
-    lines = []
-    for n, r in enumerate(cells):
-        line = Text(style="bold" if n == 0 else "")
-        for i, c in enumerate(r):
-            pad = " " * (widths[i] - c.cell_len)
-            if i:
-                line.append("   ")
-            if i in right:
-                line.append(pad)
-            line.append_text(c)
-            if i not in right and i < len(r) - 1:
-                line.append(pad)
-        lines.append(line.rstrip() or line)
-        if n == 0:
-            lines.append(Text("─" * min(width, sum(widths) + 3 * (len(widths) - 1)), style="dim"))
-    return lines
-
-
-def _suit(suit: str) -> Any:
-    from pitchkeeper.ansi import Text
-    from pitchkeeper.cards import SUIT_NAMES, SUIT_SYMBOLS
-
-    return Text(f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}", style="red" if suit in ("H", "D") else "")
-
-
-def _signed(n: int) -> Any:
-    from pitchkeeper.ansi import Text
-
-    return Text(f"{n:+d}", style="green" if n > 0 else "red" if n < 0 else "dim")
-
-
 def _draw_verdict(v: Any, table: Any) -> None:
-    """The verdict on the hand just recorded: each point with its reason, the game, the settlement."""
-    from pitchkeeper.ansi import Text
-    from pitchkeeper.cards import pretty
+    """The verdict on the hand just recorded (the scorecard without the card-by-card game count)."""
+    from pitchkeeper import scorecard
 
-    out = _out()
-    who = f"{v.bid.player} ({v.bid.side})" if table.teams else v.bid.player
-    out.print(Text.assemble((who, "bold"), f" bid {v.bid.label} in ", _suit(v.trump), ": ",
-                            ("made" if v.bid.made else "set", "bold green" if v.bid.made else "bold red")))
-    rows: list[list[Any]] = [["point", "card", "to", "", "why"]]
-    for a in v.awards:
-        to = a.side if a.player in (None, a.side) else f"{a.player} ({a.side})"
-        card = Text(pretty(a.card), style="red" if a.card[-1] in "HD" or a.card == "HJ" else "") if a.card else "-"
-        rows.append([a.point, card, to, str(a.value), Text(a.reason, style="dim")])
-    if v.awards:
-        for line in _grid(rows, right=(3,), width=out.width):
-            out.print(line)
-    else:
-        out.print(Text("no points were won", style="dim"))
-    if v.game is not None and v.game.side is None:
-        out.print(Text(v.game.reason, style="dim"))
-    for i in v.illegal:
-        out.print(Text(f"illegal: trick {i.trick}: {i.why} [{i.rule}]", style="red"))
-    out.print(Text("   ").join(Text.assemble(f"{s} ", _signed(d)) for s, d in v.delta.items()))
-    for line in v.settlement:
-        out.print(Text(line, style="dim"))
+    scorecard.draw(v, table, breakdown=False)
 
 
 def _warn(lines: Any) -> None:
@@ -854,7 +792,7 @@ def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
 
 def _draw_board(st: dict[str, Any], last: bool = False) -> None:
     """The scoreboard, drawn from `status_of` data (so a cached status draws without replaying)."""
-    from pitchkeeper.ansi import Text
+    from pitchkeeper.ansi import Text, grid
 
     rows: list[list[Any]] = [["side"] + (["players"] if st["teams"] else []) + ["score", "needs", ""]]
     for s, v in st["scores"].items():
@@ -865,7 +803,7 @@ def _draw_board(st: dict[str, Any], last: bool = False) -> None:
         cells: list[Any] = [Text(s, style="bold")] + ([" & ".join(st["sides"][s])] if st["teams"] else [])
         rows.append([*cells, Text(str(v), style="bold red" if v < 0 else "bold"), str(need) if need else "out", flag])
     out = _out()
-    t = _grid(rows, right=(len(rows[0]) - 3, len(rows[0]) - 2), width=out.width)
+    t = grid(rows, right=(len(rows[0]) - 3, len(rows[0]) - 2), width=out.width)
     head = (f"{st['rules']} to {st['target']}" + (f" - {st['title']}" if st["title"] else "")
             + f"  (hand {st['hands']})")
     out.print(Text(head, style="bold"))

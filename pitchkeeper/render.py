@@ -39,59 +39,6 @@ def signed(n: int) -> Text:
     return Text(f"{n:+d}", style="green" if n > 0 else "red" if n < 0 else "dim")
 
 
-def scorecard(v: Any, table: Any, ruleset: Any) -> None:
-    """The verdict on a hand: awards with reasons, the game count card by card, the settlement."""
-    head = Text.assemble(
-        (ruleset.name, "bold"), "  trump ", suit_text(v.trump), "  ",
-        (f"{v.bid.player}" + (f" ({v.bid.side})" if table.teams else ""), "bold"),
-        f" bid {v.bid.label}  ",
-        ("made" if v.bid.made else "set", "bold green" if v.bid.made else "bold red"),
-    )
-    console().print(head)
-    t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    t.add_column("point")
-    t.add_column("card")
-    t.add_column("to")
-    t.add_column("", justify="right")
-    t.add_column("why")
-    for a in v.awards:
-        who = a.side if a.player is None or a.player == a.side else f"{a.player} ({a.side})"
-        t.add_row(a.point, card_text(a.card), who, str(a.value), Text(a.reason, style="dim"))
-    if not v.awards:
-        t.add_row("-", "", "", "", Text("no points were won", style="dim"))
-    console().print(t)
-    if v.game is not None and v.game.cards:
-        g = RTable(title="game count", title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-        sides = list(v.game.counts)
-        for s in sides:
-            g.add_column(s + (" *" if s == v.game.side else ""), justify="left")
-        longest = max((len(v.game.cards[s]) for s in sides), default=0)
-        for i in range(longest):
-            row = []
-            for s in sides:
-                cs = v.game.cards[s]
-                row.append(Text.assemble(card_text(cs[i][0]), f" {cs[i][1]}") if i < len(cs) else Text(""))
-            g.add_row(*row)
-        g.add_row(*[Text(f"total {v.game.counts[s]}", style="bold") for s in sides])
-        console().print(g)
-        console().print(Text(v.game.reason, style="dim"))
-    elif v.game is not None:
-        console().print(Text(v.game.reason, style="dim"))
-    if v.illegal:
-        console().print(Text("illegal plays", style="bold red"))
-        for i in v.illegal:
-            console().print(Text(f"  trick {i.trick}: {i.why} [{i.rule}]"))
-    s = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    s.add_column("side")
-    s.add_column("took", justify="right")
-    s.add_column("score", justify="right")
-    for side in v.taken:
-        s.add_row(side, str(v.taken[side]), signed(v.delta[side]))
-    console().print(s)
-    for line in v.settlement:
-        console().print(Text(line, style="dim"))
-
-
 def rules_list(rows: list[dict[str, Any]]) -> None:
     t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     t.add_column("name", style="bold")

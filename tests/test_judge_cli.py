@@ -130,11 +130,13 @@ def test_bad_input_in_a_real_process_has_no_traceback(tmp_path: Path) -> None:
     assert "did you mean 10S?" in p.stderr
 
 
-def test_json_commands_never_import_rich_or_pydantic(tmp_path: Path) -> None:
-    """The start-up budget, checked deterministically: what a --json command loads."""
+@pytest.mark.parametrize("extra", [["--json"], []])
+def test_judge_hand_never_imports_rich_or_pydantic(tmp_path: Path, extra: list[str]) -> None:
+    """The start-up budget, checked deterministically: what `judge hand` loads (the scorecard is drawn
+    with pitchkeeper.ansi, the JSON with json)."""
     code = (
         "import sys, runpy\n"
-        f"sys.argv = ['pitchkeeper', 'judge', 'hand', {str(EXAMPLES / 'seven-point-jokers.toml')!r}, '--json']\n"
+        f"sys.argv = ['pitchkeeper', 'judge', 'hand', {str(EXAMPLES / 'seven-point-jokers.toml')!r}, *{extra!r}]\n"
         "try:\n    runpy.run_module('pitchkeeper', run_name='__main__')\nexcept SystemExit:\n    pass\n"
         "bad = [m for m in ('rich', 'pydantic', 'importlib.metadata', 'platformdirs') if m in sys.modules]\n"
         "print('LOADED', bad)\n"
