@@ -78,6 +78,8 @@ class Table:
         return {p: t for t, ms in self.teams for p in ms}
 
     def side_of(self, player: str) -> str:
+        if self.teams is None:
+            return player
         return self._side_map.get(player, player)
 
     def members(self, side: str) -> tuple[str, ...]:

@@ -8,7 +8,6 @@ code here.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pitchkeeper.cards import RANK_NAMES, Card, card_name, pretty
@@ -64,8 +63,7 @@ class Award(NamedTuple):
                 "value": self.value}
 
 
-@dataclass(frozen=True, slots=True)
-class GameCount:
+class GameCount(NamedTuple):
     counts: dict[str, int]
     side: str | None
     entered: str = ""  # for a quick-entry hand: what was entered, in words (no counts are known)
@@ -104,11 +102,18 @@ class BidResult(NamedTuple):
     amount: int
     label: int | str
     made: bool
-    reason: str
+    took: int  # the points the bidding side took
+
+    @property
+    def reason(self) -> str:
+        if self.amount == 0:
+            return f"{self.player} pitched without a contract"
+        return f"{self.side} bid {self.label} and took {self.took}: " + ("made" if self.made else "set")
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
+    """The verdict on one hand. A NamedTuple: immutable, and cheap to make in bulk (replays, stats)."""
+
     rules: str
     trump: str
     awards: tuple[Award, ...]
@@ -117,9 +122,14 @@ class Verdict:
     bid: BidResult
     delta: dict[str, int]
     illegal: tuple[Illegal, ...]
-    settlement: tuple[str, ...]  # why each side's score changes as it does, in words
+    notes: tuple[tuple[Any, ...], ...]  # why each side's score changes as it does: (kind, values...)
     tricks: tuple[TrickResult, ...] = ()
     counters: dict[str, int] | None = None  # stake counters forfeited (revokes)
+
+    @property
+    def settlement(self) -> tuple[str, ...]:
+        """Why each side's score changes as it does, in words (worded on demand)."""
+        return tuple(_NOTES[kind].format(*values) for kind, *values in self.notes)
 
     def to_json(self) -> dict[str, Any]:
         g = None if self.game is None else {"counts": dict(self.game.counts), "side": self.game.side}
@@ -194,13 +204,9 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
     for a in awards:
         taken[a.side] += a.value
     made = amount == 0 or taken[bid_side] >= amount
-    bid_words = (f"{hand.bid.player} pitched without a contract" if amount == 0 else
-                 f"{bid_side} bid {hand.bid.label} and took {taken[bid_side]}: "
-                 + ("made" if made else "set"))
-    bid = BidResult(bid_side, hand.bid.player, amount, hand.bid.label if amount else 0, made, bid_words)
-    delta, lines, counters = _settle(ruleset, table, hand, taken, bid, illegal)
-    return Verdict(ruleset.name, hand.trump, tuple(awards), game, taken, bid, delta, illegal, tuple(lines),
-                   tricks, counters)
+    bid = BidResult(bid_side, hand.bid.player, amount, hand.bid.label if amount else 0, made, taken[bid_side])
+    delta, notes, counters = _settle(ruleset, table, hand, taken, bid, illegal)
+    return Verdict(ruleset.name, hand.trump, tuple(awards), game, taken, bid, delta, illegal, notes, tricks, counters)
 
 
 def _who(side: str, player: str | None, table: Table) -> str:
@@ -418,40 +424,54 @@ def _check_whole_tricks(ruleset: Ruleset, captured: tuple[tuple[str, tuple[Card,
                          f"({hand_size} tricks of {n})", where)
 
 
+# What each settlement note says; notes are kept as (kind, values) and worded only when read.
+_NOTES = {
+    "made": "{0} made the bid: scores the {1} it took",
+    "no-contract": "{0} pitched without a contract: scores the {1} it took",
+    "excused": "{0} fell short of {2} but is excused because another player revoked: scores the {1} it took",
+    "set": "{0} bid {2} and took {1}: set back {3}",
+    "set-nothing": "{0} bid {2} and took {1}: scores nothing",
+    "defended": "{0} scores the {1} it took",
+    "no-penalty": "revoke by {0}: {1} sets no penalty for it",
+    "revoked": "{0} revoked: {1} is set back {2}{3}",
+    "forfeit": "{0} forfeits {1} {2} to the pool",
+    "sale": "{0} scores {1} for the sale of the pitch (bidding.sale_credit)",
+}
+
+
 def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], bid: BidResult,
-            illegal: tuple[Illegal, ...]) -> tuple[dict[str, int], list[str], dict[str, int] | None]:
+            illegal: tuple[Illegal, ...]) -> tuple[dict[str, int], tuple[tuple[Any, ...], ...], dict[str, int] | None]:
+    """Each side's score change under the ruleset's setback, revoke and sale rules, and notes saying why."""
     st = ruleset.settings["settle"]
     rv = ruleset.settings["revoke"]
-    lines: list[str] = []
+    notes: list[tuple[Any, ...]] = []
     delta: dict[str, int] = {}
-    offenders = list(dict.fromkeys(list(hand.revokes) + [i.player for i in illegal]))
+    offenders = list(dict.fromkeys([*hand.revokes, *(i.player for i in illegal)])) if hand.revokes or illegal else []
     penal = rv["setback"] != "none" and offenders
     off_sides = {table.side_of(p) for p in offenders} if penal else set()
     for side, t in taken.items():
         if side == bid.side:
             if bid.made:
                 delta[side] = t
-                lines.append(f"{side} made the bid: scores the {t} it took" if bid.amount
-                             else f"{side} pitched without a contract: scores the {t} it took")
+                notes.append(("made" if bid.amount else "no-contract", side, t))
             elif penal and rv["bidder_excused"] and side not in off_sides:
                 delta[side] = t
-                lines.append(f"{side} fell short of {bid.label} but is excused because another player revoked: "
-                             f"scores the {t} it took")
-            elif ruleset.settings["settle"]["setback"] == "bid":
+                notes.append(("excused", side, t, bid.label))
+            elif st["setback"] == "bid":
                 delta[side] = -bid.amount
-                lines.append(f"{side} bid {bid.label} and took {t}: set back {bid.amount}")
+                notes.append(("set", side, t, bid.label, bid.amount))
             else:
                 delta[side] = 0
-                lines.append(f"{side} bid {bid.label} and took {t}: scores nothing")
+                notes.append(("set-nothing", side, t, bid.label))
         elif st["defenders_score"]:
             delta[side] = t
             if t:
-                lines.append(f"{side} scores the {t} it took")
+                notes.append(("defended", side, t))
         else:
             delta[side] = 0
     counters: dict[str, int] | None = None
     if offenders and not penal:
-        lines.append(f"revoke by {', '.join(offenders)}: {ruleset.name} sets no penalty for it")
+        notes.append(("no-penalty", ", ".join(offenders), ruleset.name))
     if penal:
         cost = bid.amount if rv["setback"] == "bid" else rv["points"]
         for side in off_sides:
@@ -460,24 +480,22 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
         for p in offenders:
             side = table.side_of(p)
             delta[side] -= cost
-            lines.append(f"{p} revoked: {side} is set back {cost}"
-                         + (" (the amount bid)" if rv["setback"] == "bid" else ""))
+            notes.append(("revoked", p, side, cost, " (the amount bid)" if rv["setback"] == "bid" else ""))
             if rv["counters"]:
                 counters = counters or {}
                 counters[p] = counters.get(p, 0) + rv["counters"]
-                lines.append(f"{p} forfeits {rv['counters']} {ruleset.settings['stakes']['unit']} to the pool")
+                notes.append(("forfeit", p, rv["counters"], ruleset.settings["stakes"]["unit"]))
     # --- sale credit (bidding.sale_credit, sell-out auctions): the price of a sale is scored by the
     # seller, or by the buyer eldest refused; "none" (the default) changes nothing.
-    credit = None
     if ruleset.settings["bidding"]["sale_credit"] != "none":
         from pitchkeeper.bidding import sale_credit
 
         credit = sale_credit(ruleset, table, hand)
-    if credit is not None:
-        who, price = credit
-        delta[table.side_of(who)] += price
-        lines.append(f"{who} scores {price} for the sale of the pitch (bidding.sale_credit)")
-    return delta, lines, counters
+        if credit is not None:
+            who, price = credit
+            delta[table.side_of(who)] += price
+            notes.append(("sale", who, price))
+    return delta, tuple(notes), counters
 
 
 def _deck_words(ruleset: Ruleset) -> str:
