@@ -429,13 +429,7 @@ def _fold_ruling(view: TrumpView, holding: Sequence[Card] | None, player: str) -
 
 def _in_deck(ruleset: Ruleset, card: Card, where: str) -> None:
     if card not in ruleset.deck:
-        raise PitchError(f"{card} is not in {ruleset.name}'s deck ({deck_words(ruleset)})", where)
-
-
-def deck_words(ruleset: Ruleset) -> str:
-    j = ruleset.settings["deck"]["jokers"]
-    return f"{len(ruleset.deck)} cards, " + ("no jokers" if not j else "one joker, JK" if j == 1
-                                            else "two jokers, HJ and LJ")
+        raise PitchError(f"{card} is not in {ruleset.name}'s deck ({ruleset.deck_words()})", where)
 
 
 # ---------------------------------------------------------------------------
@@ -494,7 +488,7 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
         for player, card, j in plays:
             cw = f"{w}.cards[{j}]"
             if card not in ruleset.deck:
-                raise PitchError(f"{card} is not in {ruleset.name}'s deck ({deck_words(ruleset)})", cw)
+                raise PitchError(f"{card} is not in {ruleset.name}'s deck ({ruleset.deck_words()})", cw)
             if card in seen:
                 raise PitchError(f"{card} was already played in trick {seen[card]}", cw)
             seen[card] = number

@@ -204,6 +204,12 @@ class Ruleset:
         canonical = json.dumps(self.raw, sort_keys=True, default=str).encode()
         return f"{zlib.crc32(canonical):08x}{zlib.adler32(canonical):08x}"
 
+    def deck_words(self) -> str:
+        """The deck in words, for messages: '52 cards, no jokers'."""
+        j = self.settings["deck"]["jokers"]
+        return f"{len(self.deck)} cards, " + ("no jokers" if not j else "one joker, JK" if j == 1
+                                             else "two jokers, HJ and LJ")
+
     def point(self, pid: str) -> PointRule | None:
         for p in self.points:
             if p.id == pid:

@@ -347,7 +347,7 @@ def _bad_captured(ruleset: Ruleset, view: Any, key: str, cards: tuple[Card, ...]
     seen: set[Card] = set()
     for c in cards:
         if c not in ruleset.deck:
-            raise PitchError(f"{c} is not in this ruleset's deck ({_deck_words(ruleset)})", f"{where}.{key}")
+            raise PitchError(f"{c} is not in this ruleset's deck ({ruleset.deck_words()})", f"{where}.{key}")
         if c in seen:
             raise PitchError(f"{c} is listed twice for {key}", f"{where}.{key}")
         seen.add(c)
@@ -382,7 +382,7 @@ def _bad_dealt(ruleset: Ruleset, key: str, table_: tuple[tuple[str, tuple[Card, 
     for player, cards in table_:
         for c in cards:
             if c not in ruleset.deck:
-                raise PitchError(f"{c} is not in this ruleset's deck ({_deck_words(ruleset)})", f"{key}.{player}")
+                raise PitchError(f"{c} is not in this ruleset's deck ({ruleset.deck_words()})", f"{key}.{player}")
             if c in seen:
                 who = f"listed twice for {player}" if seen[c] == player else f"dealt to both {seen[c]} and {player}"
                 raise PitchError(f"{c} is {who}", f"{key}.{player}")
@@ -496,9 +496,3 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
             delta[table.side_of(who)] += price
             notes.append(("sale", who, price))
     return delta, tuple(notes), counters
-
-
-def _deck_words(ruleset: Ruleset) -> str:
-    n = len(ruleset.deck)
-    j = ruleset.settings["deck"]["jokers"]
-    return f"{n} cards, " + ("no jokers" if not j else "one joker, JK" if j == 1 else "two jokers, HJ and LJ")
