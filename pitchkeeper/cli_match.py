@@ -235,11 +235,17 @@ def new_match(
                                                 show_default=False)] = None,
     players: Annotated[list[str] | None, typer.Argument(help="The players in seating order, clockwise.",
                                                         show_default=False)] = None,
-    team: Annotated[list[str] | None, typer.Option("--team", "-t", help="A team, as NAME=PLAYER,PLAYER; repeat for "
-                                                   "each (default: partners sit across).", show_default=False)] = None,
-    solo: Annotated[bool, typer.Option("--solo", help="Each plays for himself.")] = False,
-    dealer: Annotated[str | None, typer.Option("--dealer", "-d", help="Who deals first (default: the first player).",
-                                               show_default=False)] = None,
+    rules_opt: Annotated[str | None, typer.Option("--rules", "-r", help="The ruleset, as an option (instead of the "
+                                                  "first argument).", show_default=False)] = None,
+    players_opt: Annotated[list[str] | None, typer.Option("--players", "-p", help="The players, as an option: "
+                                                          "\"Ann,Bob,Cy,Dee\" (or repeat it).",
+                                                          show_default=False)] = None,
+    team: Annotated[list[str] | None, typer.Option("--team", "--teams", "-t", help="A team, as NAME=PLAYER,PLAYER; "
+                                                   "repeat for each, or separate them with ';' (default: partners "
+                                                   "sit across).", show_default=False)] = None,
+    solo: Annotated[bool, typer.Option("--solo", "--individual", help="Each plays for himself.")] = False,
+    dealer: Annotated[str | None, typer.Option("--dealer", "--first-dealer", "-d", help="Who deals first "
+                                               "(default: the first player).", show_default=False)] = None,
     target: Annotated[int | None, typer.Option("--target", min=1, help="The winning score, if not the ruleset's.",
                                                show_default=False)] = None,
     stake: Annotated[int | None, typer.Option("--stake", min=0, help="Stake per player per game (default: the "
@@ -260,6 +266,18 @@ def new_match(
     from pitchkeeper.records import parse_table
 
     rematch_of = None
+    if rules_opt:
+        if rules and not players_opt:  # `new --rules R Ann Bob ...`: every argument is a player
+            players = [rules, *(players or [])]
+        elif rules:
+            raise PitchError("give the ruleset once: as the first argument or as --rules", "--rules")
+        rules = rules_opt
+    if players_opt:
+        if players:
+            raise PitchError("give the players once: as arguments or as --players", "--players")
+        players = [p for item in players_opt for p in item.replace(",", " ").split()]
+    if team:
+        team = [t for item in team for t in item.split(";") if t.strip()]
     if rematch:
         if rules or players or team or solo:
             raise PitchError("--rematch takes the table of the last game: give no ruleset, players or teams")

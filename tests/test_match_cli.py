@@ -513,3 +513,23 @@ def test_the_table_commands_draw_without_loading_rich(tmp_path: Path) -> None:
         p = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, check=False)
         assert "RICH False" in p.stdout, p.stdout + p.stderr
         assert "Us" in p.stdout and "Them" in p.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["seven-point", "Ann", "Bob", "Cy", "Dee", "--team", "Us=Ann,Cy", "--team", "Them=Bob,Dee", "--dealer", "Dee"],
+    ["--rules", "seven-point", "--players", "Ann,Bob,Cy,Dee", "--teams", "Us=Ann,Cy;Them=Bob,Dee",
+     "--first-dealer", "Dee"],
+    ["--rules", "seven-point", "Ann", "Bob", "Cy", "Dee", "-d", "Dee"],
+])
+def test_new_takes_the_table_in_several_spellings(tmp_path: Path, args: list[str]) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from pitchkeeper.cli import app
+
+    r = CliRunner().invoke(app, ["new", *args, "--match", str(tmp_path / "m.toml"), "--json"])
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["players"] == ["Ann", "Bob", "Cy", "Dee"] and out["first_dealer"] == "Dee"
+    assert out["teams"] == {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
