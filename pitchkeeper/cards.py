@@ -97,9 +97,14 @@ def parse_cards(value: object) -> tuple[Card, ...]:
 
 def parse_suit(text: object) -> Suit:
     if isinstance(text, str):
-        suit = _SUIT_ALIASES.get(_strip_variation(text).lower())
+        t = _strip_variation(text).lower()
+        suit = _SUIT_ALIASES.get(t)
         if suit:
             return suit
+        # any start of a suit's name ("sp", "diam"): no two suit names share a first letter
+        named = [s for s, name in SUIT_NAMES.items() if t and name.startswith(t)]
+        if len(named) == 1:
+            return named[0]
     hint = ""
     if isinstance(text, str):
         guess = nearest(text, list(SUIT_NAMES.values()))

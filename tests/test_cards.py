@@ -57,7 +57,7 @@ def test_cards_as_a_list_or_one_string() -> None:
 
 
 @pytest.mark.parametrize(("text", "suit"), [("S", "S"), ("spades", "S"), ("Hearts", "H"), ("♦", "D"), ("c", "C"),
-                                            ("club", "C"), ("♤", "S")])
+                                            ("club", "C"), ("♤", "S"), ("sp", "S"), ("Diam", "D")])
 def test_suits(text: str, suit: str) -> None:
     assert parse_suit(text) == suit
 
