@@ -136,10 +136,13 @@ def load_match(path: Path, rules: str | None) -> tuple[Any, Any]:
 
     data = store.read_record(path)
     try:
-        ruleset = _load_rules(store.rules_ref(data, path, rules), rules)
+        # a log pins its ruleset: the pinned version governs if the file changed since (with a warning)
+        ruleset, warnings, _files = store.pinned_ruleset(data, path, rules)
         record = match.parse_match(data)
     except PitchError as e:
         raise e.at(str(path)) from None
+    for w in warnings:
+        sys.stderr.write(f"warning: {w}\n")
     return ruleset, record
 
 

@@ -80,7 +80,7 @@ def read_match(path: Path, cache: RulesetCache, scanning: bool = False) -> Read:
         if scanning and not looks_like_match(data):
             return Read(path, skipped=True)
         try:
-            ruleset = cache.get(store.rules_ref(data, path, None))
+            ruleset = store.pinned_ruleset(data, path, load=cache.get)[0]  # the version the log pins
             state = match.replay(ruleset, match.parse_match(data))
         except PitchError as e:
             raise (e if str(e).startswith(str(path)) else e.at(str(path))) from None

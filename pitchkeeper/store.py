@@ -22,9 +22,9 @@ def rules_ref(data: dict[str, Any], path: str | Path, override: str | None) -> s
         return override
     ref = data.get("rules")
     if ref is None:
-        raise PitchError("missing: name the ruleset, rules = \"seven-point\" (or give --rules)", f"{path}: rules")
+        raise PitchError("missing: name the ruleset, rules = \"seven-point\" (or give --rules)", "rules")
     if not isinstance(ref, str):
-        raise PitchError("expected a ruleset name or file path", f"{path}: rules")
+        raise PitchError("expected a ruleset name or file path", "rules")
     if ref.endswith(".toml") and not Path(ref).is_absolute():
         beside = Path(path).parent / ref
         if beside.is_file():
@@ -382,29 +382,30 @@ def create_new(path: Path, text: str) -> None:
 # -- the ruleset a log was begun with
 
 
-def pinned_ruleset(data: dict[str, Any], path: str | Path,
-                   override: str | None = None) -> tuple[Any, list[str], tuple[str, ...]]:
+def pinned_ruleset(data: dict[str, Any], path: str | Path, override: str | None = None,
+                   load: Any = None) -> tuple[Any, list[str], tuple[str, ...]]:
     """The ruleset a match is played under, warnings, and the ruleset files consulted (base first).
 
     A log pins its ruleset: `[ruleset]` holds its name, its digest, and a copy of the merged
     ruleset TOML. When the ruleset named by `rules` still has that digest it is used; when it has
     changed (a house-rules file edited, pitchkeeper upgraded) the pinned copy is used and a warning
     names both versions, so history never changes silently. `--rules` (override) wins, as for
-    every record.
+    every record. `load` loads a ruleset by reference (a cache, when many logs are read).
     """
     import tomllib
 
     from pitchkeeper import rulesets
 
+    load = load or rulesets.load
     if override:
-        r = rulesets.load(override)
+        r = load(override)
         return r, [], r.chain
     ref = rules_ref(data, path, None)
     pin = data.get("ruleset")
     current = None
     failure: PitchError | None = None
     try:
-        current = rulesets.load(ref)
+        current = load(ref)
     except PitchError as e:
         failure = e
     if pin is None:

@@ -533,3 +533,31 @@ def test_new_takes_the_table_in_several_spellings(tmp_path: Path, args: list[str
     out = json.loads(r.stdout)
     assert out["players"] == ["Ann", "Bob", "Cy", "Dee"] and out["first_dealer"] == "Dee"
     assert out["teams"] == {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
+
+
+def test_every_reader_of_a_log_uses_the_ruleset_it_pins(tmp_path: Path) -> None:
+    """A house-rules file edited after the match began changes no reader's scores: status, judge match,
+    export and stats all use the pinned copy (and the readers that warn, warn)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from pitchkeeper.cli import app
+
+    runner = CliRunner()
+    ours = tmp_path / "ours.toml"
+    ours.write_text('extends = "seven-point"\n[win]\ntarget = 15\n', encoding="utf-8")
+    log = tmp_path / "m.toml"
+    assert runner.invoke(app, ["new", str(ours), "Ann", "Bob", "Cy", "Dee", "--match", str(log)]).exit_code == 0
+    r = runner.invoke(app, ["hand", "Ann", "3", "S", "--high", "Us", "--low", "Them", "--match", str(log)])
+    assert r.exit_code == 0, r.stderr
+    ours.write_text('extends = "seven-point"\n[win]\ntarget = 15\n[settle]\nsetback = "none"\n', encoding="utf-8")
+    status = json.loads(runner.invoke(app, ["status", "--match", str(log), "--json"]).stdout)
+    judged = runner.invoke(app, ["judge", "match", str(log), "--json"])
+    exported = json.loads(runner.invoke(app, ["export", "--match", str(log), "--format", "json"]).stdout)
+    assert status["scores"] == {"Us": -3, "Them": 1}  # set back 3 under the pinned rules
+    assert json.loads(judged.stdout)["scores"] == exported["scores"] == status["scores"]
+    assert "has changed since this match began" in judged.stderr
+    stats = json.loads(runner.invoke(app, ["stats", str(log), "--json"]).stdout)
+    us = next(t for t in stats["teams"] if t["names"] == ["Us"])
+    assert us["set"] == 1 and us["scored"] == -3  # under the edited file it would be 0
