@@ -605,6 +605,11 @@ def _validate(path: Path, text: str, number: int, like: Kept | None = None) -> t
     k = open_kept(path, text, like)
     if len(k.record.hands) < number:
         raise PitchError("the new hand did not read back from the log", str(path))
+    if like is not None:
+        changed = sorted(key for key in {*k.data, *like.data} - {"hands"} if k.data.get(key) != like.data.get(key))
+        if changed:  # a cut that took more than a hand's own lines: refuse it rather than lose them
+            raise PitchError(f"this change would also alter {', '.join(changed)}; the log was not changed",
+                             str(path))
     return k, replay_kept(k)
 
 

@@ -218,24 +218,37 @@ def hand_spans(text: str, count: int | None = None) -> list[tuple[int, int]]:
     """The text block of each hand: (start, end) offsets.
 
     A block runs from its `[[hands]]` line (and the comment lines right above it, which belong
-    to it) to the next block. `count`, the number of hands the TOML holds, guards against a
-    header hidden in a string or hands written as an inline array, which cannot be cut safely.
+    to it) to the next block, or to another table ([ruleset], say, moved below the hands by a
+    person or a TOML writer; only `[[hands]]` and its own sub-tables such as [hands.captured]
+    belong to a hand). `count`, the number of hands the TOML holds, guards against a header
+    hidden in a string or hands written as an inline array, which cannot be cut safely.
     """
+    import re
+
     heads = _hands_headers(text)
     if count is not None and count != len(heads):
         raise PitchError(f"the log holds {count} hand(s) but {len(heads)} [[hands]] line(s): pitchkeeper only "
                          "changes hands written as [[hands]] blocks")
-    starts = []
-    for h in heads:
-        s = h
-        while s > 0:
-            prev = text.rfind("\n", 0, s - 1) + 1
-            if text[prev:s].lstrip().startswith("#"):
-                s = prev
-            else:
-                break
-        starts.append(s)
-    return [(s, starts[i + 1] if i + 1 < len(starts) else len(text)) for i, s in enumerate(starts)]
+    starts = [_comments_above(text, h) for h in heads]
+    others = [_comments_above(text, m.start()) for m in re.finditer(r"(?m)^[ \t]*\[\[?[ \t]*([^\]\s.]+)", text)
+              if m.group(1) != "hands"]
+    spans = []
+    for i, (start, head) in enumerate(zip(starts, heads, strict=True)):
+        end = starts[i + 1] if i + 1 < len(starts) else len(text)
+        spans.append((start, min([o for o in others if head < o < end], default=end)))
+    return spans
+
+
+def _comments_above(text: str, line_start: int) -> int:
+    """Where a header's block starts: the comment lines right above it belong to it."""
+    s = line_start
+    while s > 0:
+        prev = text.rfind("\n", 0, s - 1) + 1
+        if text[prev:s].lstrip().startswith("#"):
+            s = prev
+        else:
+            break
+    return s
 
 
 def hand_line(text: str, number: int) -> int | None:

@@ -255,3 +255,29 @@ def test_a_match_record_with_an_empty_hands_array_takes_new_hands(tmp_path: Path
     assert r2.exit_code == 0, r2.stderr
     text = log.read_text(encoding="utf-8")
     assert "hands = []" not in text and text.count("[[hands]]") == 2
+
+
+def test_undo_and_edit_keep_a_table_written_after_the_hands(tmp_path: Path) -> None:
+    """A person (or a TOML writer) may put [ruleset] or another table below the hands: it is not a hand's."""
+    from typer.testing import CliRunner
+
+    from pitchkeeper.cli import app
+
+    runner = CliRunner()
+    log = tmp_path / "m.toml"
+    assert runner.invoke(app, ["new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--match", str(log)]).exit_code == 0
+    for bidder in ("Ann", "Bob"):
+        r = runner.invoke(app, ["hand", bidder, "2", "S", "--high", "Us", "--low", "Them", "--match", str(log)])
+        assert r.exit_code == 0, r.stderr
+    text = log.read_text(encoding="utf-8")
+    start = text.index("# The ruleset as it was") if "# The ruleset as it was" in text else text.index("[ruleset]")
+    end = text.index("\n[[hands]]") + 1
+    moved = text[:start] + text[end:].rstrip("\n") + "\n\n# kept below the hands\n" + text[start:end]
+    log.write_text(moved, encoding="utf-8")
+    r = runner.invoke(app, ["edit", "2", "--high", "Them", "--yes", "--match", str(log)])
+    assert r.exit_code == 0, r.stderr
+    assert log.read_text(encoding="utf-8").count("[ruleset]") == 1
+    r = runner.invoke(app, ["undo", "--yes", "--match", str(log)])
+    assert r.exit_code == 0, r.stderr
+    after = log.read_text(encoding="utf-8")
+    assert after.count("[ruleset]") == 1 and after.count("\n[[hands]]") == 1 and "# kept below the hands" in after
