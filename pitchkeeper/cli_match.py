@@ -393,7 +393,7 @@ def _hand_parameters() -> list[Any]:
 def _amount(text: str, ruleset: Any) -> int | str:
     t = text.strip().lower()
     b = ruleset.settings["bidding"]
-    if t.lstrip("-").isdigit():
+    if t.isascii() and t.lstrip("-").isdigit():
         return int(t)
     if t in ("smudge", "moon", "shoot", str(b["smudge_name"]).lower()):
         return "smudge"
@@ -581,7 +581,7 @@ def _from_file(path: Path, k: Kept, hand_keys: tuple[str, ...], all_keys: tuple[
     for key, v in data.items():
         if key not in all_keys:
             raise unknown_key(key, all_keys, f"{path}: {key}")
-        if key == "players" and tuple(v) != table.players:
+        if key == "players" and (not isinstance(v, list) or tuple(v) != table.players):
             raise PitchError(f"players {v} are not this match's ({', '.join(table.players)})", f"{path}: players")
         if key == "teams" and table.teams and {t: list(m) for t, m in table.teams} != v:
             raise PitchError("teams differ from this match's", f"{path}: teams")

@@ -226,7 +226,7 @@ def parse_bid(v: Any, table: Table, where: str, smudge_names: tuple[str, ...] = 
     if isinstance(amount, bool) or not isinstance(amount, int | str):
         raise PitchError(f"expected a whole number or \"smudge\", got {amount!r}", f"{where}.amount")
     if isinstance(amount, str):
-        if amount.strip().isdigit():
+        if amount.strip().isascii() and amount.strip().isdigit():
             return Bid(player, int(amount))
         if amount.lower() in smudge_names or amount.lower() in ("smudge", "moon", "shoot the moon"):
             return Bid(player, -1, True)  # the ruleset gives its worth
@@ -240,7 +240,7 @@ def parse_call(text: Any, table: Table, where: str) -> tuple[str, int | str]:
     who, _, call = text.partition(":")
     player = table.player(who.strip(), where)
     call = call.strip().lower()
-    if call.isdigit():
+    if call.isascii() and call.isdigit():
         return player, int(call)
     if call in ("pass", "p", "-"):
         return player, "pass"

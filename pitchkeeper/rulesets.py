@@ -31,6 +31,7 @@ class F(NamedTuple):
     choices: tuple[str, ...] = ()
     lo: int | None = None
     hi: int | None = None
+    nonempty: bool = False  # a list that must name at least one thing
 
 
 TRUMP_SYMBOLS: tuple[str, ...] = tuple(reversed(RANKS)) + ("off-A", "off-J", "off-3") + JOKERS
@@ -38,18 +39,18 @@ FULL_TRUMP = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
 
 SECTIONS: dict[str, dict[str, F]] = {
     "deck": {
-        "ranks": F("enumlist", list(RANKS), "ranks in each suit (a stripped deck lists fewer)", RANKS),
+        "ranks": F("enumlist", list(RANKS), "ranks in each suit (a stripped deck lists fewer)", RANKS, nonempty=True),
         "jokers": F("int", 0, "0, 1 (JK) or 2 (HJ the high joker, LJ the low joker)", lo=0, hi=2),
         "hand_size": F("int", 6, "cards each player plays out (after any discard and refill)", lo=1, hi=13),
         "deal_size": F("int", 0, "cards first dealt to each player when it differs from hand_size (0: the same)", lo=0, hi=13),
     },
     "players": {
-        "counts": F("intlist", [4], "how many may play", lo=2, hi=9),
-        "team_sizes": F("intlist", [1], "1 = each for himself; 2 or 3 = partnerships of that size", lo=1, hi=3),
+        "counts": F("intlist", [4], "how many may play", lo=2, hi=9, nonempty=True),
+        "team_sizes": F("intlist", [1], "1 = each for himself; 2 or 3 = partnerships of that size", lo=1, hi=3, nonempty=True),
     },
     "trump": {
         "order": F("enumlist", FULL_TRUMP, "the trumps from highest to lowest; A..2 are the trump suit, "
-                   "off-J/off-A/off-3 the same-colour jack/ace/three, HJ/LJ/JK the jokers", TRUMP_SYMBOLS),
+                   "off-J/off-A/off-3 the same-colour jack/ace/three, HJ/LJ/JK the jokers", TRUMP_SYMBOLS, nonempty=True),
         "set_by": F("enum", "first-lead", "how trump is fixed", ("first-lead", "first-lead-announced", "named")),
     },
     "play": {
@@ -57,7 +58,7 @@ SECTIONS: dict[str, dict[str, F]] = {
                     ("suit-or-trump", "suit", "trump-only")),
         "first_lead_trump": F("bool", True, "the pitcher's first lead must be a trump"),
         "first_leader": F("enum", "bidder", "who leads the first trick", ("bidder", "eldest")),
-        "plain_order": F("enumlist", FULL_TRUMP, "plain-suit ranks from highest to lowest", RANKS),
+        "plain_order": F("enumlist", FULL_TRUMP, "plain-suit ranks from highest to lowest", RANKS, nonempty=True),
     },
     "bidding": {
         "min": F("int", 1, "lowest bid", lo=0, hi=99),
@@ -87,7 +88,7 @@ SECTIONS: dict[str, dict[str, F]] = {
         "bidder_must_make": F("bool", True, "with only_bidder: and only if it made the bid"),
         "precedence": F("enumlist", ["bidder", "higher", "count-out"],
                         "who wins when several sides are out in one hand, rule by rule",
-                        ("bidder", "higher", "count-out")),
+                        ("bidder", "higher", "count-out"), nonempty=True),
         "count_out": F("strlist", ["high", "low", "jack", "game"],
                        "the order points are counted when counting out"),
     },
@@ -392,6 +393,8 @@ def _type_problem(f: F, v: Any) -> str | None:
                 return f"item {i + 1}: expected text, got {x!r}"
             elif f.kind == "enumlist" and x not in f.choices:
                 return f"item {i + 1}: '{x}' is not allowed{did_you_mean(x, f.choices)} (one of: {', '.join(f.choices)})"
+        if f.nonempty and not v:
+            return "expected at least one item"
         if len(set(map(str, v))) != len(v):
             dup = next(x for x in v if v.count(x) > 1)
             return f"names {dup!r} twice"
@@ -638,6 +641,8 @@ def _schema_for(f: F) -> dict[str, Any]:
     elif f.kind == "counts":
         base.update(type="object", propertyNames={"enum": list(RANKS + JOKERS)},
                     additionalProperties={"type": "integer", "minimum": 0})
+    if f.nonempty:
+        base["minItems"] = 1
     if f.default not in ("", [], 0) or f.kind in ("bool", "int"):
         base["default"] = f.default
     return base

@@ -65,11 +65,13 @@ def write_atomic(path: str | Path, text: str) -> None:
                 os.close(dfd)
         except OSError:
             pass
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):  # a folder where the file should be, a full disk: one line, nothing written
+            raise PitchError(f"cannot write: {e.strerror or e}", str(path)) from None
         raise
 
 
@@ -122,7 +124,12 @@ class locked:
         import os
 
         self.path = path
-        self.wait = wait if wait is not None else float(os.environ.get("PITCHKEEPER_LOCK_WAIT", LOCK_WAIT))
+        if wait is None:
+            try:
+                wait = float(os.environ.get("PITCHKEEPER_LOCK_WAIT", LOCK_WAIT))
+            except ValueError:
+                raise PitchError("expected a number of seconds", "PITCHKEEPER_LOCK_WAIT") from None
+        self.wait = wait
         self.fd = -1
 
     def __enter__(self) -> locked:

@@ -102,6 +102,8 @@ def test_the_scorecard_shows_reasons_and_the_game_count_card_by_card() -> None:
      "h.toml: bid.amont: unknown key 'amont' - did you mean 'amount'?"),
     (("players = [", "players = [ \"North\", "), "h.toml: players: 'North' sits at the table twice"),
     (("[captured]", "[captured\n"), "h.toml: line 9, column 10: not valid TOML"),
+    (("amount = 2", 'amount = "²"'), "h.toml: bid.amount: '²' is not a bid"),
+    (("players = [", "players = 5\nplayrs = ["), "h.toml: playrs: unknown key 'playrs' - did you mean 'players'?"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, change: tuple[str, str], message: str) -> None:
     f = tmp_path / "h.toml"
@@ -206,3 +208,9 @@ def test_help_is_there_for_every_command() -> None:
                  ["rules", "new", "--help"]):
         r = run(*args)
         assert r.exit_code == 0 and "Usage" in r.stdout
+
+
+def test_writing_where_a_folder_stands_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "ours.toml").mkdir()
+    r = run("rules", "new", str(tmp_path / "ours.toml"), "--force")
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "cannot write" in r.stderr

@@ -173,6 +173,8 @@ def test_extends_in_a_circle_is_an_error(tmp_path: Path) -> None:
     ('extends = "seven-point"\nwinn = 3\n', "winn: unknown key - did you mean win?"),
     ('extends = "seven-point"\n[bidding]\nmin = 5\nmax = 3\n', "bidding.min: 5 is above bidding.max 3"),
     ('extends = "seven-point"\n[win]\ncount_out = ["high", "jak"]\n', "did you mean jack?"),
+    ('extends = "seven-point"\n[players]\ncounts = []\n', "players.counts: expected at least one item"),
+    ('extends = "seven-point"\n[win]\nprecedence = []\n', "win.precedence: expected at least one item"),
     ('extends = "seven-point"\n[players]\ncounts = [12]\n',
      "players.counts: item 1: expected a whole number from 2 to 9, got 12"),
 ])
