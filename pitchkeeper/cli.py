@@ -181,7 +181,7 @@ def rules_list(as_json: JsonOpt = False) -> None:
     for name in rulesets.builtin_names():
         r = rulesets.load(name)
         rows.append({"name": name, "title": r.title, "source": r.source, "target": r.settings["win"]["target"],
-                     "points": sum(p.value for p in r.points), "jokers": r.settings["deck"]["jokers"]})
+                     "points": r.max_points, "jokers": r.settings["deck"]["jokers"]})
     if as_json:
         emit_json(rows)
         return
@@ -226,7 +226,7 @@ def rules_check(
     r = rulesets.load(file)
     via = f" (extends {', '.join(Path(c).stem for c in r.chain[:-1])})" if len(r.chain) > 1 else ""
     sys.stdout.write(f"{file}: ok - {r.name}{via}, {len(r.points)} points, "
-                     f"{sum(p.value for p in r.points)} a hand at most, target {r.settings['win']['target']}\n")
+                     f"{r.max_points} a hand at most, target {r.settings['win']['target']}\n")
 
 
 @rules_app.command("diff")

@@ -1083,34 +1083,10 @@ def _ask(q: _Question, echo: bool) -> tuple[str, Any]:
             sys.stdout.write(f"  ? {e.message} (< goes back, q stops)\n")
 
 
-def _dealt_cards(ruleset: Any, trump: str, cards: list[str]) -> list[str]:
-    """The cards whose point goes to the player dealt them, among those captured (not the lone high trump)."""
-    view = ruleset.views[trump]
-    trumps = [c for c in cards if c in view.strength]
-    if not trumps:
-        return []
-    high = max(trumps, key=view.strength.__getitem__)
-    out = []
-    for rule in ruleset.points:
-        if rule.to != "dealt":
-            continue
-        card = None
-        if rule.of == "lowest-trump":
-            pool = [c for c in trumps if c not in view.low_skip]
-            card = min(pool, key=view.strength.__getitem__) if pool else None
-        elif rule.of == "highest-trump":
-            card = high
-        elif rule.of == "card":
-            card = view.point_card.get(rule.id)
-            card = card if card in cards else None
-        if card is not None and card != high and card not in out:
-            out.append(card)
-    return out
-
-
 def _questions(k: Kept, raw: dict[str, str], values: dict[str, Any]) -> list[_Question]:
     """The questions of one hand, given the answers so far (the points asked depend on the entry chosen)."""
     from pitchkeeper.cards import parse_cards, parse_suit
+    from pitchkeeper.scoring import always_out, dealt_cards
 
     r, table = k.ruleset, k.record.table
     b = r.settings["bidding"]
@@ -1128,7 +1104,7 @@ def _questions(k: Kept, raw: dict[str, str], values: dict[str, Any]) -> list[_Qu
     ]
     if values.get("entry") == "points":
         for rule in r.points:
-            must = rule.of in ("highest-trump", "lowest-trump")
+            must = always_out(rule)
             qs.append(_Question(f"pt:{rule.id}", f"who took {rule.label}? ({who}" + (")" if must else ", - if nobody)"),
                                 raw.get(f"pt:{rule.id}", None if must else "-"),
                                 lambda t, must=must, rule=rule: _point_answer(table, t, must, rule.label)))
@@ -1140,7 +1116,7 @@ def _questions(k: Kept, raw: dict[str, str], values: dict[str, Any]) -> list[_Qu
                                 lambda t, s=s: _side_cards(t, s, parse_cards)))
             cards += values.get(key) or []
         if all(f"cards:{s}" in values for s in table.sides) and values.get("trump"):
-            for c in _dealt_cards(r, values["trump"], cards):
+            for c in dealt_cards(r, values["trump"], cards):
                 qs.append(_Question(f"dealt:{c}", f"who was dealt {c}?", raw.get(f"dealt:{c}"),
                                     lambda t: table.player(t, "dealt")))
     qs.append(_Question("save", "save this hand? (y/n)", "y",
@@ -1151,12 +1127,10 @@ def _questions(k: Kept, raw: dict[str, str], values: dict[str, Any]) -> list[_Qu
 
 def _bid_in_range(text: str, ruleset: Any) -> int | str:
     """A bid typed at the prompt, checked against the ruleset's range at once (so it is asked again)."""
+    from pitchkeeper.scoring import amount_worth
+
     v = _amount(text, ruleset)
-    b = ruleset.settings["bidding"]
-    if v == "smudge" and not b["smudge"]:
-        raise PitchError(f"{ruleset.name} has no {b['smudge_name']} bid")
-    if isinstance(v, int) and not (b["min"] <= v <= b["max"] or (v == 0 and b["all_pass"] == "eldest-pitches")):
-        raise PitchError(f"a bid of {v} is out of range: {ruleset.name} bids are {b['min']} to {b['max']}")
+    amount_worth(ruleset, 0 if v == "smudge" else v, v == "smudge")
     return v
 
 

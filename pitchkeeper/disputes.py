@@ -375,7 +375,7 @@ def _lone_trump(r: Ruleset) -> _Parts:
 
 def _jack_out(r: Ruleset) -> _Parts:
     jack = _card_point(r, "J")
-    total = sum(p.value for p in r.points)
+    total = r.max_points
     b = r.settings["bidding"]
     if not jack:
         return ("there is no jack point", "This ruleset scores no point for the jack of trumps.", "-", ("points",))
@@ -418,7 +418,7 @@ def _smudge(r: Ruleset) -> _Parts:
         return (f"no {b['smudge_name']} bid: bids {b['min']} to {b['max']}",
                 f"There is no {b['smudge_name']} (moon) bid: bids run from {b['min']} to {b['max']}, and taking "
                 "everything scores only the points taken.", "-", ("bidding.smudge",))
-    total = sum(p.value for p in r.points)
+    total = r.max_points
     sweep = _points(r, "all-tricks")
     needs = (f"every point, {sweep[0].label} included" if b["smudge"] >= total and sweep else
              f"{b['smudge']} of the {total} points")

@@ -92,7 +92,7 @@ def describe(r: Ruleset) -> dict[str, tuple[str, str]]:
                          + (", and must lead a trump" if pl["first_lead_trump"] else ", any card"))
     for pt in r.points:
         out[f"point:{pt.id}"] = ("Points", f"{pt.id}: {point_words(pt)}")
-    total = sum(pt.value for pt in r.points)
+    total = r.max_points
     out["points-total"] = ("Points", f"at most {total} points a hand")
     b = s["bidding"]
     smudge = f", or {b['smudge_name']} (worth {b['smudge']})" if b["smudge"] else f"; no {b['smudge_name']} bid"

@@ -205,6 +205,11 @@ class Ruleset:
         canonical = json.dumps(self.raw, sort_keys=True, default=str).encode()
         return f"{zlib.crc32(canonical):08x}{zlib.adler32(canonical):08x}"
 
+    @property
+    def max_points(self) -> int:
+        """The most points one hand can give out."""
+        return sum(p.value for p in self.points)
+
     def deck_words(self) -> str:
         """The deck in words, for messages: '52 cards, no jokers'."""
         j = self.settings["deck"]["jokers"]

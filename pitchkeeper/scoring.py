@@ -148,13 +148,16 @@ class Verdict(NamedTuple):
 
 def bid_amount(ruleset: Ruleset, hand: Hand, where: str = "bid.amount") -> int:
     """The bid's worth, checked against the ruleset's range, smudge and no-contract rules."""
+    return amount_worth(ruleset, hand.bid.amount, hand.bid.smudge, where)
+
+
+def amount_worth(ruleset: Ruleset, amount: int, smudge: bool = False, where: str | None = None) -> int:
+    """What a bid of `amount` (or a smudge) is worth under the ruleset; PitchError when it is no bid there."""
     b = ruleset.settings["bidding"]
-    bid = hand.bid
-    if bid.smudge:
+    if smudge:
         if not b["smudge"]:
             raise PitchError(f"{ruleset.name} has no {b['smudge_name']} bid (bids {b['min']}-{b['max']})", where)
         return b["smudge"]
-    amount = bid.amount
     if amount == 0:
         if b["all_pass"] == "eldest-pitches":
             return 0
@@ -163,6 +166,38 @@ def bid_amount(ruleset: Ruleset, hand: Hand, where: str = "bid.amount") -> int:
     if not b["min"] <= amount <= b["max"]:
         raise PitchError(f"a bid of {amount} is out of range: {ruleset.name} bids are {_bid_range(ruleset)}", where)
     return amount
+
+
+def always_out(rule: PointRule) -> bool:
+    """Is this point won in every hand? High is (the pitch is a trump); so is low, unless the ruleset
+    lets a lone trump be high only, or some trumps never count as low."""
+    return rule.of == "highest-trump" or (rule.of == "lowest-trump" and not rule.apart and not rule.skip)
+
+
+def dealt_cards(ruleset: Ruleset, trump: str, cards: list[Card]) -> list[Card]:
+    """The captured cards whose point goes to the player dealt them: what a `dealt` entry must name
+    (a lone trump needs none: it always wins its own trick)."""
+    view = ruleset.views[trump]
+    trumps = [c for c in cards if c in view.strength]
+    if not trumps:
+        return []
+    high = max(trumps, key=view.strength.__getitem__)
+    out = []
+    for rule in ruleset.points:
+        if rule.to != "dealt":
+            continue
+        card = None
+        if rule.of == "lowest-trump":
+            pool = [c for c in trumps if c not in view.low_skip]
+            card = min(pool, key=view.strength.__getitem__) if pool else None
+        elif rule.of == "highest-trump":
+            card = high
+        elif rule.of == "card":
+            card = view.point_card.get(rule.id)
+            card = card if card in cards else None
+        if card is not None and card != high and card not in out:
+            out.append(card)
+    return out
 
 
 def _bid_range(ruleset: Ruleset) -> str:
@@ -198,8 +233,9 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
             assert hand.captured is not None
             captured = hand.captured
             where = "captured"
-        awards, game, _all_tricks_side = _card_awards(ruleset, table, hand, captured, where, bid_side,
-                                                     from_tricks=hand.tricks is not None)
+        # a hand played trick by trick shows who held each card played: the player dealt it
+        played = {c: p for t in tricks for p, c in t.plays}
+        awards, game = _card_awards(ruleset, table, hand, captured, where, bid_side, played)
     taken = dict.fromkeys(sides, 0)
     for a in awards:
         taken[a.side] += a.value
@@ -231,7 +267,7 @@ def _quick_awards(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str) -> 
         awards.append(Award(pid, None, side, player, rule.value, ("entered", "", rule)))
     given = {pid for pid, _ in hand.points}
     for rule in ruleset.points:
-        if rule.of in ("highest-trump", "lowest-trump") and rule.id not in given:
+        if always_out(rule) and rule.id not in given:
             raise PitchError(f"{rule.id} is always out (the {'highest' if rule.of == 'highest-trump' else 'lowest'} "
                              "trump in play): say who won it", f"points.{rule.id}")
     awards.sort(key=lambda a: _RANK.get(a.point, len(_RANK)))
@@ -245,7 +281,7 @@ def _quick_awards(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str) -> 
 
 
 def _card_awards(ruleset: Ruleset, table: Table, hand: Hand, captured: tuple[tuple[str, tuple[Card, ...]], ...],
-                 where: str, bid_side: str, from_tricks: bool) -> tuple[list[Award], GameCount | None, str | None]:
+                 where: str, bid_side: str, played: dict[Card, str]) -> tuple[list[Award], GameCount | None]:
     view = ruleset.views[hand.trump]
     deck = ruleset.deck
     sides = table.sides
@@ -264,14 +300,15 @@ def _card_awards(ruleset: Ruleset, table: Table, hand: Hand, captured: tuple[tup
             _bad_captured(ruleset, view, key, cards, owner, where, trump_only)
         owner.update(new)
         per_side[side] += len(cards)
-    if not from_tricks:
+    if not played:
         _check_whole_tricks(ruleset, captured, per_side, n, trump_only, where)
     trumps = strength.keys() & owner.keys()
     dealt = _dealt_index(ruleset, hand, owner, strength) if hand.dealt or hand.held else {}
+    if played:
+        dealt = {**played, **dealt}
     awards: list[Award] = []
     high = max(trumps, key=strength.__getitem__) if trumps else None
     game: GameCount | None = None
-    all_tricks_side = None
     for rule in ruleset.award_order:
         of = rule.of
         if of == "highest-trump":
@@ -299,9 +336,8 @@ def _card_awards(ruleset: Ruleset, table: Table, hand: Hand, captured: tuple[tup
             if len(holders) == 1:
                 s = holders[0]
                 if not rule.only_bidder or s == bid_side:
-                    all_tricks_side = s
                     awards.append(Award(rule.id, None, s, None, rule.value, ("sweep", "", rule)))
-    return awards, game, all_tricks_side
+    return awards, game
 
 
 _WORDS: dict[tuple[str, Card, str], str] = {}

@@ -500,3 +500,21 @@ EW = ["3H", "3D", "AD", "JH"]
     assert awards(v)["off-three"] == ("3H", "EW", None, 3)
     assert "AH" not in rulesets.load("trickster-13").views["D"].strength
     assert v.taken == {"NS": 1, "EW": 8} and v.delta == {"NS": 1, "EW": 8}
+
+
+def test_a_hand_played_trick_by_trick_shows_who_was_dealt_low() -> None:
+    """Low to the player dealt it, with no `held` or `dealt`: the tricks show who played 2S (Cy)."""
+    text = (Path(__file__).parent / "data" / "play" / "seven-point-offjack.toml").read_text(encoding="utf-8")
+    v = judge(text[:text.index("[held]")])
+    assert awards(v)["low"] == ("2S", "Us", "Cy", 1)
+    assert v == judge(text)._replace(illegal=v.illegal)
+
+
+def test_quick_entry_may_leave_low_out_where_the_ruleset_can(tmp_path: Path) -> None:
+    """With `apart`, a lone trump is high only: a quick-entry hand then names no low."""
+    house = tmp_path / "apart.toml"
+    house.write_text('extends = "trickster-4"\n[points.low]\napart = true\n', encoding="utf-8")
+    v = judge(QUICK + 'points = { high = "NS", game = "EW" }\n', str(house))
+    assert v.taken == {"NS": 1, "EW": 1}
+    with pytest.raises(PitchError, match="low is always out"):
+        judge(QUICK + 'points = { high = "NS", game = "EW" }\n', "trickster-4")
