@@ -172,7 +172,16 @@ def _check_keys(data: Mapping[str, Any], valid: tuple[str, ...], where: str) -> 
 def _text(v: Any, where: str) -> str:
     if not isinstance(v, str) or not v.strip():
         raise PitchError(f"expected a name, got {v!r}", where)
+    _printable(v, where)
     return v.strip()
+
+
+def _printable(v: str, where: str) -> None:
+    """No control characters: a name or note is printed to terminals, and must not drive them."""
+    import unicodedata
+
+    if any(unicodedata.category(ch) == "Cc" for ch in v):
+        raise PitchError(f"{v!r} holds a control character; names and notes are plain text", where)
 
 
 def parse_table(data: Mapping[str, Any]) -> Table:
@@ -193,6 +202,7 @@ def parse_table(data: Mapping[str, Any]) -> Table:
         seen: dict[str, str] = {}
         out = []
         for name, members in teams_raw.items():
+            _text(name, f"teams.{name}")
             if not isinstance(members, list) or not members:
                 raise PitchError("expected a list of players", f"teams.{name}")
             ms = []
@@ -359,6 +369,7 @@ def parse_hand(data: Mapping[str, Any], table: Table, where: str = "", extra_key
     note = data.get("note", "")
     if not isinstance(note, str):
         raise PitchError("expected text", f"{where}note")
+    _printable(note.replace("\n", " ").replace("\t", " "), f"{where}note")
     return Hand(dealer, trump, bid, auction, captured, points, tricks, dealt, held, revokes, note)
 
 

@@ -325,7 +325,8 @@ def toml_value(v: Any) -> str:
     if hasattr(v, "isoformat"):  # TOML dates and times, as read by tomllib
         return v.isoformat()
     if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)  # JSON string escapes are valid TOML basic strings
+        # JSON string escapes are valid TOML basic strings; TOML also wants DEL escaped
+        return json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(v, list | tuple):
         return "[" + ", ".join(toml_value(x) for x in v) + "]"
     if isinstance(v, dict):
