@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pitchkeeper.bidding import check_bid
 from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.records import MATCH_KEYS, Hand, Table, parse_hand, parse_table
 from pitchkeeper.rulesets import Ruleset
@@ -218,7 +217,6 @@ def score_hand(ruleset: Ruleset, table: Table, before: Mapping[str, int], hand: 
                target: int) -> tuple[HandResult, Ending | None]:
     """One hand on top of the scores before it: its result, and the end of the game if it came."""
     try:
-        check_bid(ruleset, table, hand)
         v = verdict(ruleset, table, hand)
     except PitchError as e:
         raise e.at(f"hands[{number}]") from None

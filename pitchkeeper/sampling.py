@@ -30,14 +30,17 @@ def random_table(ruleset: Ruleset, rng: random.Random) -> tuple[list[str], dict[
     return players, teams
 
 
-def random_bid(ruleset: Ruleset, rng: random.Random, players: list[str]) -> dict[str, Any]:
+def random_bid(ruleset: Ruleset, rng: random.Random, players: list[str], dealer: str) -> dict[str, Any]:
+    """A bid the ruleset allows; a pitch without a contract (0) goes to the eldest hand."""
     b = ruleset.settings["bidding"]
     choices: list[Any] = list(range(b["min"], b["max"] + 1))
     if b["smudge"]:
         choices.append("smudge")
     if b["all_pass"] == "eldest-pitches":
         choices.append(0)
-    return {"player": rng.choice(players), "amount": rng.choice(choices)}
+    amount = rng.choice(choices)
+    player = players[(players.index(dealer) + 1) % len(players)] if amount == 0 else rng.choice(players)
+    return {"player": player, "amount": amount}
 
 
 def random_hand(ruleset: Ruleset, rng: random.Random, players: list[str], teams: dict[str, list[str]] | None,
@@ -48,12 +51,13 @@ def random_hand(ruleset: Ruleset, rng: random.Random, players: list[str], teams:
     deck = sorted(ruleset.deck)
     rng.shuffle(deck)
     held = {p: deck[i * size:(i + 1) * size] for i, p in enumerate(players)}
-    bid = random_bid(ruleset, rng, players)
+    dealer = dealer or rng.choice(players)
+    bid = random_bid(ruleset, rng, players, dealer)
     # the pitcher makes trump a suit he holds (his first card, or the suit he names)
     suits = [c[-1] for c in held[bid["player"]] if c[-1] in SUITS]
     trump = rng.choice(suits or list(SUITS))
     view = ruleset.views[trump]
-    hand: dict[str, Any] = {"dealer": dealer or rng.choice(players), "trump": trump, "bid": bid}
+    hand: dict[str, Any] = {"dealer": dealer, "trump": trump, "bid": bid}
     trump_only = ruleset.settings["play"]["follow"] == "trump-only"
     if trump_only:
         in_play = [c for cs in held.values() for c in cs if c in view.strength]

@@ -211,6 +211,10 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
     if hand.trump not in ruleset.views:
         raise PitchError(f"'{hand.trump}' is not a suit", "trump")
     amount = bid_amount(ruleset, hand)
+    if amount == 0:
+        from pitchkeeper.bidding import check_bid  # a pitch without a contract is eldest hand's
+
+        check_bid(ruleset, table, hand)
     if hand.auction:
         from pitchkeeper.bidding import check_auction  # loaded only for hands that give the auction
 

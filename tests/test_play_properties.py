@@ -57,7 +57,7 @@ def play_out(name: str, seed: int) -> dict[str, Any]:
     n = len(players)
     size = r.settings["deck"]["hand_size"]
     dealer = rng.choice(players)
-    bid = sampling.random_bid(r, rng, players)
+    bid = sampling.random_bid(r, rng, players, dealer)
     deck = sorted(r.deck)
     rng.shuffle(deck)
     held = {p: deck[i * size:(i + 1) * size] for i, p in enumerate(players)}

@@ -308,8 +308,12 @@ def test_auction_pitch_scoring() -> None:
 
 
 def test_a_pitch_without_a_contract() -> None:
-    v = judge(AP.replace("amount = 3", "amount = 0"), "auction-pitch")
-    assert v.bid.made and v.delta["Bob"] == 2
+    # seed 001: "if no bid is made he [the eldest hand, Ann at the dealer's left] pitches ... without the
+    # obligation of making anything"
+    v = judge(AP.replace('player = "Bob", amount = 3', 'player = "Ann", amount = 0'), "auction-pitch")
+    assert v.bid.made and v.bid.side == "Ann" and v.delta["Ann"] == 2
+    with pytest.raises(PitchError, match="a pitch without a contract \\(0\\) is eldest hand's: Ann"):
+        judge(AP.replace("amount = 3", "amount = 0"), "auction-pitch")
 
 
 def test_a_revoke_sets_the_offender_back_the_bid_and_costs_a_counter() -> None:
