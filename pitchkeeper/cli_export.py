@@ -50,6 +50,8 @@ def export_cmd(
                                             help="csv, json, md (Markdown) or html; default: from OUT's suffix.")] = None,
     out: Annotated[Path | None, typer.Option("--output", "-o", show_default=False, metavar="OUT",
                                              help="Write to this file (atomically) instead of standard output.")] = None,
+    bom: Annotated[bool, typer.Option("--bom", help="CSV: start with a byte-order mark, so that Excel reads "
+                                      "the names as UTF-8 (tools reading the CSV do not want one).")] = False,
 ) -> None:
     """Export a match: CSV for spreadsheets, JSON (judge match + the log's keys), Markdown, or a printable HTML page."""
     from pitchkeeper import export
@@ -66,6 +68,8 @@ def export_cmd(
         name = export.format_name(fmt)
     ruleset, record, state, _ = _replayed(match_opt)
     text = export.render(name, export.build(ruleset, record, state))
+    if bom and name == "csv":
+        text = export.BOM + text
     if out is None:
         _write_stdout(text)
         return

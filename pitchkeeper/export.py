@@ -24,7 +24,7 @@ FORMATS = ("csv", "json", "md", "html")
 ALIASES = {"markdown": "md", "htm": "html"}
 # Spreadsheets run a cell starting with these as a formula (OWASP "CSV injection").
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-BOM = "\ufeff"  # Excel reads a CSV as UTF-8 only when it starts with one
+BOM = "\ufeff"  # Excel reads a CSV as UTF-8 only when it starts with one (export --bom)
 
 
 def format_name(name: str) -> str:
@@ -93,7 +93,7 @@ def to_csv(ex: Export) -> str:
                     *[safe_cell(won.get(p, "")) for p in ex.point_ids],
                     "made" if v.bid.made else "set",
                     *[v.delta[s] for s in ex.sides], *[h.scores[s] for s in ex.sides]])
-    return BOM + buf.getvalue()
+    return buf.getvalue()
 
 
 # ---------------------------------------------------------------------------

@@ -51,8 +51,8 @@ def guard(name: str) -> str:
 
 
 def csv_rows(text: str) -> list[dict[str, str]]:
-    assert text.startswith("\ufeff"), "a BOM, so that Excel reads the file as UTF-8"
-    return list(csv.DictReader(io.StringIO(text[1:], newline="")))
+    assert not text.startswith("\ufeff"), "a plain UTF-8 CSV, as tools read it (--bom adds one for Excel)"
+    return list(csv.DictReader(io.StringIO(text, newline="")))
 
 
 @pytest.mark.parametrize("log", LOGS, ids=lambda p: p.stem)
@@ -76,7 +76,7 @@ def test_csv_agrees_with_judge_match_field_by_field(log: Path) -> None:
 
 
 def test_csv_columns_dealer_and_point_ids_of_the_ruleset() -> None:
-    rows = list(csv.reader(io.StringIO(exported(DATA / "partners.toml", "csv")[1:], newline="")))
+    rows = list(csv.reader(io.StringIO(exported(DATA / "partners.toml", "csv"), newline="")))
     # trickster-4 scores high, low, jack, game; the dealers rotate West, North, East, South, West.
     assert rows[0] == ["hand", "dealer", "bidder", "bid", "trump", "high", "low", "jack", "game", "result",
                        "Us change", "Them change", "Us total", "Them total"]
@@ -86,7 +86,7 @@ def test_csv_columns_dealer_and_point_ids_of_the_ruleset() -> None:
 
 def test_csv_guards_formulas_and_quotes_names() -> None:
     text = exported(DATA / "hostile-names.toml", "csv")
-    lines = text[1:].split("\r\n")
+    lines = text.split("\r\n")
     # The header names the sides: a formula-looking name starts with an apostrophe, a name with a comma
     # and quotes is quoted with doubled quotes, and markup is left as text.
     assert "'=SUM(1+1) change" in lines[0].split(",")
@@ -95,7 +95,7 @@ def test_csv_guards_formulas_and_quotes_names() -> None:
     assert lines[1].startswith("1,<script>alert(1)</script>,'=SUM(1+1),2,S,'=SUM(1+1),")
     # Numbers are not names: a set of -3 stays the number -3, unguarded.
     assert lines[2].split(",")[-8:] == ["0", "0", "-3", "1", "1", "2", "-2", "1"]
-    for row in csv.reader(io.StringIO(text[1:], newline="")):
+    for row in csv.reader(io.StringIO(text, newline="")):
         for cell in row:
             assert not cell.startswith(("=", "+", "@")), cell
 
@@ -252,3 +252,11 @@ def test_export_json_never_imports_rich() -> None:
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert p.stderr.strip().endswith("NO-RICH"), p.stderr
     assert json.loads(p.stdout)["winner"] == "Them"
+
+
+def test_bom_is_for_excel_only_on_request(tmp_path: Path) -> None:
+    log = LOGS[0]
+    plain = CliRunner().invoke(app, ["export", "--match", str(log), "--format", "csv"])
+    excel = CliRunner().invoke(app, ["export", "--match", str(log), "--format", "csv", "--bom"])
+    assert plain.exit_code == excel.exit_code == 0
+    assert excel.stdout == "\ufeff" + plain.stdout and not plain.stdout.startswith("\ufeff")
