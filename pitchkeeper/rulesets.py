@@ -311,6 +311,8 @@ def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     for k, v in over.items():
         if isinstance(v, Mapping) and isinstance(out.get(k), Mapping) and k != "counts":
             out[k] = _merge(dict(out[k]), v)
+        elif k == "notes" and isinstance(v, list) and isinstance(out.get(k), list):
+            out[k] = list(dict.fromkeys([*out[k], *v]))  # a ruleset's choices add to those it extends
         else:
             out[k] = v
     return out

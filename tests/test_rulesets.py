@@ -137,9 +137,12 @@ def test_the_off_jack_and_jokers_are_trumps_and_leave_their_suit() -> None:
 
 
 def test_a_house_ruleset_says_only_what_differs(tmp_path: Path) -> None:
-    f = write(tmp_path, "house.toml", 'extends = "seven-point"\n[points.low]\nto = "captor"\n'
+    f = write(tmp_path, "house.toml", 'extends = "seven-point"\nnotes = ["Low to its captor at our table."]\n'
+                                      '[points.low]\nto = "captor"\n'
                                       '[points.low-joker]\nenabled = false\n[win]\ntarget = 11\n')
     r = rulesets.load(str(f))
+    base = rulesets.load("seven-point")
+    assert r.notes == (*base.notes, "Low to its captor at our table.")  # choices add up through extends
     assert r.name == "house"
     assert r.point("low").to == "captor" and r.point("low").of == "lowest-trump"
     assert r.point("low-joker") is None
