@@ -309,6 +309,9 @@ def _card_awards(ruleset: Ruleset, table: Table, hand: Hand, captured: tuple[tup
     trumps = strength.keys() & owner.keys()
     dealt = _dealt_index(ruleset, hand, owner, strength) if hand.dealt or hand.held else {}
     if played:
+        for c, p in dealt.items():  # `dealt` or `held` must agree with who played the card
+            if played.get(c, p) != p:
+                raise PitchError(f"{c} is listed for {p}, but {played[c]} played it", f"{_key_of(hand, c)}.{p}")
         dealt = {**played, **dealt}
     awards: list[Award] = []
     high = max(trumps, key=strength.__getitem__) if trumps else None
@@ -397,6 +400,11 @@ def _bad_captured(ruleset: Ruleset, view: Any, key: str, cards: tuple[Card, ...]
             raise PitchError(f"{c} is not a trump, and {ruleset.name} plays only trumps "
                              "(non-trumps are never played)", f"{where}.{key}")
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _key_of(hand: Hand, card: Card) -> str:
+    """Which of `dealt` and `held` lists the card (for messages)."""
+    return "dealt" if any(card in cs for _, cs in hand.dealt) else "held"
 
 
 def _dealt_index(ruleset: Ruleset, hand: Hand, owner: dict[Card, str], strength: Any) -> dict[Card, str]:

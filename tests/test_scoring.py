@@ -522,3 +522,11 @@ def test_quick_entry_may_leave_low_out_where_the_ruleset_can(tmp_path: Path) -> 
     assert v.taken == {"NS": 1, "EW": 1}
     with pytest.raises(PitchError, match="low is always out"):
         judge(QUICK + 'points = { high = "NS", game = "EW" }\n', "trickster-4")
+
+
+def test_dealt_must_agree_with_the_tricks() -> None:
+    text = (Path(__file__).parent / "data" / "play" / "seven-point-offjack.toml").read_text(encoding="utf-8")
+    bad = text[:text.index("[held]")] + 'dealt = { Bob = ["2S"] }\n'
+    with pytest.raises(PitchError, match="2S is listed for Bob, but Cy played it") as e:
+        judge(bad)
+    assert e.value.where == "dealt.Bob"
