@@ -627,7 +627,7 @@ def record_hand(kw: dict[str, Any]) -> Written:
         try:
             k2, state = _validate(path, text, n, k)
         except PitchError as e:
-            raise _new_hand_error(e, path, n) from None
+            raise _new_hand_error(e, path, n, kw.get("from_file") and str(kw["from_file"])) from None
         if not kw.get("dry_run"):
             store.hand_spans(text, len(k2.record.hands))  # the block can be found again by undo and edit
             store.write_atomic(path, text)
@@ -636,12 +636,16 @@ def record_hand(kw: dict[str, Any]) -> Written:
     return Written(k2, state, n, warnings)
 
 
-def _new_hand_error(e: PitchError, path: Path, n: int) -> PitchError:
-    """An error in the hand being added names the hand, not a line of a file that was not written."""
+def _new_hand_error(e: PitchError, path: Path, n: int, source: str | None = None) -> PitchError:
+    """An error in the hand being added names the hand, not a line of a file that was not written;
+    for a hand read from a file (`--from`), that file and its key."""
     where = e.where or ""
     prefix = f"{path}:"
     if where.startswith(prefix):
         where = where.split(": ", 1)[1] if ": " in where else ""
+    if source and where.startswith(f"hands[{n}]"):
+        key = where[len(f"hands[{n}]"):].lstrip(".: ")
+        return PitchError(e.message + " (nothing was written)", f"{source}: {key}" if key else source)
     return PitchError(e.message + " (nothing was written)", f"{path}: {where}" if where else str(path))
 
 
