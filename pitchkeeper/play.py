@@ -412,8 +412,14 @@ def judge_trick(ruleset: Ruleset, trump: Suit, plays: Sequence[tuple[str, Card |
             continue
         rulings.append(PlayRuling(p, c, view.suit[c], judge_play(ruleset, view, c, holding, None if k == 0 else led,
                                                                  first and k == 0, p)))
-    i = winner_index(view, cards)
     who = [p for p, c in plays if c is not None]
+    if ruleset.settings["play"]["follow"] == "trump-only":
+        # as in a replayed hand: an illegal non-trump is taken back and cannot win the trick
+        kept = [(p, c) for p, c in zip(who, cards, strict=True) if view.suit[c] == TRUMP]
+        if not kept:
+            raise PitchError("no trump was played to this trick, and only trumps may be played", where)
+        who, cards = [p for p, _ in kept], [c for _, c in kept]
+    i = winner_index(view, cards)
     return TrickJudgement(ruleset.name, trump, first, led, tuple(rulings), who[i], cards[i], why_wins(view, cards, i))
 
 

@@ -169,3 +169,20 @@ def test_json_paths_never_import_rich() -> None:
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_judge_trick_in_trump_only_play_takes_an_illegal_plain_card_back() -> None:
+    """As in a replayed hand: a non-trump cannot win a trick of trump-only play."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from pitchkeeper.cli import app
+
+    r = CliRunner().invoke(app, ["judge", "trick", "--rules", "trickster-10", "--trump", "S", "--cards",
+                                 "Ann:QC Bob:2S", "--json"])
+    out = json.loads(r.stdout)
+    assert out["winner"] == "Bob" and out["plays"][0]["legal"] is False and out["plays"][0]["rule"] == "trump-only"
+    none = CliRunner().invoke(app, ["judge", "trick", "--rules", "trickster-10", "--trump", "S", "--cards",
+                                    "Ann:QC Bob:fold"])
+    assert none.exit_code == 2 and "no trump was played" in none.stderr
