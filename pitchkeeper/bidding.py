@@ -39,15 +39,12 @@ class Outcome:
 
 def eldest(table: Table, dealer: str) -> str:
     """The player at the dealer's left: the first to speak."""
-    i = table.players.index(dealer)
-    return table.players[(i + 1) % len(table.players)]
+    return table.left_of(dealer)
 
 
 def speaking_order(table: Table, dealer: str) -> tuple[str, ...]:
     """Everyone once, from the dealer's left round to the dealer."""
-    i = table.players.index(dealer)
-    n = len(table.players)
-    return tuple(table.players[(i + 1 + k) % n] for k in range(n))
+    return table.clockwise_from(table.left_of(dealer))
 
 
 def _label(value: int, smudge: bool, b: dict) -> str:

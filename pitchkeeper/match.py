@@ -100,8 +100,7 @@ def parse_match(data: Mapping[str, Any]) -> MatchRecord:
 
 def next_dealer(table: Table, dealer: str) -> str:
     """The deal passes to the left: the next player in seating order."""
-    i = table.players.index(dealer)
-    return table.players[(i + 1) % len(table.players)]
+    return table.left_of(dealer)
 
 
 def is_out(ruleset: Ruleset, score: int, target: int) -> bool:

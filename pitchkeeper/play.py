@@ -453,7 +453,6 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
     view = ruleset.views[hand.trump]
     trump_only = ruleset.settings["play"]["follow"] == "trump-only"
     players = table.players
-    n = len(players)
     held = _held(ruleset, view, hand, trump_only, where.removesuffix("tricks") + "held")
     hand_size = ruleset.settings["deck"]["hand_size"]
     if not trump_only and len(hand.tricks) != hand_size:
@@ -463,7 +462,7 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
         raise PitchError(f"{len(hand.tricks)} tricks given; at most {hand_size} can be played", where)
     first_leader = hand.bid.player
     if ruleset.settings["play"]["first_leader"] == "eldest":
-        first_leader = players[(players.index(hand.dealer) + 1) % n]
+        first_leader = table.left_of(hand.dealer)
     seen: dict[Card, int] = {}
     captured: dict[str, list[Card]] = {}
     results: list[TrickResult] = []

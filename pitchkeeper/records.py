@@ -77,6 +77,15 @@ class Table:
             return {p: p for p in self.players}
         return {p: t for t, ms in self.teams for p in ms}
 
+    def left_of(self, player: str) -> str:
+        """The next player clockwise: who deals after `player`, and the eldest hand when `player` deals."""
+        return self.clockwise_from(player)[1 % len(self.players)]
+
+    def clockwise_from(self, player: str) -> tuple[str, ...]:
+        """Every player once, in seating order, starting with `player`."""
+        i = self.players.index(player)
+        return self.players[i:] + self.players[:i]
+
     def side_of(self, player: str) -> str:
         if self.teams is None:
             return player
@@ -378,14 +387,3 @@ def parse_hand_record(data: Mapping[str, Any]) -> tuple[Table, Hand]:
     _check_keys(data, HAND_RECORD_KEYS, "")
     table = parse_table(data)
     return table, parse_hand(data, table, extra_keys=HEADER_KEYS)
-
-
-def card_list(cards: tuple[Card, ...]) -> list[str]:
-    return list(cards)
-
-
-def one_card(text: str, where: str) -> Card:
-    try:
-        return parse_card(text)
-    except PitchError as e:
-        raise e.at(where) from None

@@ -185,13 +185,6 @@ class Ruleset:
     chain: tuple[str, ...] = ()  # files read, base first
     award_order: tuple[PointRule, ...] = ()  # the points in the order verdicts list them (AWARD_ORDER first)
 
-    def __getattr__(self, section: str) -> Any:
-        # ruleset.bidding.min, ruleset.win.target ... read from settings.
-        settings = object.__getattribute__(self, "settings")
-        if section in settings:
-            return _Section(settings[section])
-        raise AttributeError(section)
-
     @cached_property
     def digest(self) -> str:
         """A fingerprint of the merged settings: pins a ruleset in a match log.
@@ -230,25 +223,8 @@ class Ruleset:
         return None
 
     @property
-    def individual_ok(self) -> bool:
-        return 1 in self.settings["players"]["team_sizes"]
-
-    @property
     def partnerships_ok(self) -> bool:
         return any(s > 1 for s in self.settings["players"]["team_sizes"])
-
-
-class _Section:
-    __slots__ = ("_d",)
-
-    def __init__(self, d: Mapping[str, Any]) -> None:
-        self._d = d
-
-    def __getattr__(self, key: str) -> Any:
-        try:
-            return self._d[key]
-        except KeyError:
-            raise AttributeError(key) from None
 
 
 # ---------------------------------------------------------------------------

@@ -39,6 +39,7 @@ def random_bid(ruleset: Ruleset, rng: random.Random, players: list[str], dealer:
     if b["all_pass"] == "eldest-pitches":
         choices.append(0)
     amount = rng.choice(choices)
+    # a pitch without a contract (0) is the eldest hand's, at the dealer's left
     player = players[(players.index(dealer) + 1) % len(players)] if amount == 0 else rng.choice(players)
     return {"player": player, "amount": amount}
 
