@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pitchkeeper.cards import PARTNER_SUIT, SUIT_NAMES, Card, pretty
-from pitchkeeper.errors import PitchError, nearest
+from pitchkeeper.errors import PitchError, nearest, or_list
 from pitchkeeper.explain import symbol_words
 from pitchkeeper.play import SYMBOL_WORDS, TRUMP, allowed, card_list, first_lead_suits
 from pitchkeeper.rulesets import PointRule, Ruleset, symbol_card
@@ -129,10 +129,6 @@ def _to(p: PointRule) -> str:
     return "the player dealt it" if p.to == "dealt" else "whoever captures it"
 
 
-def _or(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
-
-
 def _order_words(order: list[str], sym: str) -> str:
     i = order.index(sym)
     above = f"below {_short(order[i - 1])}" if i else "the highest trump"
@@ -207,7 +203,7 @@ def _jokers(r: Ruleset) -> _Parts:
                 " Toward game: " + ", ".join(f"{j} {v}" for j, v in vals.items()) + ".")
     lead = ""
     if r.settings["trump"]["set_by"] != "named":
-        lead = (f" Pitched first, a joker could make {_or([SUIT_NAMES[s] for s in first_lead_suits(r, jokers[0])])} "
+        lead = (f" Pitched first, a joker could make {or_list([SUIT_NAMES[s] for s in first_lead_suits(r, jokers[0])])} "
                 "trump, so the pitcher names the suit.")
     joker = jokers[-1]
     holding = [joker, *_plain(r, "H"), *_plain(r, "D")]
@@ -239,7 +235,7 @@ def _trump_lead(r: Ruleset) -> _Parts:
     odd = [s for s in order if s.startswith("off-") or s in ("HJ", "LJ", "JK")]
     special = _trump(r, odd[-1]) if odd else _lowest_trump(r)
     holding = [special, *_plain(r, PARTNER if not odd else "H"), *_plain(r, "D")]
-    counts = f" ({_or([SYMBOL_WORDS[s] for s in odd])} included)" if odd else ""
+    counts = f" ({or_list([SYMBOL_WORDS[s] for s in odd])} included)" if odd else ""
     ex = f"spades trump, trump led: a player holding {card_list(holding)} {_may(r, holding, TRUMP)}"
     if r.settings["play"]["follow"] == "trump-only":
         return ("only trumps are played; a player with none folds",
@@ -293,11 +289,11 @@ def _first_lead(r: Ruleset) -> _Parts:
               "to the trump named in the record is an illegal first lead.")
     if ambiguous:
         c = ambiguous[0]
-        ex = (f"{pretty(c)} pitched first makes {_or([SUIT_NAMES[s] for s in first_lead_suits(r, c)])} trump: "
+        ex = (f"{pretty(c)} pitched first makes {or_list([SUIT_NAMES[s] for s in first_lead_suits(r, c)])} trump: "
               "the pitcher says which, and the record's trump decides")
     else:
         suits = first_lead_suits(r, jack) if jack in r.deck else ()
-        ex = (f"{pretty(jack)} pitched first makes {_or([SUIT_NAMES[s] for s in suits])} trump, and is its jack"
+        ex = (f"{pretty(jack)} pitched first makes {or_list([SUIT_NAMES[s] for s in suits])} trump, and is its jack"
               if suits else "the first card's suit is trump")
     return ("the pitcher's first card sets trump" + (" (announced when unclear)" if ambiguous else ""),
             answer, ex, keys)
@@ -385,7 +381,7 @@ def _jack_out(r: Ruleset) -> _Parts:
     fail = [x for x in range(b["min"], b["max"] + 1) if x > left]
     if b["smudge"] and b["smudge"] > left:
         fail.append(b["smudge"])
-    can = (f"bids above {left} ({_or([str(x) if x != b['smudge'] else name for x in fail])}) cannot be made"
+    can = (f"bids above {left} ({or_list([str(x) if x != b['smudge'] else name for x in fail])}) cannot be made"
            if fail else f"every bid up to {top} can still be made")
     return (f"nobody scores it; at most {left} points are out, so {can}",
             f"If the jack of trumps is not dealt, nobody scores its point: at most {_worth(left)} of the "

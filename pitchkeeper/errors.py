@@ -27,6 +27,14 @@ class PitchError(ValueError):
         return f"{self.where}: {self.message}" if self.where else self.message
 
 
+def or_list(items: Iterable[object]) -> str:
+    """'2', '2 or 3', '2, 3 or 4': a list in words (nothing at all: 'none')."""
+    words = [str(i) for i in items]
+    if not words:
+        return "none"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def nearest(word: str, choices: Iterable[str]) -> str | None:
     """The choice a typo most probably meant, if any is close."""
     choices = list(choices)

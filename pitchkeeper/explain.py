@@ -7,6 +7,7 @@ rulesets can be compared topic by topic ("low: to the player dealt it / to the c
 from __future__ import annotations
 
 from pitchkeeper.cards import RANK_NAMES
+from pitchkeeper.errors import or_list
 from pitchkeeper.rulesets import PointRule, Ruleset
 
 _SYMBOL_WORDS = {
@@ -21,10 +22,6 @@ _SYMBOL_WORDS = {
 
 def symbol_words(sym: str) -> str:
     return _SYMBOL_WORDS.get(sym) or f"the {RANK_NAMES[sym]} of trumps"
-
-
-def _or(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
 def point_words(p: PointRule) -> str:
@@ -60,12 +57,12 @@ def describe(r: Ruleset) -> dict[str, tuple[str, str]]:
     deal = f"; {d['deal_size']} dealt, played down to {d['hand_size']}" if d["deal_size"] else ""
     out["hand"] = ("Deck", f"{d['hand_size']} cards each{deal}")
     p = s["players"]
-    counts = _or([str(c) for c in p["counts"]])
+    counts = or_list([str(c) for c in p["counts"]])
     modes = []
     if 1 in p["team_sizes"]:
         modes.append("each for himself")
     modes += [f"in teams of {t}" for t in p["team_sizes"] if t > 1]
-    out["players"] = ("Players", f"{counts} players, {_or(modes)}")
+    out["players"] = ("Players", f"{counts} players, {or_list(modes)}")
     order = ", ".join(o if o in ("A", "K", "Q", "J", "10") or o.isdigit() else symbol_words(o)
                       for o in s["trump"]["order"])
     out["trump-order"] = ("Trump", f"trumps from high to low: {order}")

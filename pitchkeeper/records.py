@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from pitchkeeper.cards import Card, Suit, parse_card, parse_cards, parse_suit
-from pitchkeeper.errors import PitchError, did_you_mean, nearest
+from pitchkeeper.errors import PitchError, did_you_mean, nearest, or_list
 
 HEADER_KEYS = ("rules", "players", "teams")
 HAND_KEYS = ("dealer", "trump", "bid", "auction", "captured", "points", "tricks", "dealt", "held", "revokes")
@@ -148,10 +148,10 @@ class Table:
         ps = ruleset.settings["players"]
         n = len(self.players)
         if n not in ps["counts"]:
-            raise PitchError(f"{ruleset.name} is played by {_or_list(ps['counts'])} players, not {n}", "players")
+            raise PitchError(f"{ruleset.name} is played by {or_list(ps['counts'])} players, not {n}", "players")
         if self.teams is None:
             if 1 not in ps["team_sizes"]:
-                sizes = _or_list([s for s in ps["team_sizes"] if s > 1])
+                sizes = or_list([s for s in ps["team_sizes"] if s > 1])
                 raise PitchError(f"{ruleset.name} is a partnership game: add teams = {{ ... }} "
                                  f"with teams of {sizes}", "teams")
         else:
@@ -160,14 +160,9 @@ class Table:
             if not allowed:
                 raise PitchError(f"{ruleset.name} is played each for himself: remove teams", "teams")
             if len(sizes) != 1 or sizes.pop() not in allowed:
-                raise PitchError(f"{ruleset.name} plays in teams of {_or_list(allowed)}; "
+                raise PitchError(f"{ruleset.name} plays in teams of {or_list(allowed)}; "
                                  f"these teams have {', '.join(str(len(m)) for _, m in self.teams)} players",
                                  "teams")
-
-
-def _or_list(items: list[int]) -> str:
-    items = [str(i) for i in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
 def _check_keys(data: Mapping[str, Any], valid: tuple[str, ...], where: str) -> None:
