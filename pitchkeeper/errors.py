@@ -51,9 +51,13 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return f" - did you mean {guess}?" if guess and guess != word else ""
 
 
-def unknown_key(key: str, valid: Iterable[str], where: str | None = None) -> PitchError:
+def unknown_key_words(key: str, valid: Iterable[str]) -> str:
+    """"unknown key 'trumpp' - did you mean 'trump'?" (or the valid keys, when none is close)."""
     valid = list(valid)
-    hint = did_you_mean(key, valid)
-    if not hint:
-        hint = f" (valid keys: {', '.join(valid)})"
-    return PitchError(f"unknown key '{key}'{hint}", where)
+    guess = nearest(key, valid)
+    hint = f" - did you mean '{guess}'?" if guess and guess != key else f" (valid keys: {', '.join(valid)})"
+    return f"unknown key '{key}'{hint}"
+
+
+def unknown_key(key: str, valid: Iterable[str], where: str | None = None) -> PitchError:
+    return PitchError(unknown_key_words(key, valid), where)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pitchkeeper.errors import PitchError, did_you_mean
+from pitchkeeper.errors import PitchError, unknown_key
 from pitchkeeper.records import MATCH_KEYS, Hand, Table, parse_hand, parse_table
 from pitchkeeper.rulesets import Ruleset
 from pitchkeeper.scoring import Verdict, verdict
@@ -75,8 +75,7 @@ def parse_match(data: Mapping[str, Any]) -> MatchRecord:
     """A match record (spec section 4). Keys are checked; hands are parsed with their number in messages."""
     for k in data:
         if k not in MATCH_KEYS:
-            hint = did_you_mean(k, MATCH_KEYS)
-            raise PitchError(f"unknown key '{k}'{hint or ' (valid keys: ' + ', '.join(MATCH_KEYS) + ')'}", k)
+            raise unknown_key(k, MATCH_KEYS, k)
     table = parse_table(data)
     target = data.get("target")
     if target is not None and (not isinstance(target, int) or isinstance(target, bool) or target < 1):

@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from pitchkeeper.cards import Card, Suit, parse_card, parse_cards, parse_suit
-from pitchkeeper.errors import PitchError, did_you_mean, nearest, or_list
+from pitchkeeper.errors import PitchError, did_you_mean, or_list, unknown_key
 
 HEADER_KEYS = ("rules", "players", "teams")
 HAND_KEYS = ("dealer", "trump", "bid", "auction", "captured", "points", "tricks", "dealt", "held", "revokes")
@@ -168,9 +168,7 @@ class Table:
 def _check_keys(data: Mapping[str, Any], valid: tuple[str, ...], where: str) -> None:
     for k in data:
         if k not in valid:
-            guess = nearest(k, valid)
-            hint = f" - did you mean '{guess}'?" if guess else f" (valid keys: {', '.join(valid)})"
-            raise PitchError(f"unknown key '{k}'{hint}", f"{where}{k}" if where else k)
+            raise unknown_key(k, valid, f"{where}{k}" if where else k)
 
 
 def _text(v: Any, where: str) -> str:

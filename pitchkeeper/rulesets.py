@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from pitchkeeper.cards import JOKERS, PARTNER_SUIT, RANKS, SUITS, Card, Suit
-from pitchkeeper.errors import PitchError, did_you_mean
+from pitchkeeper.errors import PitchError, did_you_mean, unknown_key_words
 
 # ---------------------------------------------------------------------------
 # The format
@@ -392,11 +392,6 @@ def _type_problem(f: F, v: Any) -> str | None:
     return None
 
 
-def _unknown(key: str, valid: list[str]) -> str:
-    hint = did_you_mean(key, valid)
-    return f"unknown key{hint or ''}" + ("" if hint else f" (valid: {', '.join(valid)})")
-
-
 def validate(data: Mapping[str, Any]) -> list[str]:
     """Every problem in a merged ruleset, each as 'key: what is wrong - the fix'."""
     out: list[str] = []
@@ -417,13 +412,13 @@ def validate(data: Mapping[str, Any]) -> list[str]:
             for sk, sv in v.items():
                 f = SECTIONS[k].get(sk)
                 if f is None:
-                    out.append(f"{k}.{sk}: {_unknown(sk, list(SECTIONS[k]))}")
+                    out.append(f"{k}.{sk}: {unknown_key_words(sk, list(SECTIONS[k]))}")
                     continue
                 msg = _type_problem(f, sv)
                 if msg:
                     out.append(f"{k}.{sk}: {msg}")
         else:
-            out.append(f"{k}: {_unknown(k, list(TOP_KEYS) + list(SECTIONS) + ['points'])}")
+            out.append(f"{k}: {unknown_key_words(k, list(TOP_KEYS) + list(SECTIONS) + ['points'])}")
     if out:
         return out
     s = _settings(data)
@@ -466,7 +461,7 @@ def validate(data: Mapping[str, Any]) -> list[str]:
             for pk, pv in p.items():
                 f = POINT_FIELDS.get(pk)
                 if f is None:
-                    out.append(f"{where}.{pk}: {_unknown(pk, list(POINT_FIELDS))}")
+                    out.append(f"{where}.{pk}: {unknown_key_words(pk, list(POINT_FIELDS))}")
                     continue
                 msg = _type_problem(f, pv)
                 if msg:

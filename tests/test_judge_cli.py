@@ -187,7 +187,7 @@ def test_rules_check(tmp_path: Path) -> None:
     bad.write_text('extends = "solo-pitch"\n[win]\ntargt = 11\nreach = "pass"\n', encoding="utf-8")
     r = run("rules", "check", str(bad))
     assert r.exit_code == 2
-    assert "win.targt: unknown key - did you mean target?" in r.stderr
+    assert "win.targt: unknown key 'targt' - did you mean 'target'?" in r.stderr
     assert "win.reach: 'pass' is not allowed" in r.stderr and "2 problem(s)" in r.stderr
 
 

@@ -225,7 +225,7 @@ def test_hand_from_file_bad_key_names_the_nearest(tmp_path: Path, log: Path):
     f.write_text('dealr = "Dee"\ntrump = "S"\nbid = { player = "Ann", amount = 2 }\n'
                  'points = { high = "Us", low = "Us" }\n')
     before = log.read_bytes()
-    bad(run("hand", "--from", str(f), "--match", str(log)), "unknown key 'dealr'", "did you mean dealer")
+    bad(run("hand", "--from", str(f), "--match", str(log)), "unknown key 'dealr'", "did you mean 'dealer'")
     assert log.read_bytes() == before
 
 

@@ -166,14 +166,14 @@ def test_extends_in_a_circle_is_an_error(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ('extends = "seven-point"\n[deck]\njokerz = 1\n', "deck.jokerz: unknown key - did you mean jokers?"),
+    ('extends = "seven-point"\n[deck]\njokerz = 1\n', "deck.jokerz: unknown key 'jokerz' - did you mean 'jokers'?"),
     ('extends = "seven-point"\n[win]\ntarget = "21"\n', "win.target: expected a whole number, got '21'"),
     ('extends = "seven-point"\n[points.low]\nto = "holder"\n', "points.low.to: 'holder' is not allowed"),
     ('extends = "trickster-4"\n[trump]\norder = ["A", "K", "A", "Q"]\n', "trump.order: names 'A' twice"),
     ('extends = "trickster-4"\n[points.hj]\nof = "card"\ncard = "HJ"\n',
      "points.hj.card: HJ is not a trump in this ruleset's deck"),
     ('extends = "seven-point"\n[deck]\njokers = 0\n', "trump.order: HJ is not in the deck"),
-    ('extends = "seven-point"\nwinn = 3\n', "winn: unknown key - did you mean win?"),
+    ('extends = "seven-point"\nwinn = 3\n', "winn: unknown key 'winn' - did you mean 'win'?"),
     ('extends = "seven-point"\n[bidding]\nmin = 5\nmax = 3\n', "bidding.min: 5 is above bidding.max 3"),
     ('extends = "seven-point"\n[win]\ncount_out = ["high", "jak"]\n', "did you mean jack?"),
     ('extends = "seven-point"\n[players]\ncounts = []\n', "players.counts: expected at least one item"),
