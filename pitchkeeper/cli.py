@@ -50,6 +50,8 @@ app.add_typer(rules_app, name="rules")
 
 RulesOpt = Annotated[str | None, typer.Option("--rules", "-r", help="Ruleset: a built-in name or a .toml file.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the machine interface) instead of a table.")]
+MatchOpt = Annotated[str | None, typer.Option("--match", "-m", metavar="FILE", show_default=False,
+                                              help="The match log (default: the current match).")]
 
 
 def fail(message: str) -> NoReturn:

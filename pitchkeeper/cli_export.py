@@ -12,11 +12,8 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, app, emit_json, judge_app, load_match, rules_app  # noqa: F401
+from pitchkeeper.cli import JsonOpt, MatchOpt, app, emit_json, judge_app, load_match, rules_app  # noqa: F401
 from pitchkeeper.errors import PitchError
-
-MatchOpt = Annotated[str | None, typer.Option("--match", "-m", metavar="FILE", show_default=False,
-                                              help="The match log (default: the current match).")]
 
 
 def _replayed(match_opt: str | None) -> tuple[Any, Any, Any, Path]:

@@ -14,16 +14,12 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, app, emit_json
+from pitchkeeper.cli import JsonOpt, MatchOpt, app, emit_json
 from pitchkeeper.errors import PitchError, did_you_mean
+from pitchkeeper.records import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 
-# The contract's point ids (spec section 3): each gets an option of its own on `hand` and `edit`.
-POINT_IDS = ("high", "low", "jack", "off-jack", "high-joker", "low-joker", "joker", "game", "ace", "off-ace",
-             "ten", "three", "off-three", "five", "deuce", "all-tricks")
 NOT_OUT = ("-", "none", "nobody", "no")
 
-MatchOpt = Annotated[str | None, typer.Option("--match", "-m", help="The match log (default: the current match).",
-                                              show_default=False)]
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
 
 

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from pitchkeeper.cards import JOKERS, PARTNER_SUIT, RANKS, SUITS, Card, Suit
 from pitchkeeper.errors import PitchError, did_you_mean, unknown_key_words
+from pitchkeeper.records import POINT_IDS
 
 # ---------------------------------------------------------------------------
 # The format
@@ -183,7 +184,7 @@ class Ruleset:
     views: Mapping[Suit, TrumpView]
     raw: Mapping[str, Any] = field(repr=False)  # the merged TOML, for show and diff
     chain: tuple[str, ...] = ()  # files read, base first
-    award_order: tuple[PointRule, ...] = ()  # the points in the order verdicts list them (AWARD_ORDER first)
+    award_order: tuple[PointRule, ...] = ()  # the points in the order verdicts list them (POINT_IDS first)
 
     @cached_property
     def digest(self) -> str:
@@ -531,10 +532,6 @@ def _settings(data: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 # Compiling
 
 
-# The contract's point ids in their usual order (spec section 3): verdicts list awards this way.
-AWARD_ORDER = ("high", "low", "jack", "off-jack", "high-joker", "low-joker", "joker", "game", "ace", "off-ace",
-               "ten", "three", "off-three", "five", "deuce", "all-tricks")
-
 _DEFAULT_LABELS = {
     "high": "high", "low": "low", "jack": "jack", "off-jack": "off-jack", "game": "game",
     "high-joker": "high joker", "low-joker": "low joker", "joker": "joker", "ace": "ace",
@@ -583,7 +580,7 @@ def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = ()) -> Rul
         point_card = {p.id: symbol_card(p.card, trump) for p in points if p.of == "card"}
         low_skip = frozenset(symbol_card(x, trump) for p in points if p.of == "lowest-trump" for x in p.skip)
         views[trump] = TrumpView(trump, strength, suit, plain_strength, point_card, low_skip, symbol)
-    known = {p: i for i, p in enumerate(AWARD_ORDER)}
+    known = {p: i for i, p in enumerate(POINT_IDS)}
     return Ruleset(
         name=str(data.get("name", "")), title=str(data.get("title", "")), source=str(data.get("source", "")),
         notes=tuple(data.get("notes", ())), settings=s, points=tuple(points), deck=deck, views=views,

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pitchkeeper.cards import RANK_NAMES, Card, card_name, pretty
 from pitchkeeper.errors import PitchError, did_you_mean
-from pitchkeeper.records import Hand, Table
-from pitchkeeper.rulesets import AWARD_ORDER, PointRule, Ruleset
+from pitchkeeper.records import POINT_IDS, Hand, Table
+from pitchkeeper.rulesets import PointRule, Ruleset
 
 if TYPE_CHECKING:  # play is loaded only for hands recorded trick by trick
     from pitchkeeper.play import Illegal, TrickResult
 
-_RANK = {p: i for i, p in enumerate(AWARD_ORDER)}
+_RANK = {p: i for i, p in enumerate(POINT_IDS)}
 
 
 class Award(NamedTuple):

@@ -13,16 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.records import HAND_KEYS
+from pitchkeeper.records import HAND_KEYS, POINT_IDS
 
 if TYPE_CHECKING:
     from pitchkeeper.match import MatchState
     from pitchkeeper.rulesets import Ruleset
 
-# The records contract's point ids in its order (section 3): columns and leaders follow it; a
-# ruleset's own point ids come after, alphabetically.
-SPEC_POINT_IDS = ("high", "low", "jack", "off-jack", "high-joker", "low-joker", "joker", "game", "ace", "off-ace",
-                  "ten", "three", "off-three", "five", "deuce", "all-tricks")
+# Columns and leaders follow the records contract's point ids (records.POINT_IDS); a ruleset's own
+# point ids come after, alphabetically.
 
 # ---------------------------------------------------------------------------
 # Reading logs
@@ -327,7 +325,7 @@ def merge(all_figures: Iterable[MatchFigures]) -> Stats:
             for side, pts in f.side_points.items():
                 team_of[side].add_points(pts)
                 seen_points.update(dict.fromkeys(pts))
-    rank = {p: i for i, p in enumerate(SPEC_POINT_IDS)}
+    rank = {p: i for i, p in enumerate(POINT_IDS)}
     point_ids = tuple(sorted(seen_points, key=lambda p: (rank.get(p, len(rank)), p)))
     player_lines = tuple(sorted((a.freeze(name) for name, a in players.items()), key=lambda ln: ln.name.lower()))
     team_lines = tuple(sorted((a.freeze(_team_name(a)) for a in teams.values()), key=lambda ln: ln.name.lower()))
