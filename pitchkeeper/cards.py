@@ -96,6 +96,7 @@ def parse_cards(value: object) -> tuple[Card, ...]:
 
 
 def parse_suit(text: object) -> Suit:
+    """A suit as S, H, D, C, its name (or any start of it) or its symbol."""
     if isinstance(text, str):
         t = _strip_variation(text).lower()
         suit = _SUIT_ALIASES.get(t)
@@ -113,6 +114,7 @@ def parse_suit(text: object) -> Suit:
 
 
 def is_joker(card: Card) -> bool:
+    """Jokers have no printed suit: the ruleset's trump order places them."""
     return card in JOKERS
 
 

@@ -110,7 +110,7 @@ def _got_there(ruleset: Ruleset, target: int) -> str:
     return f"reached {target}" if ruleset.settings["win"]["reach"] == "reach" else f"went past {target}"
 
 
-def decide(ruleset: Ruleset, table: Table, before: Mapping[str, int], after: Mapping[str, int], v: Verdict,
+def decide(ruleset: Ruleset, table: Table, after: Mapping[str, int], v: Verdict,
            target: int) -> tuple[str | None, str]:
     """Who, if anyone, wins the game with this hand, and the rule that says so (in words).
 
@@ -224,7 +224,7 @@ def score_hand(ruleset: Ruleset, table: Table, before: Mapping[str, int], hand: 
         after[s] = score + v.delta[s]
         if not negative and after[s] < 0:
             after[s] = 0
-    winner, why = decide(ruleset, table, before, after, v, target)
+    winner, why = decide(ruleset, table, after, v, target)
     return HandResult(number, v, after), (Ending(winner, number, why) if winner is not None else None)
 
 

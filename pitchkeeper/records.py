@@ -190,6 +190,7 @@ def _printable(v: str, where: str) -> None:
 
 
 def parse_table(data: Mapping[str, Any]) -> Table:
+    """`players` and `teams` of a record: who sits where and who plays with whom."""
     players_raw = data.get("players")
     if players_raw is None:
         raise PitchError("missing: list the players in seating order, players = [\"Ann\", \"Bob\", ...]", "players")
@@ -229,6 +230,7 @@ def parse_table(data: Mapping[str, Any]) -> Table:
 
 
 def parse_bid(v: Any, table: Table, where: str, smudge_names: tuple[str, ...] = ("smudge",)) -> Bid:
+    """`bid = { player, amount }`; the amount's worth is the ruleset's to judge (scoring.amount_worth)."""
     if not isinstance(v, Mapping):
         raise PitchError("expected { player = \"Ann\", amount = 3 }", where)
     _check_keys(v, ("player", "amount"), where + ".")
@@ -250,6 +252,7 @@ def parse_bid(v: Any, table: Table, where: str, smudge_names: tuple[str, ...] = 
 
 
 def parse_call(text: Any, table: Table, where: str) -> tuple[str, int | str]:
+    """One auction call, "Bob:pass", "Cy:2", "Dee:smudge" or "Ann:pitch", as (player, call)."""
     if not isinstance(text, str) or ":" not in text:
         raise PitchError(f"expected \"Player:pass\", \"Player:3\" or \"Player:smudge\", got {text!r}", where)
     who, _, call = text.partition(":")
