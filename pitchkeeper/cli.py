@@ -277,10 +277,11 @@ def rules_new(
 # Command modules add their commands to the apps above, one module per area of the CLI. The
 # console script (pitchkeeper.launch) loads only the area a command line needs and builds only
 # the command it runs: Typer otherwise makes every command's parameters at each start (~10 ms).
-AREAS = ("cli_match", "cli_play", "cli_export")
+AREAS = ("cli_match", "cli_guided", "cli_play", "cli_export")
 # Which area defines each command ("judge trick" is a command of the judge group).
 COMMAND_AREAS = {
-    **dict.fromkeys(("new", "hand", "play", "status", "history", "undo", "edit", "matches", "check"), "cli_match"),
+    **dict.fromkeys(("new", "hand", "status", "history", "undo", "edit", "matches", "check"), "cli_match"),
+    "play": "cli_guided",
     **dict.fromkeys(("export", "chart", "stats"), "cli_export"),
     "judge trick": "cli_play",
     "rules explain": "cli_play",
