@@ -68,6 +68,18 @@ def _value(call: int | str, b: dict, name: str, where: str) -> tuple[int, bool]:
     return call, False
 
 
+def _stuck_dealer(b: dict, dealer: str, call: int | str, where: str) -> None:
+    """The last to speak after everyone else passed: where the dealer is stuck, he bids at least the forced bid."""
+    if b["all_pass"] != "dealer-forced":
+        return
+    least = b["forced_bid"] or b["min"]
+    if call == "pass":
+        raise PitchError(f"everyone else passed: the dealer {dealer} is stuck and must bid at least {least}", where)
+    if isinstance(call, int) and call < least:
+        raise PitchError(f"everyone else passed: the stuck dealer {dealer} must bid at least {least}, not {call}",
+                         where)
+
+
 def _may_steal(b: dict, high: int) -> bool:
     top = b["smudge"] or b["max"]
     return b["steal"] == "any" or (b["steal"] == "below-top" and high < top)
@@ -118,21 +130,12 @@ def _once_around(ruleset: Ruleset, table: Table, hand: Hand, b: dict) -> Outcome
                                  f"{player} can only pass", where)
             continue
         last = n == len(order)
+        if last and high is None:
+            _stuck_dealer(b, dealer, call, where)
         if call == "pass":
-            if last and high is None and b["all_pass"] == "dealer-forced":
-                least = b["forced_bid"] or b["min"]
-                raise PitchError(f"everyone else passed: the dealer {dealer} is stuck and must bid at least {least}",
-                                 where)
             continue
         value, smudge = _value(call, b, ruleset.name, where)
-        if high is None:
-            if last and b["all_pass"] == "dealer-forced":
-                least = b["forced_bid"] or b["min"]
-                if value < least:
-                    raise PitchError(f"everyone else passed: the stuck dealer {dealer} must bid at least {least}, "
-                                     f"not {value}", where)
-            high = (player, value, smudge)
-        elif value > high[1]:
+        if high is None or value > high[1]:
             high = (player, value, smudge)
         elif value == high[1] and last and _may_steal(b, high[1]):
             high = (player, value, smudge)  # the dealer's privilege: equal the high bid and take it
@@ -185,19 +188,14 @@ def _sell_out(ruleset: Ruleset, table: Table, hand: Hand, b: dict) -> Outcome:
         if player != expected:
             raise PitchError(f"{player} speaks out of turn: {expected} was next", where)
         last = k == len(others) - 1
+        if last and high is None:
+            _stuck_dealer(b, expected, call, where)
         if call == "pass":
-            if last and high is None and b["all_pass"] == "dealer-forced":
-                least = b["forced_bid"] or b["min"]
-                raise PitchError(f"everyone else passed: the dealer {expected} is stuck and must bid at least {least}",
-                                 where)
             continue
         value, smudge = _value(call, b, ruleset.name, where)
         if high is not None and value <= high[1]:
             raise PitchError(f"{player} bid {_label(value, smudge, b)}, not higher than {high[0]}'s "
                              f"{_label(high[1], high[2], b)}", where)
-        if high is None and last and b["all_pass"] == "dealer-forced" and value < (b["forced_bid"] or b["min"]):
-            raise PitchError(f"everyone else passed: the stuck dealer must bid at least {b['forced_bid'] or b['min']}",
-                             where)
         high = (player, value, smudge)
     # 3. eldest sells, or undertakes the top bid himself
     n = len(order) + 1

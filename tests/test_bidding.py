@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers import variant
 
 from pitchkeeper import rulesets
 from pitchkeeper.bidding import check_auction, check_bid, sale_credit
@@ -16,13 +17,6 @@ FOUR = ["Ann", "Bob", "Cy", "Dee"]
 TEAMS = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
 
 
-def variant(base: str, **sections: dict[str, Any]) -> rulesets.Ruleset:
-    """A built-in ruleset with some settings changed, as a house-rules file would change them."""
-    merged, _ = rulesets.load_merged(base)
-    for sec, values in sections.items():
-        merged[sec] = {**merged.get(sec, {}), **values}
-    assert rulesets.validate(merged) == []
-    return rulesets.compile_ruleset(merged)
 
 
 def deal(rules: str | rulesets.Ruleset, auction: str, bid: tuple[str, int | str], dealer: str = "Dee",

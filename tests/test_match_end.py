@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers import variant
 
 from pitchkeeper import rulesets
 from pitchkeeper.errors import PitchError
@@ -34,12 +35,6 @@ def play(rules: str | rulesets.Ruleset, players: list[str], hands: list[dict[str
     return replay(r, record), record, r
 
 
-def variant(base: str, **sections: dict[str, Any]) -> rulesets.Ruleset:
-    merged, _ = rulesets.load_merged(base)
-    for sec, values in sections.items():
-        merged[sec] = {**merged.get(sec, {}), **values}
-    assert rulesets.validate(merged) == []
-    return rulesets.compile_ruleset(merged)
 
 
 # -- seed 000: seven-point

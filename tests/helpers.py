@@ -1,0 +1,16 @@
+"""Small helpers shared by the tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pitchkeeper import rulesets
+
+
+def variant(base: str, **sections: dict[str, Any]) -> rulesets.Ruleset:
+    """A built-in ruleset with some settings changed, as a house-rules file would change them."""
+    merged, _ = rulesets.load_merged(base)
+    for sec, values in sections.items():
+        merged[sec] = {**merged.get(sec, {}), **values}
+    assert rulesets.validate(merged) == []
+    return rulesets.compile_ruleset(merged)
