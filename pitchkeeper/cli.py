@@ -84,25 +84,13 @@ def _root(
 # judge
 
 
-def _load_rules(ref: str, option: str | None) -> Any:
-    """Load the ruleset a record names; its errors point at `rules` (or at --rules)."""
-    from pitchkeeper import rulesets
-
-    try:
-        return rulesets.load(ref)
-    except PitchError as e:
-        if e.where:  # a problem inside the ruleset file: that file is named already
-            raise
-        raise e.at("--rules" if option else "rules") from None
-
-
 def load_hand(path: Path, rules: str | None) -> tuple[Any, Any, Any]:
     """Read a hand record file: (ruleset, table, hand). Every error names the file."""
     from pitchkeeper import records, store
 
     data = store.read_record(path)
     try:
-        ruleset = _load_rules(store.rules_ref(data, path, rules), rules)
+        ruleset = store.pinned_ruleset(data, path, rules)[0]  # a hand record pins none: its `rules` or --rules
         table, hand = records.parse_hand_record(data)
         table.check_against(ruleset)
     except PitchError as e:

@@ -419,7 +419,10 @@ def pinned_ruleset(data: dict[str, Any], path: str | Path, override: str | None 
 
     load = load or rulesets.load
     if override:
-        r = load(override)
+        try:
+            r = load(override)
+        except PitchError as e:  # a problem inside the ruleset file names that file already
+            raise (e if e.where else e.at("--rules")) from None
         return r, [], r.chain
     ref = rules_ref(data, path, None)
     pin = data.get("ruleset")
