@@ -2,33 +2,22 @@
 
 It asks the questions of one hand (dealer known; bidder, bid, trump, then who took each point or
 the cards), re-asks on bad input, goes back one answer on `<`, and records each hand through the
-same path as `pitchkeeper hand` (cli.table.record_hand), so a guided hand is checked and written alike.
+same path as `pitchkeeper hand`: its answers make a HandEntry (pitchkeeper.logbook.entry), which the
+Logbook turns into the log's hand and checks and writes alike.
 """
 
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from pitchkeeper.cli import MatchOpt, app
-from pitchkeeper.cli.table import (
-    NOT_OUT,
-    _amount,
-    _book,
-    _draw_board,
-    _draw_verdict,
-    _interactive,
-    _owner_name,
-    _warn,
-    board_of,
-    record_hand,
-)
+from pitchkeeper.cli.table import _book, _draw_board, _draw_verdict, _interactive, _warn, board_of, record_hand
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game.records import POINT_IDS
+from pitchkeeper.logbook.entry import NOT_OUT, amount_of, owner_name
 
 
 class _Back(Exception):
@@ -118,7 +107,7 @@ def _bid_in_range(text: str, ruleset: Any) -> int | str:
     """A bid typed at the prompt, checked against the ruleset's range at once (so it is asked again)."""
     from pitchkeeper.game.scoring import amount_worth
 
-    v = _amount(text, ruleset)
+    v = amount_of(text, ruleset)
     amount_worth(ruleset, 0 if v == "smudge" else v, v == "smudge")
     return v
 
@@ -142,27 +131,23 @@ def _point_answer(table: Any, text: str, must: bool, label: str) -> str | None:
         if must:
             raise PitchError(f"{label} is always out: say who took it")
         return None
-    return _owner_name(table, text, label)
+    return owner_name(table, text, label)
 
 
-def _hand_kw(k: Any, values: dict[str, Any], path: Path) -> dict[str, Any]:
-    """The answers as the options of `hand`, so both record a hand the same way."""
-    kw: dict[str, Any] = {"bidder": values["bidder"], "amount": str(values["amount"]), "trump": values["trump"],
-                          "match": str(path), "point": [], "cards": None, "dealt": None}
+def _entry(k: Any, values: dict[str, Any]) -> Any:
+    """The answers of one hand as a HandEntry: recorded exactly as `hand` records its options."""
+    from pitchkeeper.logbook.entry import NOBODY, HandEntry
+
     if values["entry"] == "points":
-        for rule in k.ruleset.points:
-            who = values.get(f"pt:{rule.id}")
-            if who is None:
-                continue
-            if rule.id in POINT_IDS:
-                kw["pt_" + rule.id.replace("-", "_")] = who
-            else:
-                kw["point"].append(f"{rule.id}={who}")
-    else:
-        kw["cards"] = [f"{s}: {' '.join(values.get(f'cards:{s}') or [])}" for s in k.record.table.sides]
-        dealt = [f"{values[key]}: {key[6:]}" for key in values if key.startswith("dealt:")]
-        kw["dealt"] = dealt or None
-    return kw
+        points = {rule.id: values[f"pt:{rule.id}"] or NOBODY for rule in k.ruleset.points if f"pt:{rule.id}" in values}
+        return HandEntry(bidder=values["bidder"], amount=values["amount"], trump=values["trump"], points=points)
+    cards = {s: values.get(f"cards:{s}") or [] for s in k.record.table.sides}
+    dealt: dict[str, list[str]] = {}
+    for key in values:
+        if key.startswith("dealt:"):
+            dealt.setdefault(values[key], []).append(key[6:])
+    return HandEntry(bidder=values["bidder"], amount=values["amount"], trump=values["trump"], cards=cards,
+                     dealt=dealt or None)
 
 
 @app.command("play")
@@ -220,7 +205,7 @@ def play(
                     i = 0
                     continue
                 try:
-                    w = record_hand(_hand_kw(k, values, path))
+                    w = record_hand(_entry(k, values), str(path))
                 except PitchError as e:
                     sys.stdout.write(f"  ? {e.message}\n")
                     i = [x.key for x in qs].index("entry")

@@ -8,17 +8,14 @@ Rich is imported only by the code that draws; `--json` never loads it.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, app, emit_json
-from pitchkeeper.errors import PitchError, did_you_mean
+from pitchkeeper.errors import PitchError
 from pitchkeeper.game.records import POINT_IDS  # each gets an option of its own on `hand` and `edit`
-
-NOT_OUT = ("-", "none", "nobody", "no")
 
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
 
@@ -262,229 +259,49 @@ def _hand_parameters() -> list[Any]:
     return params
 
 
-def _amount(text: str, ruleset: Any) -> int | str:
-    t = text.strip().lower()
-    b = ruleset.settings["bidding"]
-    if t.isascii() and t.lstrip("-").isdigit():
-        return int(t)
-    if t in ("smudge", "moon", "shoot", str(b["smudge_name"]).lower()):
-        return "smudge"
-    if t in ("none", "pitch-0", "nocontract"):
-        return 0
-    raise PitchError(f"{text!r} is not a bid: a number from {b['min']} to {b['max']}"
-                     + (f", or {b['smudge_name']}" if b["smudge"] else "")
-                     + (", or 0 (a pitch without a contract)" if b["all_pass"] == "eldest-pitches" else ""), "AMOUNT")
+def entry_of(kw: dict[str, Any]) -> Any:
+    """The options of `hand`/`edit` as a HandEntry (names and cards are checked against the log later)."""
+    from pitchkeeper.logbook.entry import HandEntry
 
-
-def _owner_name(table: Any, who: str, where: str) -> str:
-    """A side or player as typed (any case, a unique prefix) -> the name the log keeps."""
-    side, player = table.owner(who.strip(), where)
-    if player is not None and table.teams and who.strip().lower() not in (side.lower(),):
-        return player
-    return side
-
-
-def _point_id(ruleset: Any, text: str, where: str) -> str:
-    ids = [p.id for p in ruleset.points]
-    t = text.strip().lower()
-    if t in ids:
-        return t
-    pre = [i for i in ids if i.startswith(t)] if t else []
-    if len(pre) == 1:
-        return pre[0]
-    raise PitchError(f"{ruleset.name} has no point '{text}'{did_you_mean(text, ids)} (its points: {', '.join(ids)})",
-                     where)
-
-
-def _split_who(spec: str, where: str) -> tuple[str, str]:
-    for sep in (":", "="):
-        who, s, rest = spec.partition(sep)
-        if s and who.strip():
-            return who.strip(), rest
-    raise PitchError(f"expected WHO: CARDS, such as \"Us: AS JS 10H\", got {spec!r}", where)
-
-
-def _cards(text: str, where: str) -> list[str]:
-    from pitchkeeper.game.cards import parse_cards
-
-    try:
-        return list(parse_cards(text))
-    except PitchError as e:
-        raise e.at(where) from None
-
-
-def _outcome_given(kw: dict[str, Any]) -> tuple[dict[str, str | None], list[str] | None]:
-    points: dict[str, str | None] = {}
+    points: dict[str, str] = {}
     for pid in POINT_IDS:
         v = kw.get("pt_" + pid.replace("-", "_"))
         if v is not None:
             points[pid] = v
-    return points, kw.get("cards")
-
-
-def build_hand(kw: dict[str, Any], k: Any, base: dict[str, Any] | None, number: int) -> dict[str, Any]:
-    """The hand the options describe, as the log keeps it (TOML-ready, names written exactly).
-
-    `base` is the hand being corrected (edit): options given replace its keys, the rest stay.
-    """
-    import time
-
-    from pitchkeeper.game import match
-    from pitchkeeper.game.cards import parse_suit
-    from pitchkeeper.game.records import HAND_KEYS, HAND_RECORD_KEYS, parse_call
-
-    ruleset, table = k.ruleset, k.record.table
-    hand: dict[str, Any] = dict(base) if base else {}
-    if kw.get("from_file") is not None:
-        hand = _from_file(kw["from_file"], k, HAND_KEYS, HAND_RECORD_KEYS)
-        if base and "dealer" not in hand:
-            hand = {"dealer": base["dealer"], **hand}
-        others = [n for n, v in kw.items() if v not in (None, False, []) and n not in ("from_file", "match", "as_json",
-                                                                                       "dry_run", "dealer", "yes",
-                                                                                       "number")]
-        if others:
-            raise PitchError("--from gives the whole hand: give no other hand options", "--from")
-    if kw.get("dealer"):
-        hand["dealer"] = table.player(kw["dealer"], "--dealer")
-    if "dealer" not in hand:
-        due = match.dealer_due(k.record)
-        if due is None:
-            raise PitchError("who dealt? the log names no first dealer: give --dealer")
-        hand["dealer"] = due
-    if kw.get("from_file") is not None:
-        hand.setdefault("recorded", time.strftime("%Y-%m-%dT%H:%M:%S"))
-        return _ordered(hand)
-    if kw.get("trump") is not None:
-        try:
-            hand["trump"] = parse_suit(kw["trump"])
-        except PitchError as e:
-            raise e.at("TRUMP") from None
-    if kw.get("bidder") is not None or kw.get("amount") is not None:
-        old = hand.get("bid", {}) if isinstance(hand.get("bid"), dict) else {}
-        who = kw.get("bidder") if kw.get("bidder") is not None else old.get("player")
-        amount = _amount(kw["amount"], ruleset) if kw.get("amount") is not None else old.get("amount")
-        if who is None or amount is None:
-            raise PitchError("give the bidder and the amount: pitchkeeper hand Ann 3 spades ...", "BIDDER")
-        hand["bid"] = {"player": table.player(who, "BIDDER"), "amount": amount}
-    for key, word in (("bid", "BIDDER and AMOUNT"), ("trump", "TRUMP")):
-        if key not in hand:
-            raise PitchError(f"say the {word}: pitchkeeper hand Ann 3 spades --high Us --low Them ...", word)
-    if kw.get("auction") is not None:
-        if kw["auction"].strip() in NOT_OUT:
-            hand.pop("auction", None)
-        else:
-            calls = []
-            for i, c in enumerate(kw["auction"].replace(",", " ").split(), 1):
-                who, call = parse_call(c, table, f"--auction: auction[{i}]")
-                calls.append(f"{who}:{call}")
-            hand["auction"] = calls
-    points, cards = _outcome_given(kw)
     for spec in kw.get("point") or []:
         pid, sep, who = spec.partition("=")
         if not sep:
             raise PitchError(f"expected ID=WHO, such as off-jack=Us, got {spec!r}", "--point")
-        points[_point_id(ruleset, pid, "--point")] = who
-    ids = [p.id for p in ruleset.points]
-    for pid in points:
-        if pid not in ids:
-            raise PitchError(f"{ruleset.name} has no point '{pid}'{did_you_mean(pid, ids)} (its points: "
-                             f"{', '.join(ids)})", f"--{pid}")
-    if points and cards:
-        raise PitchError("give who took each point, or the cards each side captured, not both", "--cards")
-    if points:
-        outcome = dict(hand["points"]) if isinstance(hand.get("points"), dict) else {}
-        for key in ("captured", "tricks", "held", "points", "dealt"):
-            hand.pop(key, None)
-        for pid, who in points.items():
-            if who is None or who.strip().lower() in NOT_OUT:
-                outcome.pop(pid, None)
-            else:
-                outcome[pid] = _owner_name(table, who, f"--{pid}")
-        hand["points"] = {pid: outcome[pid] for pid in ids if pid in outcome}
-    elif cards:
-        for key in ("captured", "tricks", "points", "held"):
-            hand.pop(key, None)
-        captured: dict[str, list[str]] = {}
-        for spec in cards:
-            who, text = _split_who(spec, "--cards")
-            name = table.side_or_player(who, "--cards")
-            captured.setdefault(name, []).extend(_cards(text, f"--cards {name}"))
-        hand["captured"] = captured
-    if kw.get("dealt"):
-        dealt: dict[str, list[str]] = {}
-        for spec in kw["dealt"]:
-            who, text = _split_who(spec, "--dealt")
-            name = table.player(who, "--dealt")
-            dealt.setdefault(name, []).extend(_cards(text, f"--dealt {name}"))
-        hand["dealt"] = dealt
-    if not any(key in hand for key in ("points", "captured", "tricks")):
-        raise PitchError("say who took each point (--high Us --low Them ...), or the cards each side captured "
-                         "(--cards \"Us: AS JS ...\"), or give --from HANDFILE")
-    if kw.get("revoke"):
-        if [r.strip().lower() for r in kw["revoke"]] == ["-"]:
-            hand.pop("revokes", None)
+        points[pid] = who
+    return HandEntry(bidder=kw.get("bidder"), amount=kw.get("amount"), trump=kw.get("trump"), dealer=kw.get("dealer"),
+                     auction=kw.get("auction"), points=points, cards=_who_cards(kw.get("cards"), "--cards"),
+                     dealt=_who_cards(kw.get("dealt"), "--dealt"), revokes=kw.get("revoke"), note=kw.get("note"),
+                     file=kw.get("from_file"))
+
+
+def _who_cards(specs: list[str] | None, where: str) -> dict[str, str] | None:
+    """["Us: AS JS", "Them: 2S"] -> {"Us": "AS JS", "Them": "2S"} (a name given twice: its cards joined)."""
+    if not specs:
+        return None
+    out: dict[str, str] = {}
+    for spec in specs:
+        for sep in (":", "="):
+            who, s, rest = spec.partition(sep)
+            if s and who.strip():
+                out[who.strip()] = f"{out[who.strip()]} {rest}" if who.strip() in out else rest
+                break
         else:
-            hand["revokes"] = [table.player(r, "--revoke") for r in kw["revoke"]]
-    if kw.get("note") is not None:
-        if kw["note"]:
-            hand["note"] = kw["note"]
-        else:
-            hand.pop("note", None)
-    hand.setdefault("recorded", time.strftime("%Y-%m-%dT%H:%M:%S"))
-    return _ordered(hand)
+            raise PitchError(f"expected WHO: CARDS, such as \"Us: AS JS 10H\", got {spec!r}", where)
+    return out
 
 
-_KEY_ORDER = ("dealer", "trump", "bid", "auction", "points", "captured", "tricks", "dealt", "held", "revokes",
-              "note", "announced", "recorded")
-
-
-def _ordered(hand: dict[str, Any]) -> dict[str, Any]:
-    return {k: hand[k] for k in sorted(hand, key=lambda k: _KEY_ORDER.index(k) if k in _KEY_ORDER else 99)}
-
-
-def _from_file(path: Path, k: Any, hand_keys: tuple[str, ...], all_keys: tuple[str, ...]) -> dict[str, Any]:
-    """The per-hand keys of a hand record file. Header keys it has must agree with the match."""
-    from pitchkeeper.errors import unknown_key
-    from pitchkeeper.logbook import store
-
-    data = store.read_record(path)
-    table = k.record.table
-    hand = {}
-    for key, v in data.items():
-        if key not in all_keys:
-            raise unknown_key(key, all_keys, f"{path}: {key}")
-        if key == "players" and (not isinstance(v, list) or tuple(v) != table.players):
-            raise PitchError(f"players {v} are not this match's ({', '.join(table.players)})", f"{path}: players")
-        if key == "teams" and table.teams and {t: list(m) for t, m in table.teams} != v:
-            raise PitchError("teams differ from this match's", f"{path}: teams")
-        if key == "rules" and v != k.data.get("rules") and v != k.ruleset.name:
-            raise PitchError(f"the hand is for {v}, the match is played under {k.ruleset.name}", f"{path}: rules")
-        if key not in ("rules", "players", "teams"):
-            hand[key] = v
-    return hand
-
-
-@dataclass(frozen=True)
-class Options:
-    """The options of `hand`/`edit` as a hand entry for the Logbook (built against the log it goes to)."""
-
-    kw: dict[str, Any]
-
-    @property
-    def source(self) -> str | None:
-        return str(self.kw["from_file"]) if self.kw.get("from_file") is not None else None
-
-    def to_table(self, log: Any, base: Any) -> dict[str, Any]:
-        return build_hand(self.kw, log, dict(base) if base is not None else None, 0)
-
-
-def record_hand(kw: dict[str, Any]) -> Any:
-    """`hand`: append one hand to the log (the Logbook's locked write path); the Change made."""
-    return _book(kw.get("match")).record(Options(kw), dry_run=bool(kw.get("dry_run")))
+def record_hand(entry: Any, match: str | None, dry_run: bool = False) -> Any:
+    """Append one hand to the log (the Logbook's locked write path); the Change made."""
+    return _book(match).record(entry, dry_run=dry_run)
 
 
 def _hand_command(**kw: Any) -> None:
-    w = record_hand(kw)
+    w = record_hand(entry_of(kw), kw.get("match"), bool(kw.get("dry_run")))
     _warn(w.warnings)
     if kw.get("as_json"):
         emit_json(w.state.to_json())
@@ -498,7 +315,7 @@ def _hand_command(**kw: Any) -> None:
 def _edit_command(**kw: Any) -> None:
     number = kw["number"]
     book = _book(kw.get("match"))
-    change = book.prepare_replace(number, Options(kw))
+    change = book.prepare_replace(number, entry_of(kw))
     _show_change(change.replayed_before, change.state, number, kw.get("as_json", False))
     if not change.changes_anything:
         sys.stderr.write("nothing changes\n")
