@@ -14,10 +14,12 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import MatchOpt, app
+from pitchkeeper.cli import MatchOpt, topic
 from pitchkeeper.cli.table import _book, _draw_board, _draw_verdict, _interactive, _warn, board_of, record_hand
 from pitchkeeper.errors import PitchError
 from pitchkeeper.logbook.entry import NOT_OUT, amount_of, owner_name
+
+commands = topic()
 
 
 class _Back(Exception):
@@ -150,7 +152,7 @@ def _entry(k: Any, values: dict[str, Any]) -> Any:
                      dealt=dealt or None)
 
 
-@app.command("play")
+@commands.command("play")
 def play(
     match: MatchOpt = None,
     piped: Annotated[bool, typer.Option("--piped", help="Read the answers from standard input even though it is "

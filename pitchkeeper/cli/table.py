@@ -13,9 +13,11 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, MatchOpt, app, emit_json
+from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, topic
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game.records import POINT_IDS  # each gets an option of its own on `hand` and `edit`
+
+commands = topic()
 
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
 
@@ -111,7 +113,7 @@ def _new_path(rules_name: str) -> Path:
     return p
 
 
-@app.command("new")
+@commands.command("new")
 def new_match(
     rules: Annotated[str | None, typer.Argument(help="Ruleset: a built-in name or a .toml file.",
                                                 show_default=False)] = None,
@@ -344,7 +346,7 @@ def _register_hand_commands() -> None:
         _hand_command(**kw)
 
     hand.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    app.command("hand")(hand)
+    commands.command("hand")(hand)
 
     def edit(**kw: Any) -> None:
         """Correct hand N (options as for `hand`; those given replace the hand's), show the change, save it.
@@ -357,7 +359,7 @@ def _register_hand_commands() -> None:
         help="The hand to correct (from 1).", show_default=False)])
     yes = inspect.Parameter("yes", inspect.Parameter.KEYWORD_ONLY, annotation=YesOpt, default=False)
     edit.__signature__ = inspect.Signature([number, *params, yes])  # type: ignore[attr-defined]
-    app.command("edit")(edit)
+    commands.command("edit")(edit)
 
 
 _register_hand_commands()
@@ -400,7 +402,7 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
 # status, history
 
 
-@app.command("status")
+@commands.command("status")
 def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The scoreboard: scores, who deals next, points needed, who is in the hole, the last hand."""
     from pitchkeeper import __version__
@@ -466,7 +468,7 @@ def _draw_board(st: dict[str, Any], last: bool = False) -> None:
         out.print(Text("; ".join(parts), style="cyan"))
 
 
-@app.command("history")
+@commands.command("history")
 def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The match hand by hand: dealer, bid, points, score changes and running totals."""
     k, state = _book(match).load()
@@ -511,7 +513,7 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
 # undo
 
 
-@app.command("undo")
+@commands.command("undo")
 def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) -> None:
     """Drop the last hand of the match (after asking)."""
 
@@ -537,7 +539,7 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
 # matches, check
 
 
-@app.command("matches")
+@commands.command("matches")
 def matches(as_json: JsonOpt = False) -> None:
     """The match logs in the data folder, with their state; * marks the current match."""
     from pitchkeeper.logbook import store
@@ -591,7 +593,7 @@ def matches(as_json: JsonOpt = False) -> None:
     render.console().print(t)
 
 
-@app.command("check")
+@commands.command("check")
 def check(
     file: Annotated[str | None, typer.Argument(help="A match log (default: the current match).",
                                                show_default=False)] = None,
