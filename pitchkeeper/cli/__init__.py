@@ -17,11 +17,11 @@ from typing import Annotated, Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-# click's UsageError, whether Typer carries its own click (0.28) or uses the package
-UsageError = typer.BadParameter.__mro__[1]
-
 from pitchkeeper import __version__
 from pitchkeeper.errors import PitchError
+
+# click's UsageError, whether Typer carries its own click (0.28) or uses the package
+UsageError = typer.BadParameter.__mro__[1]
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
