@@ -15,7 +15,7 @@ import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, topic
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game.records import POINT_IDS  # each gets an option of its own on `hand` and `edit`
+from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 
 commands = topic()
 
