@@ -39,6 +39,13 @@ class Change:
     def changes_anything(self) -> bool:
         return self.text != self.before.text
 
+    def scoreboard(self) -> Any:
+        """The scoreboard (game.scoreboard.Scoreboard) of the match after the change."""
+        from pitchkeeper.game.scoreboard import scoreboard
+
+        k = self.after
+        return scoreboard(k.ruleset, k.record, self.state, match=str(k.path), warnings=k.warnings)
+
 
 _KEY_ORDER = ("dealer", "trump", "bid", "auction", "points", "captured", "tricks", "dealt", "held", "revokes",
               "note", "announced", "recorded")
