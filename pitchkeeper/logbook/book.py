@@ -306,10 +306,15 @@ def validated(path: Path, text: str, number: int, like: Loaded | None = None) ->
 def new_hand_error(e: PitchError, path: Path, n: int, source: str | None = None) -> PitchError:
     """An error in the hand being added names the hand, not a line of a file that was not written;
     for a hand read from a file (`--from`), that file and its key."""
+    import re
+
     where = e.where or ""
     prefix = f"{path}:"
     if where.startswith(prefix):
         where = where.split(": ", 1)[1] if ": " in where else ""
+    m = re.match(r"hands\[(\d+)\]", where)
+    if m and int(m.group(1)) != n:
+        return e  # a hand already in the log is broken: it is named with its line, as every reader names it
     if source and where.startswith(f"hands[{n}]"):
         key = where[len(f"hands[{n}]"):].lstrip(".: ")
         return PitchError(e.message + " (nothing was written)", f"{source}: {key}" if key else source)
