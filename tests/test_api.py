@@ -232,7 +232,8 @@ def test_rematch_passes_the_deal_and_keeps_the_table(tmp_path: Path) -> None:
                                      first_dealer="Cy", title="Friday")
     with pytest.raises(pitchkeeper.PitchError, match="the game is still on"):
         log.rematch(tmp_path / "g2.toml")
-    log.append(HAND)  # Us reach 2
+    log.append({"trump": "S", "bid": {"player": "Ann", "amount": 2}, "points": {"high": "Us", "low": "Us"}})
+    assert log.state()["winner"] == "Us"
     nxt = log.rematch(tmp_path / "g2.toml")
     k = nxt.load()[0]
     assert (k.record.first_dealer, k.record.target, k.data["title"], k.data["rematch_of"]) == (
