@@ -1,8 +1,8 @@
-"""Commands that keep a match at the table: new, hand, play, status, history, undo, edit, matches, check.
+"""Commands that keep a match at the table: new, hand, edit, undo, status, history, matches, check.
 
-The match log is the source of truth: every command reads it, replays it, and (for the writing
-commands) writes the new text only after parsing and replaying it whole, under the log's lock.
-Rich is imported only by the code that draws; `--json` never loads it.
+Each parses its options, calls the library (pitchkeeper.logbook: the one loader, the Logbook's
+locked write path, HandEntry) and shows the result (pitchkeeper.show: `board` without Rich for
+hand and status, `render` with Rich for the rest; `--json` never loads Rich).
 """
 
 from __future__ import annotations
@@ -20,10 +20,6 @@ from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own 
 commands = topic()
 
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
-
-
-# ---------------------------------------------------------------------------
-# Reading a kept match (pitchkeeper.logbook: the one loader and the one write path)
 
 
 def _confirm(question: str, yes: bool, what: str) -> None:
@@ -305,9 +301,9 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
                    "scores": {"before": before.scores, "after": after.scores},
                    "winner": {"before": before.winner, "after": after.winner}})
         return
-    from pitchkeeper.show import render
+    from pitchkeeper.show import board
 
-    render.change(before, after, number)
+    board.change(before, after, number)
 
 
 # ---------------------------------------------------------------------------
@@ -352,9 +348,9 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
                    "scores": state.scores, "winner": state.winner,
                    "won_on_hand": state.ending.hand if state.ending else None})
         return
-    from pitchkeeper.show import render
+    from pitchkeeper.show import board
 
-    render.history(k, state)
+    board.history(k, state)
     warn(list(k.warnings) + list(state.warnings))
 
 
