@@ -495,7 +495,8 @@ def test_json_commands_never_import_rich(log: Path):
 
 
 def test_the_table_commands_draw_without_loading_rich(tmp_path: Path) -> None:
-    """`hand` and `status` run after every hand: they draw with pitchkeeper.show.ansi, never Rich (~25 ms)."""
+    """`hand`, `status`, `history` and `edit` are used at the table: they draw with pitchkeeper.show.ansi
+    (show.board), never Rich (~25 ms)."""
     import os
     import subprocess
     import sys
@@ -505,7 +506,8 @@ def test_the_table_commands_draw_without_loading_rich(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-m", "pitchkeeper", "new", "seven-point", "Ann", "Bob", "Cy", "Dee",
                     "--match", str(log)], env=env, check=True, capture_output=True)
     for args in (["hand", "Ann", "3", "S", "--high", "Us", "--low", "Them", "--match", str(log)],
-                 ["status", "--match", str(log)]):
+                 ["status", "--match", str(log)], ["history", "--match", str(log)],
+                 ["edit", "1", "--jack", "Them", "--dry-run", "--match", str(log)]):
         mods, p = imported_by(args, env)
         assert p.returncode == 0, p.stderr
         assert "rich" not in mods and "pitchkeeper.show.board" in mods
