@@ -130,7 +130,7 @@ def stats_cmd(
     for r in stats.read_many(todo):
         if r.error:
             problems += 1
-            sys.stderr.write(f"skipped: {r.error}\n")
+            sys.stderr.write(f"error: {r.error}\n")
         elif r.figures is not None:
             read.append(r.figures)
     result = stats.merge(read)

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from pitchkeeper.cards import JOKERS, PARTNER_SUIT, RANKS, SUITS, Card, Suit
-from pitchkeeper.errors import PitchError, did_you_mean, unknown_key_words
+from pitchkeeper.errors import CONTROL, PitchError, did_you_mean, shown, unknown_key_words
 from pitchkeeper.records import POINT_IDS
+from pitchkeeper.store import is_file
 
 # ---------------------------------------------------------------------------
 # The format
@@ -262,17 +263,17 @@ def resolve(ref: str, base: Path | None = None) -> Path:
     """A built-in name or a file path -> the file to read."""
     if not _looks_like_path(ref):
         p = builtin_dir() / f"{ref}.toml"
-        if p.is_file():
+        if is_file(p):
             return p
         local = (base / ref) if base else Path(ref)
-        if local.is_file():
+        if is_file(local):
             return local
         raise PitchError(f"no ruleset named '{ref}'{did_you_mean(ref, builtin_names())} "
                          f"(built-in: {', '.join(builtin_names())}; or give a .toml file)")
     p = Path(ref)
     if base is not None and not p.is_absolute():
         p = base / p
-    if not p.is_file():
+    if not is_file(p):
         raise PitchError(f"ruleset file not found: {ref}")
     return p
 
@@ -403,6 +404,8 @@ def validate(data: Mapping[str, Any]) -> list[str]:
             msg = _type_problem(TOP_KEYS[k], v)
             if msg:
                 out.append(f"{k}: {msg}")
+            elif k in ("name", "title", "source") and CONTROL.search(v):
+                out.append(f"{k}: {shown(repr(v))} holds a control character - it is plain text, printed to terminals")
         elif k == "points":
             if not isinstance(v, Mapping):
                 out.append("points: expected tables, such as [points.high]")
