@@ -275,10 +275,11 @@ def rules_check(
     from pitchkeeper import rulesets
 
     problems, chain = rulesets.check(file)
-    if problems:
+    if problems:  # one line each, `error: FILE: key: what`; a count when there are several
         for p in problems:
-            sys.stderr.write(f"{chain[-1]}: {p}\n")
-        sys.stderr.write(f"{len(problems)} problem(s) in {file}\n")
+            sys.stderr.write(f"error: {shown(chain[-1])}: {shown(p)}\n")
+        if len(problems) > 1:
+            sys.stderr.write(f"{len(problems)} problem(s) in {shown(file)}\n")
         raise typer.Exit(2)
     r = rulesets.load(file)
     via = f" (extends {', '.join(Path(c).stem for c in r.chain[:-1])})" if len(r.chain) > 1 else ""

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, app, emit_json
-from pitchkeeper.errors import PitchError, did_you_mean
+from pitchkeeper.errors import PitchError, did_you_mean, shown
 from pitchkeeper.records import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 
 NOT_OUT = ("-", "none", "nobody", "no")
@@ -1022,14 +1022,14 @@ def check(
         emit_json({"match": str(path), "ok": not errors, "problems": found, "warnings": warnings})
     else:
         for w in warnings:
-            sys.stderr.write(f"warning: {w}\n")
-        for f in found:
+            sys.stderr.write(f"warning: {shown(w)}\n")
+        for f in found:  # `error: FILE:LINE: where: what`, one line each, like every other message
             at = f"{path}:{f['line']}" if f["line"] else str(path)
-            kind = "warning: " if f["warning"] else ""
-            sys.stderr.write(f"{at}: {kind}{f['where']}: {f['message']}\n")
+            kind = "warning" if f["warning"] else "error"
+            sys.stderr.write(f"{kind}: {shown(at)}: {shown(f['where'])}: {shown(f['message'])}\n")
         n = len(data.get("hands", []) if isinstance(data.get("hands"), list) else [])
-        if errors:
-            sys.stderr.write(f"{len(errors)} problem(s) in {path}\n")
+        if len(found) > 1 and errors:
+            sys.stderr.write(f"{len(errors)} problem(s) in {shown(path)}\n")
         else:
             sys.stdout.write(f"{path}: ok - {n} hand(s), {ruleset.name}"
                              + (f", {len(found)} warning(s)" if found else "") + "\n")
