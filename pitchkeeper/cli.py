@@ -199,7 +199,7 @@ def load_match(path: Path, rules: str | None) -> tuple[Any, Any]:
     except PitchError as e:
         raise e.at(str(path)) from None
     for w in warnings:
-        sys.stderr.write(f"warning: {w}\n")
+        sys.stderr.write(f"warning: {shown(w)}\n")
     return ruleset, record
 
 
@@ -323,8 +323,8 @@ def rules_new(
     from pitchkeeper import store
 
     store.write_atomic(file, text)
-    sys.stdout.write(f"wrote {file}: uncomment and change what your table plays differently, "
-                     f"then run: pitchkeeper rules check {file}\n")
+    sys.stdout.write(f"wrote {shown(file)}: uncomment and change what your table plays differently, "
+                     f"then run: pitchkeeper rules check {shown(file)}\n")
 
 
 # ---------------------------------------------------------------------------

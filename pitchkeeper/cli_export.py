@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, app, emit_json, judge_app, load_match, rules_app  # noqa: F401
-from pitchkeeper.errors import PitchError
+from pitchkeeper.errors import PitchError, shown
 
 
 def _replayed(match_opt: str | None) -> tuple[Any, Any, Any, Path]:
@@ -73,7 +73,7 @@ def export_cmd(
     from pitchkeeper import store
 
     store.write_atomic(out, text)
-    sys.stderr.write(f"wrote {out} ({name}, {len(state.hands)} hands)\n")
+    sys.stderr.write(f"wrote {shown(out)} ({name}, {len(state.hands)} hands)\n")
 
 
 @app.command("chart")

@@ -118,7 +118,7 @@ def _draw_verdict(v: Any, table: Any) -> None:
 
 def _warn(lines: Any) -> None:
     for w in lines:
-        sys.stderr.write(f"warning: {w}\n")
+        sys.stderr.write(f"warning: {shown(w)}\n")
 
 
 def _interactive() -> bool:
@@ -334,7 +334,7 @@ def new_match(
                    "stake": stake, "rematch_of": rematch_of})
         return
     sides = ", ".join(f"{t} ({' & '.join(ms)})" for t, ms in table.teams) if table.teams else "each for himself"
-    sys.stdout.write(f"new match: {path}\n  {ruleset.name}, to {target or ruleset.settings['win']['target']}; "
+    sys.stdout.write(f"new match: {shown(path)}\n  {ruleset.name}, to {target or ruleset.settings['win']['target']}; "
                      f"{sides}; {first} deals first\n"
                      "  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP --high WHO --low WHO ...\n")
 
@@ -683,12 +683,13 @@ def _edit_command(**kw: Any) -> None:
         return
     _confirm(f"save the corrected hand {number}?", kw.get("yes", False), "edit")
     with store.locked(path):
+        store.sweep_temps(path)
         if store.read_text(path) != k.text:
             raise PitchError("the log changed while this edit was prepared; run the edit again", str(path))
         store.write_atomic(path, text)
         remember(k2, after, store.stamp(path))
     if not kw.get("as_json"):
-        sys.stdout.write(f"hand {number} corrected in {path}\n")
+        sys.stdout.write(f"hand {number} corrected in {shown(path)}\n")
     _warn(k2.warnings)
 
 
@@ -827,7 +828,7 @@ def _draw_board(st: dict[str, Any], last: bool = False) -> None:
         rows.append([*cells, Text(str(v), style="bold red" if v < 0 else "bold"), str(need) if need else "out", flag])
     out = _out()
     t = grid(rows, right=(len(rows[0]) - 3, len(rows[0]) - 2), width=out.width)
-    head = (f"{st['rules']} to {st['target']}" + (f" - {st['title']}" if st["title"] else "")
+    head = (f"{shown(st['rules'])} to {st['target']}" + (f" - {shown(st['title'])}" if st["title"] else "")
             + f"  (hand {st['hands']})")
     out.print(Text(head, style="bold"))
     for line in t:
@@ -926,6 +927,7 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
         sys.stdout.write(f"drop {what}\n")
     _confirm(f"drop hand {count}?", yes, "undo")
     with store.locked(path):
+        store.sweep_temps(path)
         if store.read_text(path) != k.text:
             raise PitchError("the log changed meanwhile; run undo again", str(path))
         store.write_atomic(path, text)

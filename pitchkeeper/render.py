@@ -10,6 +10,7 @@ from rich.table import Table as RTable
 from rich.text import Text
 
 from pitchkeeper.cards import SUIT_NAMES, SUIT_SYMBOLS, pretty
+from pitchkeeper.errors import shown
 
 
 def console() -> Console:
@@ -51,21 +52,21 @@ def rules_list(rows: list[dict[str, Any]]) -> None:
 
 
 def rules_show(r: Any, words: dict[str, tuple[str, str]]) -> None:
-    console().print(Text.assemble((r.name, "bold"), f"  {r.title}"))
+    console().print(Text.assemble((shown(r.name), "bold"), f"  {shown(r.title)}"))
     if r.source:
-        console().print(Text(f"source: {r.source}", style="dim"))
+        console().print(Text(f"source: {shown(r.source)}", style="dim"))
     if len(r.chain) > 1:
-        console().print(Text("extends: " + " <- ".join(r.chain), style="dim"))
+        console().print(Text("extends: " + " <- ".join(shown(c) for c in r.chain), style="dim"))
     heading = None
     for h, line in words.values():
         if h != heading:
             console().print(Text(h, style="bold cyan"))
             heading = h
-        console().print(Text(f"  {line}"))
+        console().print(Text(f"  {shown(line)}"))
     if r.notes:
         console().print(Text("Choices where the source is silent", style="bold cyan"))
         for n in r.notes:
-            console().print(Text(f"  {n}", style="dim"))
+            console().print(Text(f"  {shown(n)}", style="dim"))
 
 
 def rules_diff(a: Any, b: Any, rows: list[tuple[str, str, str]]) -> None:
@@ -106,4 +107,4 @@ def match_sheet(state: Any) -> None:
     else:
         console().print(Text("the game goes on", style="dim"))
     for w in state.warnings:
-        err().print(Text(f"warning: {w}", style="yellow"))
+        err().print(Text(f"warning: {shown(w)}", style="yellow"))

@@ -364,6 +364,8 @@ def _type_problem(f: F, v: Any) -> str | None:
     elif f.kind == "str":
         if not isinstance(v, str):
             return f"expected text, got {v!r}"
+        if CONTROL.search(v):
+            return f"{shown(repr(v))} holds a control character - it is plain text, printed to terminals"
     elif f.kind == "enum":
         if v not in f.choices:
             return f"'{v}' is not allowed{did_you_mean(str(v), f.choices)} (one of: {', '.join(f.choices)})"
@@ -376,6 +378,8 @@ def _type_problem(f: F, v: Any) -> str | None:
                     return f"item {i + 1}: expected a whole number from {f.lo} to {f.hi}, got {x!r}"
             elif not isinstance(x, str):
                 return f"item {i + 1}: expected text, got {x!r}"
+            elif CONTROL.search(x):
+                return f"item {i + 1}: {shown(repr(x))} holds a control character - it is plain text"
             elif f.kind == "enumlist" and x not in f.choices:
                 return f"item {i + 1}: '{x}' is not allowed{did_you_mean(x, f.choices)} (one of: {', '.join(f.choices)})"
         if f.nonempty and not v:
@@ -404,8 +408,6 @@ def validate(data: Mapping[str, Any]) -> list[str]:
             msg = _type_problem(TOP_KEYS[k], v)
             if msg:
                 out.append(f"{k}: {msg}")
-            elif k in ("name", "title", "source") and CONTROL.search(v):
-                out.append(f"{k}: {shown(repr(v))} holds a control character - it is plain text, printed to terminals")
         elif k == "points":
             if not isinstance(v, Mapping):
                 out.append("points: expected tables, such as [points.high]")

@@ -61,11 +61,22 @@ def write_atomic(path: str | Path, text: str) -> None:
             mode = 0o666 & ~umask
         if hasattr(os, "fchmod"):
             os.fchmod(fd, mode)
+        crash = os.environ.get(CRASH_AT)
         with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as f:
+            if crash:
+                _crash_point(crash, "temp")
+                f.write(text[: len(text) // 2])
+                f.flush()
+                _crash_point(crash, "half")
+                text = text[len(text) // 2:]
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+        if crash:
+            _crash_point(crash, "synced")
         os.replace(tmp, p)
+        if crash:
+            _crash_point(crash, "renamed")
         try:
             dfd = os.open(folder, os.O_RDONLY)
             try:
@@ -82,6 +93,20 @@ def write_atomic(path: str | Path, text: str) -> None:
         if isinstance(e, OSError):  # a folder where the file should be, a full disk: one line, nothing written
             raise PitchError(f"cannot write: {e.strerror or e}", str(path)) from None
         raise
+
+
+# The kill test's hook: a writer with $PITCHKEEPER_CRASH_AT set to one of these steps kills itself
+# there, so that the test kills writers at chosen points of the write instead of at random times.
+CRASH_AT = "PITCHKEEPER_CRASH_AT"
+CRASH_STEPS = ("locked", "temp", "half", "synced", "renamed")
+
+
+def _crash_point(chosen: str, step: str) -> None:
+    import os
+    import signal
+
+    if chosen == step:
+        os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
 
 
 def _crlf(path: Path) -> bool:
@@ -220,6 +245,8 @@ class locked:
                     raise PitchError(f"another pitchkeeper is writing {self.path}; try again") from None
                 time.sleep(0.01)
             if _same_file(self.fd, lock):
+                if CRASH_AT in os.environ:
+                    _crash_point(os.environ[CRASH_AT], "locked")
                 return self
             self._close()  # the sidecar was removed (a refused write) while this one waited: lock the new one
 
