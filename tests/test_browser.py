@@ -36,7 +36,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
-from pitchkeeper.export import COLOURS
+from pitchkeeper.reports.export import COLOURS
 
 pytestmark = pytest.mark.browser
 

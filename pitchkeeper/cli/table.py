@@ -1,0 +1,482 @@
+"""Commands that keep a match at the table: new, hand, play, status, history, undo, edit, matches, check.
+
+The match log is the source of truth: every command reads it, replays it, and (for the writing
+commands) writes the new text only after parsing and replaying it whole, under the log's lock.
+Rich is imported only by the code that draws; `--json` never loads it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pitchkeeper.cli import JsonOpt, MatchOpt, book_of, emit_json, interactive, topic, warn
+from pitchkeeper.errors import PitchError, shown
+from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
+
+commands = topic()
+
+YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
+
+
+# ---------------------------------------------------------------------------
+# Reading a kept match (pitchkeeper.logbook: the one loader and the one write path)
+
+
+def _confirm(question: str, yes: bool, what: str) -> None:
+    """Ask before a destructive change; never prompt when stdin is not a terminal."""
+    if yes:
+        return
+    if not interactive():
+        raise PitchError(f"{what} asks before it changes the log, and standard input is not a terminal: add --yes")
+    if not typer.confirm(question, default=False):
+        raise typer.Exit(1)
+
+
+# ---------------------------------------------------------------------------
+# new
+
+
+def _team_specs(specs: list[str], table: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """--team "Us=Ann,Cy" (or "Us: Ann Cy") -> teams, members named exactly."""
+    out = []
+    for spec in specs:
+        name, sep, rest = spec.partition("=")
+        if not sep:
+            name, sep, rest = spec.partition(":")
+        name = name.strip()
+        if not sep or not name:
+            raise PitchError(f"expected a team as NAME=PLAYER,PLAYER (such as Us=Ann,Cy), got {spec!r}", "--team")
+        members = [m for m in rest.replace(",", " ").replace("+", " ").split() if m]
+        if not members:
+            raise PitchError(f"team {name} has no players", "--team")
+        out.append((name, tuple(table.player(m, f"--team {name}") for m in members)))
+    return tuple(out)
+
+
+def _new_path(rules_name: str) -> Path:
+    import time
+
+    from pitchkeeper.logbook.paths import matches_dir
+
+    folder = matches_dir()
+    stem = f"{time.strftime('%Y-%m-%d')}-{Path(rules_name).stem}"
+    p = folder / f"{stem}.toml"
+    n = 2
+    while p.exists():
+        p = folder / f"{stem}-{n}.toml"
+        n += 1
+    return p
+
+
+@commands.command("new")
+def new_match(
+    rules: Annotated[str | None, typer.Argument(help="Ruleset: a built-in name or a .toml file.",
+                                                show_default=False)] = None,
+    players: Annotated[list[str] | None, typer.Argument(help="The players in seating order, clockwise.",
+                                                        show_default=False)] = None,
+    rules_opt: Annotated[str | None, typer.Option("--rules", "-r", help="The ruleset, as an option (instead of the "
+                                                  "first argument).", show_default=False)] = None,
+    players_opt: Annotated[list[str] | None, typer.Option("--players", "-p", help="The players, as an option: "
+                                                          "\"Ann,Bob,Cy,Dee\" (or repeat it).",
+                                                          show_default=False)] = None,
+    team: Annotated[list[str] | None, typer.Option("--team", "--teams", "-t", help="A team, as NAME=PLAYER,PLAYER; "
+                                                   "repeat for each, or separate them with ';' (default: partners "
+                                                   "sit across).", show_default=False)] = None,
+    solo: Annotated[bool, typer.Option("--solo", "--individual", help="Each plays for himself.")] = False,
+    dealer: Annotated[str | None, typer.Option("--dealer", "--first-dealer", "-d", help="Who deals first "
+                                               "(default: the first player).", show_default=False)] = None,
+    target: Annotated[int | None, typer.Option("--target", min=1, help="The winning score, if not the ruleset's.",
+                                               show_default=False)] = None,
+    stake: Annotated[int | None, typer.Option("--stake", min=0, help="Stake per player per game (default: the "
+                                              "ruleset's [stakes] per_game).", show_default=False)] = None,
+    title: Annotated[str | None, typer.Option("--title", help="A name for the match.", show_default=False)] = None,
+    match: Annotated[str | None, typer.Option("--match", "-m", help="Write the log here (default: a new file in "
+                                              "the data folder).", show_default=False)] = None,
+    rematch: Annotated[bool, typer.Option("--rematch", help="The next game at the same table: same players, "
+                                          "rules, target and stake; the deal passes on.")] = False,
+    of: Annotated[str | None, typer.Option("--of", help="With --rematch: the finished match (default: the "
+                                           "current one).", show_default=False)] = None,
+    force: Annotated[bool, typer.Option("--force", help="With --rematch: even if that game is not over.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Start a match: ruleset, players, teams and first dealer. It becomes the current match."""
+    from pitchkeeper.game import match as m
+    from pitchkeeper.game import rulesets
+    from pitchkeeper.game.records import parse_table
+    from pitchkeeper.logbook import loader, store
+    from pitchkeeper.logbook.book import Logbook
+
+    rematch_of = None
+    if rules_opt:
+        if rules and not players_opt:  # `new --rules R Ann Bob ...`: every argument is a player
+            players = [rules, *(players or [])]
+        elif rules:
+            raise PitchError("give the ruleset once: as the first argument or as --rules", "--rules")
+        rules = rules_opt
+    if players_opt:
+        if players:
+            raise PitchError("give the players once: as arguments or as --players", "--players")
+        players = [p for item in players_opt for p in item.replace(",", " ").split()]
+    if team:
+        team = [t for item in team for t in item.split(";") if t.strip()]
+    if rematch:
+        if rules or players or team or solo:
+            raise PitchError("--rematch takes the table of the last game: give no ruleset, players or teams")
+        src = store.resolve_match_path(of)
+        prev, state = Logbook(src).load()
+        if state.ending is None and not force:
+            raise PitchError(f"{src}: the game is still on (hand {len(state.hands)}); finish it, or add --force")
+        rec = prev.record
+        table = rec.table
+        teams: Any = {t: list(ms) for t, ms in table.teams} if table.teams else {}
+        first = m.dealer_due(rec) or table.players[0]
+        if dealer:
+            first = table.player(dealer, "--dealer")
+        target = target if target is not None else rec.target
+        stake = stake if stake is not None else rec.stake
+        title = title or prev.data.get("title")
+        rematch_of = str(src.resolve())
+        ref = loader.rules_ref(prev.data, src, None)
+        names = list(table.players)
+    else:
+        if not rules:
+            raise PitchError("name the ruleset and the players: pitchkeeper new seven-point Ann Bob Cy Dee "
+                             "(`pitchkeeper rules list` shows the rulesets)")
+        if not players:
+            raise PitchError("name the players in seating order, clockwise: pitchkeeper new "
+                             f"{rules} Ann Bob Cy Dee")
+        ref = rules
+        table = parse_table({"players": [p.strip() for p in players]})
+        first = table.player(dealer, "--dealer") if dealer else table.players[0]
+        if team and solo:
+            raise PitchError("give teams or --solo, not both")
+        teams = dict(_team_specs(team, table)) if team else {} if solo else None
+        names = list(table.players)
+    path = Path(match) if match else _new_path(rulesets.load(ref).name)
+    book = Logbook.create(path, ref, names, teams, first, title, target, stake=stake, rematch_of=rematch_of)
+    store.write_pointer(path)
+    k = book.load()[0]
+    ruleset, table = k.ruleset, k.record.table
+    if as_json:
+        emit_json({"match": str(path), "rules": ruleset.name, "digest": ruleset.digest, "players": list(table.players),
+                   "teams": {t: list(ms) for t, ms in table.teams} if table.teams else None,
+                   "first_dealer": first, "target": target or ruleset.settings["win"]["target"],
+                   "stake": stake, "rematch_of": rematch_of})
+        return
+    sides = ", ".join(f"{t} ({' & '.join(ms)})" for t, ms in table.teams) if table.teams else "each for himself"
+    sys.stdout.write(f"new match: {shown(path)}\n  {ruleset.name}, to {target or ruleset.settings['win']['target']}; "
+                     f"{sides}; {first} deals first\n"
+                     "  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP --high WHO --low WHO ...\n")
+
+
+# ---------------------------------------------------------------------------
+# hand and edit: one hand from the command line
+
+
+def _hand_parameters() -> list[Any]:
+    """The options of `hand` (and `edit`), one for every point id of the contract: made, not written."""
+    import inspect
+
+    def p(name: str, annotation: Any, default: Any = None) -> inspect.Parameter:
+        return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
+
+    opt = typer.Option
+    params = [
+        p("bidder", Annotated[str | None, typer.Argument(help="Who won the bid.", show_default=False)]),
+        p("amount", Annotated[str | None, typer.Argument(help="The bid: a number, smudge, or 0 for a pitch "
+                                                         "without a contract.", show_default=False)]),
+        p("trump", Annotated[str | None, typer.Argument(help="Trump: S, H, D, C or the suit's name.",
+                                                        show_default=False)]),
+    ]
+    for pid in POINT_IDS:
+        params.append(p("pt_" + pid.replace("-", "_"), Annotated[str | None, opt(
+            f"--{pid}", help=f"Who took {pid} (team or player; - if it was not out).", show_default=False)]))
+    params += [
+        p("point", Annotated[list[str] | None, opt("--point", "-p", help="ID=WHO for any point of the ruleset, "
+                                                   "e.g. off-jack=Us (repeat).", show_default=False)]),
+        p("cards", Annotated[list[str] | None, opt("--cards", "-c", help="WHO: CARDS - the cards a side or player "
+                                                   "captured, e.g. \"Us: AS JS 10H ...\" (repeat for each).",
+                                                   show_default=False)]),
+        p("dealt", Annotated[list[str] | None, opt("--dealt", help="PLAYER: CARDS dealt to a player, where the "
+                                                   "ruleset gives low to the player dealt it (repeat).",
+                                                   show_default=False)]),
+        p("auction", Annotated[str | None, opt("--auction", "-a", help="The calls from the dealer's left, e.g. "
+                                               "\"Bob:pass Cy:2 Dee:3 Ann:pass\".", show_default=False)]),
+        p("revoke", Annotated[list[str] | None, opt("--revoke", help="A player who revoked (repeat).",
+                                                    show_default=False)]),
+        p("dealer", Annotated[str | None, opt("--dealer", "-d", help="Who dealt (default: the deal passes to the "
+                                              "left).", show_default=False)]),
+        p("note", Annotated[str | None, opt("--note", help="A note kept with the hand.", show_default=False)]),
+        p("from_file", Annotated[Path | None, opt("--from", help="A hand record file (the per-hand keys).",
+                                                  show_default=False)]),
+        p("match", MatchOpt),
+        p("dry_run", Annotated[bool, opt("--dry-run", "-n", help="Judge the hand but write nothing.")], False),
+        p("as_json", JsonOpt, False),
+    ]
+    return params
+
+
+def entry_of(kw: dict[str, Any]) -> Any:
+    """The options of `hand`/`edit` as a HandEntry (names and cards are checked against the log later)."""
+    from pitchkeeper.logbook.entry import HandEntry
+
+    points: dict[str, str] = {}
+    for pid in POINT_IDS:
+        v = kw.get("pt_" + pid.replace("-", "_"))
+        if v is not None:
+            points[pid] = v
+    for spec in kw.get("point") or []:
+        pid, sep, who = spec.partition("=")
+        if not sep:
+            raise PitchError(f"expected ID=WHO, such as off-jack=Us, got {spec!r}", "--point")
+        points[pid] = who
+    return HandEntry(bidder=kw.get("bidder"), amount=kw.get("amount"), trump=kw.get("trump"), dealer=kw.get("dealer"),
+                     auction=kw.get("auction"), points=points, cards=_who_cards(kw.get("cards"), "--cards"),
+                     dealt=_who_cards(kw.get("dealt"), "--dealt"), revokes=kw.get("revoke"), note=kw.get("note"),
+                     file=kw.get("from_file"))
+
+
+def _who_cards(specs: list[str] | None, where: str) -> dict[str, str] | None:
+    """["Us: AS JS", "Them: 2S"] -> {"Us": "AS JS", "Them": "2S"} (a name given twice: its cards joined)."""
+    if not specs:
+        return None
+    out: dict[str, str] = {}
+    for spec in specs:
+        for sep in (":", "="):
+            who, s, rest = spec.partition(sep)
+            if s and who.strip():
+                out[who.strip()] = f"{out[who.strip()]} {rest}" if who.strip() in out else rest
+                break
+        else:
+            raise PitchError(f"expected WHO: CARDS, such as \"Us: AS JS 10H\", got {spec!r}", where)
+    return out
+
+
+def record_hand(entry: Any, match: str | None, dry_run: bool = False) -> Any:
+    """Append one hand to the log (the Logbook's locked write path); the Change made."""
+    return book_of(match).record(entry, dry_run=dry_run)
+
+
+def _hand_command(**kw: Any) -> None:
+    w = record_hand(entry_of(kw), kw.get("match"), bool(kw.get("dry_run")))
+    warn(w.warnings)
+    if kw.get("as_json"):
+        emit_json(w.state.to_json())
+        return
+    from pitchkeeper.show import board
+
+    board.verdict(w.state.hands[w.number - 1].verdict, w.state.table)
+    board.draw(w.scoreboard().to_json())
+    if kw.get("dry_run"):
+        sys.stdout.write("(dry run: nothing was written)\n")
+
+
+def _edit_command(**kw: Any) -> None:
+    number = kw["number"]
+    book = book_of(kw.get("match"))
+    change = book.prepare_replace(number, entry_of(kw))
+    _show_change(change.replayed_before, change.state, number, kw.get("as_json", False))
+    if not change.changes_anything:
+        sys.stderr.write("nothing changes\n")
+        return
+    if kw.get("dry_run"):
+        sys.stderr.write("(dry run: nothing was written)\n")
+        return
+    _confirm(f"save the corrected hand {number}?", kw.get("yes", False), "edit")
+    book.commit(change)
+    if not kw.get("as_json"):
+        sys.stdout.write(f"hand {number} corrected in {shown(book.path)}\n")
+    warn(change.warnings)
+
+
+def _register_hand_commands() -> None:
+    import inspect
+
+    params = _hand_parameters()
+
+    def hand(**kw: Any) -> None:
+        """Record a hand: bidder, amount, trump, and who took each point (or the cards each side took).
+
+        The dealer follows the rotation. Prints the verdict and the scoreboard; with --json, the
+        `judge match` object of the whole match.
+        """
+        _hand_command(**kw)
+
+    hand.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    commands.command("hand")(hand)
+
+    def edit(**kw: Any) -> None:
+        """Correct hand N (options as for `hand`; those given replace the hand's), show the change, save it.
+
+        Every later total is recomputed by replaying the log.
+        """
+        _edit_command(**kw)
+
+    number = inspect.Parameter("number", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[int, typer.Argument(
+        help="The hand to correct (from 1).", show_default=False)])
+    yes = inspect.Parameter("yes", inspect.Parameter.KEYWORD_ONLY, annotation=YesOpt, default=False)
+    edit.__signature__ = inspect.Signature([number, *params, yes])  # type: ignore[attr-defined]
+    commands.command("edit")(edit)
+
+
+_register_hand_commands()
+
+
+def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
+    old, new = before.hands[number - 1], after.hands[number - 1]
+    if as_json:
+        emit_json({"hand": number, "before": {**old.verdict.to_json(), "scores": old.scores},
+                   "after": {**new.verdict.to_json(), "scores": new.scores},
+                   "scores": {"before": before.scores, "after": after.scores},
+                   "winner": {"before": before.winner, "after": after.winner}})
+        return
+    from pitchkeeper.show import render
+
+    render.change(before, after, number)
+
+
+# ---------------------------------------------------------------------------
+# status, history
+
+
+@commands.command("status")
+def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
+    """The scoreboard: scores, who deals next, points needed, who is in the hole, the last hand."""
+    from pitchkeeper import __version__
+    from pitchkeeper.logbook import store
+
+    path = store.resolve_match_path(match)
+    st = store.read_cache(path, __version__)  # an unchanged log need not be parsed and replayed again
+    if st is None:
+        from pitchkeeper.logbook import loader
+        from pitchkeeper.logbook.book import remember
+
+        k = loader.load(path)
+        st = remember(k, k.replay(), k.stamp)
+    warn(st["warnings"])
+    if as_json:
+        emit_json(st)
+        return
+    from pitchkeeper.show import board
+
+    board.draw(st, last=True)
+
+
+@commands.command("history")
+def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
+    """The match hand by hand: dealer, bid, points, score changes and running totals."""
+    k, state = book_of(match).load()
+    if as_json:
+        rows = []
+        for h, hand in zip(state.hands, k.record.hands, strict=True):
+            v = h.verdict.to_json()
+            rows.append({"number": h.number, "dealer": hand.dealer, "trump": v["trump"], "bid": v["bid"],
+                         "awards": v["awards"], "taken": v["taken"], "delta": v["delta"], "scores": h.scores,
+                         "note": hand.note or None})
+        emit_json({"match": str(k.path), "rules": k.ruleset.name, "target": state.target, "hands": rows,
+                   "scores": state.scores, "winner": state.winner,
+                   "won_on_hand": state.ending.hand if state.ending else None})
+        return
+    from pitchkeeper.show import render
+
+    render.history(k, state)
+    warn(list(k.warnings) + list(state.warnings))
+
+
+# ---------------------------------------------------------------------------
+# undo
+
+
+@commands.command("undo")
+def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) -> None:
+    """Drop the last hand of the match (after asking)."""
+
+    book = book_of(match)
+    change = book.prepare_drop()
+    count, k = change.number, change.before
+    v = change.replayed_before.hands[-1].verdict
+    what = (f"hand {count}: {k.record.hands[-1].dealer} dealt, {v.bid.player} bid {v.bid.label} in {v.trump}; "
+            + ", ".join(f"{s} {d:+d}" for s, d in v.delta.items()))
+    if not as_json:
+        sys.stdout.write(f"drop {what}\n")
+    _confirm(f"drop hand {count}?", yes, "undo")
+    book.commit(change)
+    after = change.state
+    if as_json:
+        emit_json(after.to_json())
+        return
+    sys.stdout.write(f"dropped hand {count}; scores now " + ", ".join(f"{s} {n}" for s, n in after.scores.items())
+                     + "\n")
+
+
+# ---------------------------------------------------------------------------
+# matches, check
+
+
+@commands.command("matches")
+def matches(as_json: JsonOpt = False) -> None:
+    """The match logs in the data folder, with their state; * marks the current match."""
+    from pitchkeeper.logbook import store
+    from pitchkeeper.logbook.book import Logbook
+    from pitchkeeper.logbook.paths import matches_dir
+
+    try:
+        current = store.current_match()
+    except PitchError:
+        current = None
+    files = sorted(matches_dir().glob("*.toml")) if matches_dir().is_dir() else []
+    if current is not None and current.exists() and all(f.resolve() != current.resolve() for f in files):
+        files.append(current)
+    rows = []
+    for f in files:
+        row: dict[str, Any] = {"match": str(f), "current": current is not None and f.resolve() == current.resolve()}
+        try:
+            k, state = Logbook(f).load()
+            row.update(rules=k.ruleset.name, title=k.data.get("title"), players=list(k.record.table.players),
+                       hands=len(state.hands), scores=state.scores, winner=state.winner,
+                       state="won" if state.ending else "playing", error=None)
+        except PitchError as e:
+            row.update(rules=None, title=None, players=None, hands=None, scores=None, winner=None, state="broken",
+                       error=str(e))
+        rows.append(row)
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        sys.stdout.write("no matches yet: start one with `pitchkeeper new`\n")
+        return
+    from pitchkeeper.show import render
+
+    render.matches(rows)
+
+
+@commands.command("check")
+def check(
+    file: Annotated[str | None, typer.Argument(help="A match log (default: the current match).",
+                                               show_default=False)] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check a hand-edited match log: every problem with its hand and line; exit 2 if there is any."""
+    from pitchkeeper.logbook import loader, store
+
+    report = loader.check(store.resolve_match_path(file))
+    path, warnings = report.path, report.warnings
+    found = [f.to_json() for f in report.problems]
+    if as_json:
+        emit_json({"match": str(path), "ok": not report.errors, "problems": found, "warnings": list(warnings)})
+    else:
+        for w in warnings:
+            sys.stderr.write(f"warning: {shown(w)}\n")
+        for f in report.problems:
+            sys.stderr.write(f"{f}\n")
+        if report.errors and len(report.problems) > 1:  # one problem is one line; several get a count
+            sys.stderr.write(f"{len(report.errors)} problem(s) in {shown(path)}\n")
+        else:
+            sys.stdout.write(f"{path}: ok - {report.hands} hand(s), {report.ruleset.name}"
+                             + (f", {len(found)} warning(s)" if found else "") + "\n")
+    if report.errors:
+        raise typer.Exit(2)

@@ -1,0 +1,633 @@
+"""Tricks: who wins each one, and whether each play kept the ruleset's play rules.
+
+Everything comes from the ruleset's data. The trump view gives each card's effective suit
+(the off-jack, off-ace, off-three and the jokers are trumps and leave their printed suit) and
+its strength; `play.follow`, `play.first_lead_trump` and `trump.set_by` give the rules.
+An illegal play is a finding, not an error: it is reported with the rule it broke and what
+the player could have played. Bad input (a card played twice, a trick led by the wrong
+player, a card the player did not hold) raises PitchError naming the key.
+
+Rule ids (the `rule` of an illegal play):
+  first-lead-trump      the first card pitched must be a trump (and, where it sets trump, fit the trump named)
+  must-follow-trump     trump was led and the player held a trump but did not play one
+  must-follow-or-trump  a plain suit was led; the player held it and played neither it nor a trump
+  must-follow           a plain suit was led; the player held it and did not follow (play.follow = suit)
+  trump-only            only trumps may be played; a player out of trumps folds (play.follow = trump-only)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from pitchkeeper.errors import PitchError
+from pitchkeeper.game.cards import SUIT_NAMES, SUITS, Card, Suit, parse_card, pretty, suit_of
+from pitchkeeper.game.records import Hand, Table, Trick
+from pitchkeeper.game.rulesets import Ruleset, TrumpView
+
+TRUMP = "T"  # the effective suit of every trump in a TrumpView
+
+# Short names of the trumps that are not cards of the trump suit itself.
+SYMBOL_WORDS = {"off-J": "the off-jack", "off-A": "the off-ace", "off-3": "the off-three",
+                 "HJ": "the high joker", "LJ": "the low joker", "JK": "the joker"}
+
+
+@dataclass(frozen=True, slots=True)
+class Illegal:
+    """A play that broke the rules, as `judge hand` reports it (tricks counted from 1)."""
+
+    trick: int
+    player: str
+    card: Card | None
+    rule: str
+    why: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"trick": self.trick, "player": self.player, "card": self.card, "rule": self.rule, "why": self.why}
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """Whether one play kept the rules.
+
+    `legal` is None when only the player's held cards could tell; `rule` is the rule broken
+    (None unless illegal); `could` is what the rules allowed from the held cards (None
+    when they are not known).
+    """
+
+    legal: bool | None
+    rule: str | None
+    why: str
+    could: tuple[Card, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRuling:
+    player: str
+    card: Card | None  # None: the player folded (trump-only play)
+    suit: str | None  # effective suit: S, H, D, C or TRUMP; None for a fold
+    ruling: Ruling
+
+    def to_json(self) -> dict[str, object]:
+        r = self.ruling
+        return {"player": self.player, "card": self.card, "suit": _suit_json(self.suit), "legal": r.legal,
+                "rule": r.rule, "why": r.why, "could": None if r.could is None else list(r.could)}
+
+
+@dataclass(frozen=True, slots=True)
+class TrickResult:
+    number: int
+    leader: str
+    plays: tuple[tuple[str, Card], ...]  # who played what, in order (folds left out)
+    winner: str
+    why: str
+    card: Card = ""  # the winning card
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    tricks: tuple[TrickResult, ...]
+    captured: tuple[tuple[str, tuple[Card, ...]], ...]  # player -> cards won
+    illegal: tuple[Illegal, ...]
+
+    @property
+    def trick_counts(self) -> dict[str, int]:
+        """player -> tricks won (players who won none left out)."""
+        out: dict[str, int] = {}
+        for t in self.tricks:
+            out[t.winner] = out.get(t.winner, 0) + 1
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class TrickJudgement:
+    """One trick judged on its own (`judge trick`): the winner and a ruling on every play."""
+
+    rules: str
+    trump: Suit
+    first: bool  # judged as the hand's first trick
+    led: str | None  # effective suit of the lead
+    plays: tuple[PlayRuling, ...]
+    winner: str
+    card: Card
+    why: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"rules": self.rules, "trump": self.trump, "first": self.first, "led": _suit_json(self.led),
+                "winner": self.winner, "card": self.card, "why": self.why,
+                "plays": [p.to_json() for p in self.plays]}
+
+
+def _suit_json(s: str | None) -> str | None:
+    return "trump" if s == TRUMP else s
+
+
+# ---------------------------------------------------------------------------
+# Words
+
+
+def suit_words(s: str, one: bool = False) -> str:
+    """'clubs' / 'a club'; 'trumps' / 'a trump' for the effective trump suit."""
+    if s == TRUMP:
+        return "a trump" if one else "trumps"
+    name = SUIT_NAMES[s]
+    return f"a {name[:-1]}" if one else name
+
+
+def card_list(cards: Sequence[Card]) -> str:
+    return ", ".join(pretty(c) for c in cards) if cards else "nothing"
+
+
+def trump_note(view: TrumpView, card: Card) -> str:
+    """' (the off-jack)' for a trump that is not of the trump suit's own printed cards."""
+    sym = view.symbol.get(card, "")
+    return f" ({SYMBOL_WORDS[sym]})" if sym in SYMBOL_WORDS else ""
+
+
+def moved_note(view: TrumpView, holding: Sequence[Card], led: str) -> str:
+    """' (J♣ is a spade for this hand)' when held cards printed in the led suit are trumps."""
+    moved = [c for c in holding if suit_of(c) == led and view.suit[c] == TRUMP] if led != TRUMP else []
+    if not moved:
+        return ""
+    one = SUIT_NAMES[view.trump][:-1]
+    return f" ({card_list(moved)} {'is a ' + one if len(moved) == 1 else 'are ' + one + 's'} for this hand)"
+
+
+# ---------------------------------------------------------------------------
+# The model
+
+
+def first_lead_suits(ruleset: Ruleset, card: Card) -> tuple[Suit, ...]:
+    """The trumps a first card pitched can set (`trump.set_by`), in suit order.
+
+    first-lead: the card's own suit; a joker has none, so the pitcher names it (any suit).
+    first-lead-announced: every suit that makes the card a trump, the pitcher saying which
+    when there is a choice (a joker; a jack that may be the off-jack).
+    named: trump is named before play; every suit that makes the card a trump.
+    """
+    printed = suit_of(card)
+    if ruleset.settings["trump"]["set_by"] == "first-lead" and printed is not None:
+        return (printed,)
+    return tuple(s for s in SUITS if ruleset.views[s].suit.get(card) == TRUMP)
+
+
+def sets_trump(ruleset: Ruleset) -> bool:
+    """Whether the first card pitched fixes trump (rather than trump being named)."""
+    return ruleset.settings["trump"]["set_by"] != "named"
+
+
+@dataclass(frozen=True, slots=True)
+class Allowed:
+    cards: tuple[Card, ...]  # what may be played from the holding
+    rule: str | None  # the rule that narrowed the choice; None when any card may be played
+    words: str  # that rule, in words for this trick
+
+
+def allowed(ruleset: Ruleset, view: TrumpView, holding: Sequence[Card], led: str | None,
+            first: bool = False) -> Allowed:
+    """What may be played from `holding` to a trick whose lead's effective suit is `led`
+    (None: this card leads; `first`: it is the hand's first lead)."""
+    follow = ruleset.settings["play"]["follow"]
+    trumps = tuple(c for c in holding if view.suit[c] == TRUMP)
+    tname = SUIT_NAMES[view.trump]
+    if led is None and first and sets_trump(ruleset):
+        ok = tuple(c for c in holding if view.trump in first_lead_suits(ruleset, c))
+        return Allowed(ok, "first-lead-trump", f"the first card pitched sets trump, so it must be one that makes "
+                                               f"{tname} trump")
+    if led is None and first and ruleset.settings["play"]["first_lead_trump"] and trumps:
+        return Allowed(trumps, "first-lead-trump", f"the first lead must be a trump ({tname})")
+    if follow == "trump-only":
+        return Allowed(trumps, "trump-only", "only trumps may be played; a player out of trumps folds")
+    if led is None:
+        return Allowed(tuple(holding), None, "any card may lead")
+    same = tuple(c for c in holding if view.suit[c] == led)
+    if not same:
+        return Allowed(tuple(holding), None, f"with no {suit_words(led)}, any card may be played")
+    if led == TRUMP:
+        return Allowed(same, "must-follow-trump", "trump was led: a player holding a trump must play one")
+    if follow == "suit":
+        return Allowed(same, "must-follow", f"{suit_words(led)} were led: a player holding {suit_words(led, True)} "
+                                            "must play one (a trump only when out of them)")
+    return Allowed(same + tuple(c for c in trumps if c not in same), "must-follow-or-trump",
+                   f"{suit_words(led)} were led: a player holding {suit_words(led, True)} must play "
+                   f"{suit_words(led, True)} or a trump")
+
+
+def judge_play(ruleset: Ruleset, view: TrumpView, card: Card, holding: Sequence[Card] | None, led: str | None,
+               first: bool = False, player: str = "the player") -> Ruling:
+    """Rule on one play. With `holding` (the player's cards before this play, the card among
+    them) every rule can be checked; without it, only what the card alone shows."""
+    if holding is not None:
+        a = allowed(ruleset, view, holding, led, first)
+        if card in a.cards:
+            return Ruling(True, None, _legal_words(ruleset, view, card, holding, led, first), a.cards)
+        why = f"{a.words}; {player} could have played {card_list(a.cards)}"
+        if a.rule == "first-lead-trump" and sets_trump(ruleset):
+            why = f"{_pitch_words(ruleset, view, card)}; {why}"
+        return Ruling(False, a.rule, why, a.cards)
+    # Without the hand: rule on what the card alone shows.
+    follow = ruleset.settings["play"]["follow"]
+    is_trump = view.suit[card] == TRUMP
+    if led is None and first and sets_trump(ruleset):
+        if view.trump in first_lead_suits(ruleset, card):
+            return Ruling(True, None, _pitch_words(ruleset, view, card), None)
+        return Ruling(False, "first-lead-trump", _pitch_words(ruleset, view, card), None)
+    if follow == "trump-only":
+        if is_trump:
+            return Ruling(True, None, f"{pretty(card)} is a trump{trump_note(view, card)}", None)
+        rule = "first-lead-trump" if led is None and first and ruleset.settings["play"]["first_lead_trump"] \
+            else "trump-only"
+        return Ruling(False, rule, f"only trumps may be played, and {pretty(card)} is not one", None)
+    if led is None:
+        if first and ruleset.settings["play"]["first_lead_trump"] and not is_trump:
+            return Ruling(None, None, "the first lead must be a trump unless the pitcher held none; "
+                                      "give the held cards to settle it", None)
+        return Ruling(True, None, "any card may lead", None)
+    if view.suit[card] == led:
+        return Ruling(True, None, "follows trump" if is_trump else f"follows {suit_words(led)}", None)
+    if is_trump and follow == "suit-or-trump":
+        return Ruling(True, None, "a trump may be played at any time", None)
+    return Ruling(None, None, f"legal only if {player} held no {suit_words(led)}; give the held cards to settle it",
+                  None)
+
+
+def _pitch_words(ruleset: Ruleset, view: TrumpView, card: Card) -> str:
+    suits = first_lead_suits(ruleset, card)
+    tname = SUIT_NAMES[view.trump]
+    if view.trump in suits:
+        if len(suits) == 1:
+            return f"{pretty(card)} pitched first sets {tname} as trump"
+        return (f"{pretty(card)} pitched first could set {' or '.join(SUIT_NAMES[s] for s in suits)}; "
+                f"the pitcher announced {tname}{trump_note(view, card)}")
+    if not suits:
+        return f"{pretty(card)} pitched first cannot make any suit trump"
+    return (f"{pretty(card)} pitched first makes {' or '.join(SUIT_NAMES[s] for s in suits)} trump, "
+            f"not {tname}")
+
+
+def _legal_words(ruleset: Ruleset, view: TrumpView, card: Card, holding: Sequence[Card], led: str | None,
+                 first: bool) -> str:
+    """Why a legal play is legal, in words."""
+    is_trump = view.suit[card] == TRUMP
+    if led is None:
+        if first and sets_trump(ruleset):
+            return _pitch_words(ruleset, view, card)
+        if is_trump:
+            return f"{pretty(card)} is a trump{trump_note(view, card)}" + (
+                ", as the first lead must be" if first and ruleset.settings["play"]["first_lead_trump"] else "")
+        if first and ruleset.settings["play"]["first_lead_trump"]:
+            return "the pitcher held no trump, so any card may lead"
+        return "any card may lead"
+    if ruleset.settings["play"]["follow"] == "trump-only":
+        return f"{pretty(card)} is a trump{trump_note(view, card)}"
+    if view.suit[card] == led:
+        return "follows trump" + trump_note(view, card) if is_trump else f"follows {suit_words(led)}"
+    if any(view.suit[c] == led for c in holding):
+        return f"a trump{trump_note(view, card)} may be played even when able to follow"
+    return f"held no {suit_words(led)}{moved_note(view, holding, led)}, so any card may be played"
+
+
+def winner_index(view: TrumpView, cards: Sequence[Card]) -> int:
+    """Index of the winning card: the highest trump, else the highest card of the suit led."""
+    strength = view.strength
+    best, best_trump = -1, 0
+    for i, c in enumerate(cards):
+        s = strength.get(c)
+        if s is not None and s > best_trump:
+            best, best_trump = i, s
+    if best >= 0:
+        return best
+    led = view.suit[cards[0]]
+    plain = view.plain_strength
+    best, top = 0, plain[cards[0]]
+    for i, c in enumerate(cards[1:], 1):
+        if view.suit[c] == led and plain[c] > top:
+            best, top = i, plain[c]
+    return best
+
+
+def why_wins(view: TrumpView, cards: Sequence[Card], i: int) -> str:
+    c = cards[i]
+    if c in view.strength:
+        others = [x for x in cards if x in view.strength and x != c]
+        if not others:
+            return f"{pretty(c)} is the only trump played{trump_note(view, c)}"
+        beaten = ", ".join(pretty(x) + trump_note(view, x) for x in others)
+        return f"{pretty(c)} is the highest trump played{trump_note(view, c)}, over {beaten}"
+    if len(cards) == 1:
+        return f"{pretty(c)} is the only card played"
+    return f"no trump was played and {pretty(c)} is the highest {suit_words(view.suit[c], True)[2:]}, the suit led"
+
+
+# ---------------------------------------------------------------------------
+# One trick on its own
+
+
+def parse_plays(text: str, where: str = "--cards") -> list[tuple[str, Card | None]]:
+    """'Ann:JC Bob:AC Cy:fold' (or bare cards, seated P1, P2...) -> [(player, card or None)]."""
+    tokens = [t for t in text.replace(",", " ").split() if t]
+    if not tokens:
+        raise PitchError("no cards: give them in playing order from the leader, such as \"Ann:JC Bob:AC\"", where)
+    named = [":" in t for t in tokens]
+    if any(named) and not all(named):
+        raise PitchError("name the player of every card (\"Ann:JC Bob:AC\") or of none", where)
+    out: list[tuple[str, Card | None]] = []
+    for k, t in enumerate(tokens, 1):
+        who, _, card = t.rpartition(":")
+        who = who.strip() or f"P{k}"
+        if card.lower() in ("fold", "folded", "-", ""):
+            out.append((who, None))
+            continue
+        try:
+            out.append((who, parse_card(card)))
+        except PitchError as e:
+            raise e.at(f"{where} ({who})") from None
+    return out
+
+
+def parse_held(items: Sequence[str], where: str = "--held") -> dict[str, tuple[Card, ...]]:
+    """['Bob:AC KC 4D', 'Cy:5C; Dee:2S 3S'] -> {player: cards}."""
+    out: dict[str, tuple[Card, ...]] = {}
+    for item in items:
+        for part in item.split(";"):
+            if not part.strip():
+                continue
+            who, sep, cards = part.partition(":")
+            if not sep or not who.strip():
+                raise PitchError(f"expected \"Player:card card ...\", got {part.strip()!r}", where)
+            who = who.strip()
+            try:
+                parsed = tuple(parse_card(c) for c in cards.replace(",", " ").split())
+            except PitchError as e:
+                raise e.at(f"{where} {who}") from None
+            out[who] = out.get(who, ()) + parsed
+    return out
+
+
+def judge_trick(ruleset: Ruleset, trump: Suit, plays: Sequence[tuple[str, Card | None]],
+                held: Mapping[str, Sequence[Card]] | None = None, first: bool = False,
+                where: str = "--cards", held_where: str = "--held") -> TrickJudgement:
+    """Judge one trick given in playing order from the leader; `held` is each player's cards
+    when the trick began (the card played among them)."""
+    view = ruleset.views[trump]
+    held = dict(held or {})
+    names = [p for p, _ in plays]
+    dup = next((p for p in names if names.count(p) > 1), None)
+    if dup:
+        raise PitchError(f"{dup} plays twice to one trick", where)
+    if plays[0][1] is None:
+        raise PitchError(f"the leader ({plays[0][0]}) plays a card; only a follower can fold", where)
+    trump_only = ruleset.settings["play"]["follow"] == "trump-only"
+    seen: dict[Card, str] = {}
+    for p, cards in held.items():
+        if p not in names:
+            raise PitchError(f"{p} plays no card to this trick (players: {', '.join(names)})", held_where)
+        for c in cards:
+            _in_deck(ruleset, c, f"{held_where} {p}")
+            if c in seen:
+                raise PitchError(f"{pretty(c)} is held by {seen[c]} and {p}" if seen[c] != p else
+                                 f"{pretty(c)} is listed twice for {p}", held_where)
+            seen[c] = p
+    for p, c in plays:
+        if c is None:
+            if not trump_only:
+                raise PitchError(f"{p} folds, but {ruleset.name} is not played trumps-only: every player plays a card",
+                                 where)
+            continue
+        _in_deck(ruleset, c, where)
+        if p in held and c not in held[p]:
+            raise PitchError(f"{p} played {c}, which is not among {p}'s held cards (list the whole hand "
+                             "as the trick began, the card played included)", held_where)
+        if seen.get(c, p) != p:
+            raise PitchError(f"{p} played {c}, but it is among {seen[c]}'s held cards", held_where)
+    cards = [c for _, c in plays if c is not None]
+    if len(set(cards)) != len(cards):
+        raise PitchError(f"{next(c for c in cards if cards.count(c) > 1)} is played twice", where)
+    led = view.suit[cards[0]]
+    rulings = []
+    for k, (p, c) in enumerate(plays):
+        holding = held.get(p)
+        if c is None:
+            rulings.append(PlayRuling(p, None, None, _fold_ruling(view, holding, p)))
+            continue
+        rulings.append(PlayRuling(p, c, view.suit[c], judge_play(ruleset, view, c, holding, None if k == 0 else led,
+                                                                 first and k == 0, p)))
+    who = [p for p, c in plays if c is not None]
+    if ruleset.settings["play"]["follow"] == "trump-only":
+        # as in a replayed hand: an illegal non-trump is taken back and cannot win the trick
+        kept = [(p, c) for p, c in zip(who, cards, strict=True) if view.suit[c] == TRUMP]
+        if not kept:
+            raise PitchError("no trump was played to this trick, and only trumps may be played", where)
+        who, cards = [p for p, _ in kept], [c for _, c in kept]
+    i = winner_index(view, cards)
+    return TrickJudgement(ruleset.name, trump, first, led, tuple(rulings), who[i], cards[i], why_wins(view, cards, i))
+
+
+def _fold_ruling(view: TrumpView, holding: Sequence[Card] | None, player: str) -> Ruling:
+    if holding is None:
+        return Ruling(None, None, "a player folds when out of trumps; give the held cards to settle it", None)
+    trumps = tuple(c for c in holding if view.suit[c] == TRUMP)
+    if trumps:
+        return Ruling(False, "trump-only", f"{player} folded holding {card_list(trumps)}: only a player out of "
+                                           "trumps folds", trumps)
+    return Ruling(True, None, f"{player} is out of trumps, so folds", ())
+
+
+def _in_deck(ruleset: Ruleset, card: Card, where: str) -> None:
+    if card not in ruleset.deck:
+        raise PitchError(f"{card} is not in {ruleset.name}'s deck ({ruleset.deck_words()})", where)
+
+
+# ---------------------------------------------------------------------------
+# A whole hand
+
+
+def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") -> Replay:
+    """Play the hand's tricks back: winners, captured cards, and any illegal plays.
+
+    Each trick is led by the last trick's winner (the first by the pitcher, or by the eldest
+    hand where `play.first_leader` says so); in trump-only play a player who folds is out
+    for the rest of the hand and the lead passes to the next player still in.
+    """
+    assert hand.tricks is not None
+    view = ruleset.views[hand.trump]
+    trump_only = ruleset.settings["play"]["follow"] == "trump-only"
+    players = table.players
+    held = _held(ruleset, view, hand, trump_only, where.removesuffix("tricks") + "held")
+    hand_size = ruleset.settings["deck"]["hand_size"]
+    if not trump_only and len(hand.tricks) != hand_size:
+        raise PitchError(f"{len(hand.tricks)} tricks given; a hand of {hand_size} cards each has {hand_size} tricks",
+                         where)
+    if len(hand.tricks) > hand_size:
+        raise PitchError(f"{len(hand.tricks)} tricks given; at most {hand_size} can be played", where)
+    first_leader = hand.bid.player
+    if ruleset.settings["play"]["first_leader"] == "eldest":
+        first_leader = table.left_of(hand.dealer)
+    seen: dict[Card, int] = {}
+    captured: dict[str, list[Card]] = {}
+    results: list[TrickResult] = []
+    illegal: list[Illegal] = []
+    folded: dict[str, int] = {}  # player -> the trick they folded in (trump-only play)
+    prev_winner: str | None = None
+    for number, trick in enumerate(hand.tricks, 1):
+        w = f"{where}[{number}]"
+        expected = first_leader if prev_winner is None else prev_winner
+        # Check the leader before seating the cards (a wrong leader would garble the seating),
+        # unless only seating can tell who folds (a trick naming some players, not all).
+        early = _named_folds(trick, players, folded) if trump_only else {}
+        if early is not None:
+            _check_leader(trick, players, expected, prev_winner is None, folded, early, hand.bid.player, w)
+        plays, folds_now = _seat_plays(trick, players, folded, trump_only, w)
+        if early is None:
+            _check_leader(trick, players, expected, prev_winner is None, folded, folds_now, hand.bid.player, w)
+        for p, j in folds_now.items():
+            trumps = [c for c in held.get(p, ()) if view.suit[c] == TRUMP]
+            if trumps:
+                at = f"{w}.cards[{j}]" if j else w
+                raise PitchError(f"{p} folds while holding {' '.join(trumps)} (held.{p}): a player folds only when "
+                                 "out of trumps, and every trump must be played", at)
+            folded[p] = number
+        cards: list[Card] = []
+        who: list[str] = []
+        led: str | None = None
+        for player, card, j in plays:
+            cw = f"{w}.cards[{j}]"
+            if card not in ruleset.deck:
+                raise PitchError(f"{card} is not in {ruleset.name}'s deck ({ruleset.deck_words()})", cw)
+            if card in seen:
+                raise PitchError(f"{card} was already played in trick {seen[card]}", cw)
+            seen[card] = number
+            holding = held.get(player)
+            if holding is not None and card not in holding:
+                raise PitchError(f"{player} plays {card}, which is not among {player}'s held cards", cw)
+            r = judge_play(ruleset, view, card, holding, led, number == 1 and led is None, player)
+            if r.legal is False:
+                assert r.rule is not None
+                illegal.append(Illegal(number, player, card, r.rule, f"{player} played {pretty(card)}: {r.why}"))
+            if holding is not None:
+                holding.remove(card)
+            if led is None:
+                led = view.suit[card]
+            if trump_only and view.suit[card] != TRUMP:
+                continue  # an illegal non-trump in trump-only play is taken back, never captured
+            cards.append(card)
+            who.append(player)
+        if not cards:
+            raise PitchError("no trump was played to this trick", w)
+        i = winner_index(view, cards)
+        winner = who[i]
+        captured.setdefault(winner, []).extend(cards)
+        results.append(TrickResult(number, trick.leader, tuple(zip(who, cards, strict=True)), winner,
+                                   why_wins(view, cards, i), cards[i]))
+        prev_winner = winner
+    if trump_only:
+        left = {p: [c for c in cs if view.suit[c] == TRUMP] for p, cs in held.items()}
+        left = {p: cs for p, cs in left.items() if cs}
+        if left:
+            still = "; ".join(f"{p} {' '.join(cs)}" for p, cs in left.items())
+            raise PitchError(f"the tricks end with trumps still held ({still}): play goes on until every trump "
+                             "is played", where)
+    return Replay(tuple(results), tuple((p, tuple(cs)) for p, cs in captured.items()), tuple(illegal))
+
+
+def _held(ruleset: Ruleset, view: TrumpView, hand: Hand, trump_only: bool, where: str) -> dict[str, list[Card]]:
+    """The held cards by player, checked: in the deck, in one hand only, a whole hand each."""
+    out: dict[str, list[Card]] = {}
+    owner: dict[Card, str] = {}
+    size = ruleset.settings["deck"]["hand_size"]
+    for player, cards in hand.held:
+        w = f"{where}.{player}"
+        for c in cards:
+            _in_deck(ruleset, c, w)
+            if c in owner:
+                raise PitchError(f"{c} is held by {owner[c]} and {player}" if owner[c] != player
+                                 else f"{c} is listed twice", w)
+            owner[c] = player
+        if len(cards) > size or (not trump_only and len(cards) != size):
+            raise PitchError(f"{len(cards)} cards; a hand holds {size} when play begins", w)
+        out[player] = list(cards)
+    return out
+
+
+def _named_folds(trick: Trick, players: tuple[str, ...], folded: Mapping[str, int]) -> dict[str, int] | None:
+    """Who folds in a trump-only trick, read from its names alone: the explicit folds and, when every
+    card is named, the players still in who are left out. None when some cards are named and some
+    not: then only seating them from the leader tells."""
+    named = [p.player for p in trick.plays if p.player is not None]
+    if not named:
+        return {}
+    if len(named) != len(trick.plays):
+        return None
+    out = {p.player: j for j, p in enumerate(trick.plays, 1) if p.card is None and p.player is not None}
+    out.update({p: 0 for p in players if p not in folded and p not in named})
+    return out
+
+
+def _check_leader(trick: Trick, players: tuple[str, ...], expected: str, first: bool, folded: Mapping[str, int],
+                  folds_now: Mapping[str, int], pitcher: str, where: str) -> None:
+    """The trick is led by whoever must lead it, or raise naming `where.leader`. A player who has
+    folded (or folds now, in trump-only play) leads no more: the lead passes clockwise to the
+    next player still in."""
+    n = len(players)
+    start = players.index(expected)
+    due = next((players[(start + k) % n] for k in range(n)
+                if players[(start + k) % n] not in folded and players[(start + k) % n] not in folds_now), expected)
+    if trick.leader == due:
+        return
+    who = "the last trick's winner"
+    if first:
+        who = "the pitcher" if expected == pitcher else "the player on the dealer's left"
+    if due != expected:
+        who = f"{who} ({expected}) is out of trumps, so the next player still in"
+    raise PitchError(f"led by {trick.leader}, but {who} ({due}) leads this trick", f"{where}.leader")
+
+
+def _seat_plays(trick: Trick, players: tuple[str, ...], folded: Mapping[str, int], trump_only: bool,
+                where: str) -> tuple[list[tuple[str, Card, int]], dict[str, int]]:
+    """Give each card its player: named ones as written, others by seat from the leader.
+
+    Returns the plays (player, card, position in `cards`) and the players who fold in this
+    trick (player -> position of an explicit fold, 0 when left out of a named trick).
+    """
+    n = len(players)
+    start = players.index(trick.leader)
+    order = [players[(start + k) % n] for k in range(n) if players[(start + k) % n] not in folded]
+    if trick.leader in folded:
+        raise PitchError(f"{trick.leader} folded in trick {folded[trick.leader]} and leads no more",
+                         f"{where}.leader")
+    named = {p.player for p in trick.plays if p.player is not None}
+    seated: list[tuple[str, Card | None, int]] = []
+    pos = 0
+    for j, play in enumerate(trick.plays, 1):
+        cw = f"{where}.cards[{j}]"
+        if play.player is None:
+            while pos < len(order) and order[pos] in named:
+                pos += 1
+            if pos >= len(order):
+                raise PitchError("more cards than players" + (" still in" if trump_only else "") + " in this trick", cw)
+            seated.append((order[pos], play.card, j))
+            pos += 1
+            continue
+        if play.player in folded:
+            raise PitchError(f"{play.player} folded in trick {folded[play.player]} and plays no more", cw)
+        if play.card is None and not trump_only:
+            raise PitchError(f"{play.player} folds, but only in trump-only play may a player fold", cw)
+        seated.append((play.player, play.card, j))
+    whos = [p for p, _, _ in seated]
+    dup = next((p for p in whos if whos.count(p) > 1), None)
+    if dup:
+        raise PitchError(f"{dup} plays twice to this trick", where)
+    if whos[0] != trick.leader or seated[0][1] is None:
+        raise PitchError(f"the first card is the leader's ({trick.leader}), not {whos[0]}'s", where)
+    if whos != [p for p in order if p in whos]:
+        raise PitchError(f"cards are not in playing order from the leader ({', '.join(order)})", where)
+    folds_now = {p: j for p, c, j in seated if c is None}
+    missing = [p for p in order if p not in whos]
+    if missing:
+        if not trump_only:
+            raise PitchError(f"{len(seated)} cards in this trick; every one of the {n} players plays to it", where)
+        if not named:
+            raise PitchError(f"{len(seated)} cards for {len(order)} players still in: when a player folds, "
+                             "name who played each card (\"Bob:5S\")", where)
+        folds_now.update(dict.fromkeys(missing, 0))
+    return [(p, c, j) for p, c, j in seated if c is not None], folds_now

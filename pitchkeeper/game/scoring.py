@@ -1,0 +1,546 @@
+"""The verdict on one hand: every point with its reason, the game count, the bid, the score change.
+
+`verdict(ruleset, table, hand)` is a pure function. It reads only the ruleset's data (its point
+catalogue, trump view, settlement and penalty settings), so a new variant needs a TOML file, not
+code here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from pitchkeeper.errors import PitchError, did_you_mean
+from pitchkeeper.game.cards import RANK_NAMES, Card, card_name, pretty
+from pitchkeeper.game.records import POINT_IDS, Hand, Table
+from pitchkeeper.game.rulesets import PointRule, Ruleset
+
+if TYPE_CHECKING:  # play is loaded only for hands recorded trick by trick
+    from pitchkeeper.game.play import Illegal, TrickResult
+
+_RANK = {p: i for i, p in enumerate(POINT_IDS)}
+
+
+class Award(NamedTuple):
+    """One point won. A NamedTuple: immutable and cheap to make; its reason is worded on demand."""
+
+    point: str
+    card: Card | None
+    side: str
+    player: str | None
+    value: int
+    why: tuple[Any, ...] = ()  # (how it was won, what made it the point's card, the point's rule)
+
+    @property
+    def reason(self) -> str:
+        """The award in one line a player understands."""
+        how, what, rule = self.why
+        who = self.side if self.player in (None, self.side) else f"{self.player} ({self.side})"
+        if how == "game":
+            return what.reason
+        if how == "sweep":
+            return f"{self.side}{', the bidding side,' if rule.only_bidder else ''} took every trick"
+        if how == "entered":
+            return f"{who} won {rule.label} (entered by hand)"
+        c = self.card or ""
+        worth = "" if self.value == 1 else f" ({self.value} points)"
+        if what == "high":
+            fact = f"{pretty(c)} is the highest trump in play"
+        elif what == "low":
+            fact = f"{pretty(c)} is the lowest trump in play"
+        elif what == "lone":
+            fact = f"{pretty(c)} is the only trump in play, so it is low as well as high"
+        else:
+            fact = f"{pretty(c)} is {what}"
+        if how == "dealt":
+            return f"{fact}{worth}; {rule.label} goes to the player dealt it: {self.player}"
+        if how == "lone-dealt":
+            return f"{fact}{worth}; a lone trump wins its own trick, so {who} both held and captured it"
+        return f"{fact}{worth}; {who} captured it"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"point": self.point, "card": self.card, "side": self.side, "player": self.player,
+                "value": self.value}
+
+
+class GameCount(NamedTuple):
+    counts: dict[str, int]
+    side: str | None
+    entered: str = ""  # for a quick-entry hand: what was entered, in words (no counts are known)
+    # what was counted: (side, cards) pairs and each card's value; the breakdown is made on demand
+    source: tuple[tuple[tuple[str, tuple[Card, ...]], ...], Mapping[Card, int]] = ((), {})
+
+    @property
+    def reason(self) -> str:
+        """Who won game and on what count, in words (made on demand: verdicts are made in bulk)."""
+        if self.entered:
+            return self.entered
+        ranked = sorted(self.counts.items(), key=lambda kv: -kv[1])
+        top = ranked[0][1] if ranked else 0
+        if self.side is None:
+            leaders = [s for s, v in ranked if v == top]
+            if len(leaders) > 1 or top == 0:
+                return f"game is tied at {top} ({', '.join(leaders)}): nobody scores it"
+            total = sum(self.counts.values())
+            return f"{leaders[0]} counted {top}, not more than half of {total}: nobody scores game"
+        against = ", ".join(f"{s} {v}" for s, v in ranked[1:])
+        return f"{self.side} wins game: counted {top}" + (f" against {against}" if against else "")
+
+    @property
+    def cards(self) -> dict[str, tuple[tuple[Card, int], ...]]:
+        """side -> the counting cards it took, with their values (for the card-by-card breakdown)."""
+        pairs, values = self.source
+        out: dict[str, list[tuple[Card, int]]] = {s: [] for s in self.counts}
+        for side, cards in pairs:
+            out[side].extend((c, values[c]) for c in cards if values[c])
+        return {s: tuple(v) for s, v in out.items()}
+
+
+class BidResult(NamedTuple):
+    side: str
+    player: str
+    amount: int
+    label: int | str
+    made: bool
+    took: int  # the points the bidding side took
+
+    @property
+    def reason(self) -> str:
+        if self.amount == 0:
+            return f"{self.player} pitched without a contract"
+        return f"{self.side} bid {self.label} and took {self.took}: " + ("made" if self.made else "set")
+
+
+class Verdict(NamedTuple):
+    """The verdict on one hand. A NamedTuple: immutable, and cheap to make in bulk (replays, stats)."""
+
+    rules: str
+    trump: str
+    awards: tuple[Award, ...]
+    game: GameCount | None
+    taken: dict[str, int]
+    bid: BidResult
+    delta: dict[str, int]
+    illegal: tuple[Illegal, ...]
+    notes: tuple[tuple[Any, ...], ...]  # why each side's score changes as it does: (kind, values...)
+    tricks: tuple[TrickResult, ...] = ()
+    counters: dict[str, int] | None = None  # stake counters forfeited (revokes)
+
+    @property
+    def settlement(self) -> tuple[str, ...]:
+        """Why each side's score changes as it does, in words (worded on demand)."""
+        return tuple(_NOTES[kind].format(*values) for kind, *values in self.notes)
+
+    def to_json(self) -> dict[str, Any]:
+        g = None if self.game is None else {"counts": dict(self.game.counts), "side": self.game.side}
+        return {
+            "rules": self.rules,
+            "trump": self.trump,
+            "awards": [a.to_json() for a in self.awards],
+            "game": g,
+            "taken": dict(self.taken),
+            "bid": {"side": self.bid.side, "player": self.bid.player, "amount": self.bid.label,
+                    "made": self.bid.made},
+            "delta": dict(self.delta),
+            "illegal": [i.to_json() for i in self.illegal],
+        }
+
+
+def bid_amount(ruleset: Ruleset, hand: Hand, where: str = "bid.amount") -> int:
+    """The bid's worth, checked against the ruleset's range, smudge and no-contract rules."""
+    return amount_worth(ruleset, hand.bid.amount, hand.bid.smudge, where)
+
+
+def amount_worth(ruleset: Ruleset, amount: int, smudge: bool = False, where: str | None = None) -> int:
+    """What a bid of `amount` (or a smudge) is worth under the ruleset; PitchError when it is no bid there."""
+    b = ruleset.settings["bidding"]
+    if smudge:
+        if not b["smudge"]:
+            raise PitchError(f"{ruleset.name} has no {b['smudge_name']} bid (bids {b['min']}-{b['max']})", where)
+        return b["smudge"]
+    if amount == 0:
+        if b["all_pass"] == "eldest-pitches":
+            return 0
+        raise PitchError(f"a bid of 0 (pitching without a contract) is not allowed in {ruleset.name}; "
+                         f"bids are {_bid_range(ruleset)}", where)
+    if not b["min"] <= amount <= b["max"]:
+        raise PitchError(f"a bid of {amount} is out of range: {ruleset.name} bids are {_bid_range(ruleset)}", where)
+    return amount
+
+
+def always_out(rule: PointRule) -> bool:
+    """Is this point won in every hand? High is (the pitch is a trump); so is low, unless the ruleset
+    lets a lone trump be high only, or some trumps never count as low."""
+    return rule.of == "highest-trump" or (rule.of == "lowest-trump" and not rule.apart and not rule.skip)
+
+
+def dealt_cards(ruleset: Ruleset, trump: str, cards: list[Card]) -> list[Card]:
+    """The captured cards whose point goes to the player dealt them: what a `dealt` entry must name
+    (a lone trump needs none: it always wins its own trick)."""
+    view = ruleset.views[trump]
+    trumps = [c for c in cards if c in view.strength]
+    if not trumps:
+        return []
+    high = max(trumps, key=view.strength.__getitem__)
+    out = []
+    for rule in ruleset.points:
+        if rule.to != "dealt":
+            continue
+        card = None
+        if rule.of == "lowest-trump":
+            pool = [c for c in trumps if c not in view.low_skip]
+            card = min(pool, key=view.strength.__getitem__) if pool else None
+        elif rule.of == "highest-trump":
+            card = high
+        elif rule.of == "card":
+            card = view.point_card.get(rule.id)
+            card = card if card in cards else None
+        if card is not None and card != high and card not in out:
+            out.append(card)
+    return out
+
+
+def _bid_range(ruleset: Ruleset) -> str:
+    b = ruleset.settings["bidding"]
+    extra = f" or {b['smudge_name']} ({b['smudge']})" if b["smudge"] else ""
+    return f"{b['min']} to {b['max']}{extra}"
+
+
+def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
+    """Judge one hand. Raises PitchError on bad input, naming the key."""
+    if hand.trump not in ruleset.views:
+        raise PitchError(f"'{hand.trump}' is not a suit", "trump")
+    amount = bid_amount(ruleset, hand)
+    if amount == 0:
+        from pitchkeeper.game.bidding import check_bid  # a pitch without a contract is eldest hand's
+
+        check_bid(ruleset, table, hand)
+    if hand.auction:
+        from pitchkeeper.game.bidding import check_auction  # loaded only for hands that give the auction
+
+        check_auction(ruleset, table, hand)
+    bid_side = table.side_of(hand.bid.player)
+    sides = table.sides
+    illegal: tuple[Illegal, ...] = ()
+    tricks: tuple[TrickResult, ...] = ()
+    if hand.points is not None:
+        awards, game = _quick_awards(ruleset, table, hand, bid_side)
+    else:
+        if hand.tricks is not None:
+            from pitchkeeper.game.play import replay
+
+            rep = replay(ruleset, table, hand)
+            captured = rep.captured
+            illegal, tricks = rep.illegal, rep.tricks
+            where = "tricks"
+        else:
+            assert hand.captured is not None
+            captured = hand.captured
+            where = "captured"
+        # a hand played trick by trick shows who held each card played: the player dealt it
+        played = {c: p for t in tricks for p, c in t.plays}
+        awards, game = _card_awards(ruleset, table, hand, captured, where, bid_side, played)
+    taken = dict.fromkeys(sides, 0)
+    for a in awards:
+        taken[a.side] += a.value
+    made = amount == 0 or taken[bid_side] >= amount
+    bid = BidResult(bid_side, hand.bid.player, amount, hand.bid.label if amount else 0, made, taken[bid_side])
+    delta, notes, counters = _settle(ruleset, table, hand, taken, bid, illegal)
+    return Verdict(ruleset.name, hand.trump, tuple(awards), game, taken, bid, delta, illegal, notes, tricks, counters)
+
+
+def _who(side: str, player: str | None, table: Table) -> str:
+    if player is None or not table.teams:
+        return side
+    return f"{player} ({side})"
+
+
+def _quick_awards(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str) -> tuple[list[Award], GameCount | None]:
+    assert hand.points is not None
+    rules = {p.id: p for p in ruleset.points}
+    awards = []
+    for pid, owner in hand.points:
+        rule = rules.get(pid)
+        if rule is None:
+            raise PitchError(f"{ruleset.name} has no point '{pid}'{did_you_mean(pid, rules)} "
+                             f"(its points: {', '.join(rules)})", f"points.{pid}")
+        side = table.side_of(owner) if owner not in table.sides else owner
+        player = owner if owner in table.players else None
+        if rule.of == "all-tricks" and rule.only_bidder and side != bid_side:
+            raise PitchError(f"only the bidding side ({bid_side}) can score {rule.label}", f"points.{pid}")
+        awards.append(Award(pid, None, side, player, rule.value, ("entered", "", rule)))
+    given = {pid for pid, _ in hand.points}
+    for rule in ruleset.points:
+        if always_out(rule) and rule.id not in given:
+            raise PitchError(f"{rule.id} is always out (the {'highest' if rule.of == 'highest-trump' else 'lowest'} "
+                             "trump in play): say who won it", f"points.{rule.id}")
+    awards.sort(key=lambda a: _RANK.get(a.point, len(_RANK)))
+    g = ruleset.game_point
+    game = None
+    if g is not None:
+        winner = next((a.side for a in awards if a.point == g.id), None)
+        game = GameCount({}, winner, f"{winner} won game (entered by hand)" if winner else
+                         "game not awarded (tied, entered by hand)")
+    return awards, game
+
+
+def _card_awards(ruleset: Ruleset, table: Table, hand: Hand, captured: tuple[tuple[str, tuple[Card, ...]], ...],
+                 where: str, bid_side: str, played: dict[Card, str]) -> tuple[list[Award], GameCount | None]:
+    view = ruleset.views[hand.trump]
+    deck = ruleset.deck
+    sides = table.sides
+    n = len(table.players)
+    owner: dict[Card, str] = {}  # card -> key of `captured` (a side or a player)
+    side_of_key: dict[str, str] = {}
+    per_side: dict[str, int] = dict.fromkeys(sides, 0)
+    trump_only = ruleset.settings["play"]["follow"] == "trump-only"
+    strength = view.strength
+    for key, cards in captured:
+        side = key if key in sides else table.side_of(key)
+        side_of_key[key] = side
+        new = dict.fromkeys(cards, key)
+        if len(new) != len(cards) or not owner.keys().isdisjoint(new) or not deck.issuperset(new) or (
+                trump_only and not strength.keys() >= new.keys()):
+            _bad_captured(ruleset, view, key, cards, owner, where, trump_only)
+        owner.update(new)
+        per_side[side] += len(cards)
+    if not played:
+        _check_whole_tricks(ruleset, captured, per_side, n, trump_only, where)
+    trumps = strength.keys() & owner.keys()
+    dealt = _dealt_index(ruleset, hand, owner, strength) if hand.dealt or hand.held else {}
+    if played:
+        for c, p in dealt.items():  # `dealt` or `held` must agree with who played the card
+            if played.get(c, p) != p:
+                raise PitchError(f"{c} is listed for {p}, but {played[c]} played it", f"{_key_of(hand, c)}.{p}")
+        dealt = {**played, **dealt}
+    awards: list[Award] = []
+    high = max(trumps, key=strength.__getitem__) if trumps else None
+    game: GameCount | None = None
+    for rule in ruleset.award_order:
+        of = rule.of
+        if of == "highest-trump":
+            if high is not None:
+                awards.append(_card_award(rule, high, owner, side_of_key, dealt, table, high, "high"))
+        elif of == "lowest-trump":
+            low_pool = trumps - view.low_skip if view.low_skip else trumps
+            if low_pool:
+                low = min(low_pool, key=strength.__getitem__)
+                if low == high and rule.apart:
+                    continue
+                awards.append(_card_award(rule, low, owner, side_of_key, dealt, table, high,
+                                          "lone" if low == high else "low"))
+        elif of == "card":
+            c = view.point_card[rule.id]
+            if c in owner:
+                awards.append(_card_award(rule, c, owner, side_of_key, dealt, table, high,
+                                          _card_words(rule, c, view.symbol.get(c, ""))))
+        elif of == "game":
+            game = _game(rule, captured, side_of_key, sides)
+            if game.side is not None:
+                awards.append(Award(rule.id, None, game.side, None, rule.value, ("game", game, rule)))
+        elif of == "all-tricks":
+            holders = [s for s in sides if per_side[s]]
+            if len(holders) == 1:
+                s = holders[0]
+                if not rule.only_bidder or s == bid_side:
+                    awards.append(Award(rule.id, None, s, None, rule.value, ("sweep", "", rule)))
+    return awards, game
+
+
+_WORDS: dict[tuple[str, Card, str], str] = {}
+
+
+def _card_words(rule: PointRule, card: Card, symbol: str) -> str:
+    """What a point's card is, in words ('the jack of trumps'); memoised, as verdicts are made in bulk."""
+    key = (rule.label, card, symbol)
+    words = _WORDS.get(key)
+    if words is None:
+        words = _WORDS[key] = _card_words_uncached(rule, card, symbol)
+    return words
+
+
+def _card_words_uncached(rule: PointRule, card: Card, symbol: str) -> str:
+    if symbol.startswith("off-"):
+        return f"{card_name(card)}, the {rule.label} (a trump of the same colour as trumps)"
+    if symbol in ("HJ", "LJ", "JK"):
+        return card_name(card)
+    return f"the {RANK_NAMES[symbol]} of trumps"
+
+
+def _card_award(rule: PointRule, card: Card, owner: dict[Card, str], side_of_key: dict[str, str],
+                dealt: dict[Card, str], table: Table, high: Card | None, what: str) -> Award:
+    if rule.to == "dealt":
+        player = dealt.get(card)
+        if player is not None:
+            return Award(rule.id, card, table.side_of(player), player, rule.value, ("dealt", what, rule))
+        if card != high:
+            raise PitchError(f"{rule.id} ({card}) goes to the player dealt it: say who, "
+                             f"e.g. dealt = {{ {table.players[0]} = [\"{card}\"] }}", "dealt")
+        how = "lone-dealt"  # a lone trump always wins its own trick: its captor is the player dealt it
+    else:
+        how = "captor"
+    key = owner[card]
+    return Award(rule.id, card, side_of_key[key], key if key in table.players else None, rule.value,
+                 (how, what, rule))
+
+
+def _bad_captured(ruleset: Ruleset, view: Any, key: str, cards: tuple[Card, ...], owner: dict[Card, str],
+                  where: str, trump_only: bool) -> None:
+    """Say exactly what is wrong with one side's captured cards (the fast path only noticed)."""
+    seen: set[Card] = set()
+    for c in cards:
+        if c not in ruleset.deck:
+            raise PitchError(f"{c} is not in this ruleset's deck ({ruleset.deck_words()})", f"{where}.{key}")
+        if c in seen:
+            raise PitchError(f"{c} is listed twice for {key}", f"{where}.{key}")
+        seen.add(c)
+        if c in owner:
+            raise PitchError(f"{c} is captured twice ({owner[c]} and {key})", f"{where}.{key}")
+        if trump_only and c not in view.strength:
+            raise PitchError(f"{c} is not a trump, and {ruleset.name} plays only trumps "
+                             "(non-trumps are never played)", f"{where}.{key}")
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _key_of(hand: Hand, card: Card) -> str:
+    """Which of `dealt` and `held` lists the card (for messages)."""
+    return "dealt" if any(card in cs for _, cs in hand.dealt) else "held"
+
+
+def _dealt_index(ruleset: Ruleset, hand: Hand, owner: dict[Card, str], strength: Any) -> dict[Card, str]:
+    """Card -> player dealt it, from `dealt` (or `held` when no `dealt` names the card)."""
+    out: dict[Card, str] = {}
+    deck = ruleset.deck
+    for key, table_ in (("held", hand.held), ("dealt", hand.dealt)):
+        if not table_:
+            continue
+        seen = {c: p for p, cs in table_ for c in cs}
+        if len(seen) != sum(len(cs) for _, cs in table_) or not deck.issuperset(seen):
+            _bad_dealt(ruleset, key, table_)
+        lost = strength.keys() & seen.keys() - owner.keys()
+        if lost:
+            c = min(lost)
+            raise PitchError(f"{c} is a trump {seen[c]} held, but nobody captured it", f"{key}.{seen[c]}")
+        out.update(seen)
+    return out
+
+
+def _bad_dealt(ruleset: Ruleset, key: str, table_: tuple[tuple[str, tuple[Card, ...]], ...]) -> None:
+    seen: dict[Card, str] = {}
+    for player, cards in table_:
+        for c in cards:
+            if c not in ruleset.deck:
+                raise PitchError(f"{c} is not in this ruleset's deck ({ruleset.deck_words()})", f"{key}.{player}")
+            if c in seen:
+                who = f"listed twice for {player}" if seen[c] == player else f"dealt to both {seen[c]} and {player}"
+                raise PitchError(f"{c} is {who}", f"{key}.{player}")
+            seen[c] = player
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _game(rule: PointRule, captured: tuple[tuple[str, tuple[Card, ...]], ...], side_of_key: dict[str, str],
+          sides: tuple[str, ...]) -> GameCount:
+    values = rule.card_values
+    counts = dict.fromkeys(sides, 0)
+    pairs = []
+    for key, cards in captured:
+        side = side_of_key[key]
+        counts[side] += sum(map(values.__getitem__, cards))
+        pairs.append((side, cards))
+    source = (tuple(pairs), values)
+    top = max(counts.values())
+    leaders = [s for s, v in counts.items() if v == top]
+    if top == 0 or len(leaders) > 1 or (rule.need == "majority" and top * 2 <= sum(counts.values())):
+        return GameCount(counts, None, "", source)
+    return GameCount(counts, leaders[0], "", source)
+
+
+def _check_whole_tricks(ruleset: Ruleset, captured: tuple[tuple[str, tuple[Card, ...]], ...],
+                        per_side: dict[str, int], n: int, trump_only: bool, where: str) -> None:
+    hand_size = ruleset.settings["deck"]["hand_size"]
+    total = sum(per_side.values())
+    if trump_only:
+        if total > n * hand_size:
+            raise PitchError(f"{total} cards captured; {n} players of {hand_size} cards play at most {n * hand_size}",
+                             where)
+        return
+    for key, cards in captured:
+        if len(cards) % n:
+            raise PitchError(f"{len(cards)} cards cannot come from whole tricks of {n} cards", f"{where}.{key}")
+    if total != n * hand_size:
+        raise PitchError(f"{total} cards captured in all; {n} players of {hand_size} cards play {n * hand_size} "
+                         f"({hand_size} tricks of {n})", where)
+
+
+# What each settlement note says; notes are kept as (kind, values) and worded only when read.
+_NOTES = {
+    "made": "{0} made the bid: scores the {1} it took",
+    "no-contract": "{0} pitched without a contract: scores the {1} it took",
+    "excused": "{0} fell short of {2} but is excused because another player revoked: scores the {1} it took",
+    "set": "{0} bid {2} and took {1}: set back {3}",
+    "set-nothing": "{0} bid {2} and took {1}: scores nothing",
+    "defended": "{0} scores the {1} it took",
+    "no-penalty": "revoke by {0}: {1} sets no penalty for it",
+    "revoked": "{0} revoked: {1} is set back {2}{3}",
+    "forfeit": "{0} forfeits {1} {2} to the pool",
+    "sale": "{0} scores {1} for the sale of the pitch (bidding.sale_credit)",
+}
+
+
+def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], bid: BidResult,
+            illegal: tuple[Illegal, ...]) -> tuple[dict[str, int], tuple[tuple[Any, ...], ...], dict[str, int] | None]:
+    """Each side's score change under the ruleset's setback, revoke and sale rules, and notes saying why."""
+    st = ruleset.settings["settle"]
+    rv = ruleset.settings["revoke"]
+    notes: list[tuple[Any, ...]] = []
+    delta: dict[str, int] = {}
+    offenders = list(dict.fromkeys([*hand.revokes, *(i.player for i in illegal)])) if hand.revokes or illegal else []
+    penal = rv["setback"] != "none" and offenders
+    off_sides = {table.side_of(p) for p in offenders} if penal else set()
+    for side, t in taken.items():
+        if side == bid.side:
+            if bid.made:
+                delta[side] = t
+                notes.append(("made" if bid.amount else "no-contract", side, t))
+            elif penal and rv["bidder_excused"] and side not in off_sides:
+                delta[side] = t
+                notes.append(("excused", side, t, bid.label))
+            elif st["setback"] == "bid":
+                delta[side] = -bid.amount
+                notes.append(("set", side, t, bid.label, bid.amount))
+            else:
+                delta[side] = 0
+                notes.append(("set-nothing", side, t, bid.label))
+        elif st["defenders_score"]:
+            delta[side] = t
+            if t:
+                notes.append(("defended", side, t))
+        else:
+            delta[side] = 0
+    counters: dict[str, int] | None = None
+    if offenders and not penal:
+        notes.append(("no-penalty", ", ".join(offenders), ruleset.name))
+    if penal:
+        cost = bid.amount if rv["setback"] == "bid" else rv["points"]
+        for side in off_sides:
+            if not rv["offender_scores"]:
+                delta[side] = 0  # the offender's side scores nothing of its own this hand
+        for p in offenders:
+            side = table.side_of(p)
+            delta[side] -= cost
+            notes.append(("revoked", p, side, cost, " (the amount bid)" if rv["setback"] == "bid" else ""))
+            if rv["counters"]:
+                counters = counters or {}
+                counters[p] = counters.get(p, 0) + rv["counters"]
+                notes.append(("forfeit", p, rv["counters"], ruleset.settings["stakes"]["unit"]))
+    # --- sale credit (bidding.sale_credit, sell-out auctions): the price of a sale is scored by the
+    # seller, or by the buyer eldest refused; "none" (the default) changes nothing.
+    if ruleset.settings["bidding"]["sale_credit"] != "none":
+        from pitchkeeper.game.bidding import sale_credit
+
+        credit = sale_credit(ruleset, table, hand)
+        if credit is not None:
+            who, price = credit
+            delta[table.side_of(who)] += price
+            notes.append(("sale", who, price))
+    return delta, tuple(notes), counters

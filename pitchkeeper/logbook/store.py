@@ -1,0 +1,694 @@
+"""Reading record files (and, for match logs, writing them safely).
+
+A file is the source of truth: reads report a broken file with its line, and never guess.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pitchkeeper.errors import PitchError
+
+
+def read_record(path: str | Path) -> dict[str, Any]:
+    """A TOML record file as a table; a missing, unreadable or broken file is a PitchError naming it."""
+    return parse_text(read_text(path, "file"), path, "")
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write a whole file or nothing: temp file in the same folder, fsync, rename.
+
+    A symlink is written through to its target (the link stays a link). The file keeps its line
+    ends: a file written with CRLF (edited on Windows) gets CRLF again, unless `text` has its own.
+    """
+    import os
+    import tempfile
+
+    p = target(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    newline = "\r\n" if "\r" not in text and _crlf(p) else "\n"
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+    except (OSError, ValueError) as e:
+        raise PitchError(f"cannot write: {getattr(e, 'strerror', None) or e}", str(path)) from None
+    try:
+        # mkstemp makes a private file (0600); give it the mode the file has, or the usual one
+        try:
+            mode = os.stat(p).st_mode & 0o777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, mode)
+        crash = os.environ.get(CRASH_AT)
+        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as f:
+            if crash:
+                _crash_point(crash, "temp")
+                f.write(text[: len(text) // 2])
+                f.flush()
+                _crash_point(crash, "half")
+                text = text[len(text) // 2:]
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        if crash:
+            _crash_point(crash, "synced")
+        os.replace(tmp, p)
+        if crash:
+            _crash_point(crash, "renamed")
+        try:
+            dfd = os.open(folder, os.O_RDONLY)
+            try:
+                os.fsync(dfd)
+            finally:
+                os.close(dfd)
+        except OSError:
+            pass
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):  # a folder where the file should be, a full disk: one line, nothing written
+            raise PitchError(f"cannot write: {e.strerror or e}", str(path)) from None
+        raise
+
+
+# The kill test's hook: a writer with $PITCHKEEPER_CRASH_AT set to one of these steps kills itself
+# there, so that the test kills writers at chosen points of the write instead of at random times.
+CRASH_AT = "PITCHKEEPER_CRASH_AT"
+CRASH_STEPS = ("locked", "temp", "half", "synced", "renamed")
+
+
+def _crash_point(chosen: str, step: str) -> None:
+    import os
+    import signal
+
+    if chosen == step:
+        os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
+
+
+def _crlf(path: Path) -> bool:
+    """Whether a file's first line ends in CRLF (False: LF, or no such regular file)."""
+    import os
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False  # never open a pipe
+        with open(path, "rb") as f:
+            head = f.read(8192)
+    except (OSError, ValueError):
+        return False
+    i = head.find(b"\n")
+    return i > 0 and head[i - 1 : i] == b"\r"
+
+
+def current_match() -> Path | None:
+    """The match log the data dir's pointer names, or None when no match was started.
+
+    The pointer is one absolute path on one line (write_pointer); anything else is a corrupt
+    pointer, reported as such rather than followed.
+    """
+    import os
+
+    from pitchkeeper.logbook.paths import current_pointer
+
+    ptr = current_pointer()
+    try:
+        text = read_text(ptr, "file").strip()
+    except PitchError:
+        if not os.path.lexists(ptr):
+            return None
+        raise
+    if not text:
+        return None
+    bad = ("\n" in text or any(ord(c) < 32 or ord(c) == 127 for c in text) or not os.path.isabs(text)
+           or len(text.encode("utf-8", "surrogateescape")) > 4096)
+    if bad:
+        raise PitchError("corrupt: not the path of a match log; give --match FILE, or start a match with "
+                         "`pitchkeeper new`", str(ptr))
+    return Path(text)
+
+
+def resolve_match_path(explicit: str | None) -> Path:
+    """The match log a command works on: the explicit --match path, else the current match."""
+    if explicit:
+        return Path(explicit)
+    cur = current_match()
+    if cur is None:
+        raise PitchError("no current match: start one with `pitchkeeper new`, or give --match FILE")
+    return cur
+
+
+# ---------------------------------------------------------------------------
+# The match log: a TOML file people read and fix by hand, so it is treated as a ledger.
+# Hands are appended as text (a comment a person wrote survives every write), and undo and
+# edit cut or replace the exact text block of one hand. Every write is whole or nothing
+# (write_atomic) and made under a lock on a sidecar file, so two writers never lose a hand.
+
+LOCK_WAIT = 5.0  # seconds a writer waits for another before giving up ($PITCHKEEPER_LOCK_WAIT)
+FORMAT = 1
+
+
+def lock_path(path: Path) -> Path:
+    """The sidecar file writers lock (the log itself is replaced by rename, so it cannot be locked).
+
+    It sits beside the log's real file: two paths to one log (a symlink) share one lock.
+    """
+    real = target(path)
+    return real.with_name(f".{real.name}.lock")
+
+
+def target(path: str | Path) -> Path:
+    """The file a write to `path` lands in: a symlink is followed (to be written through, not replaced)."""
+    import os
+
+    p = Path(path)
+    if not p.is_symlink():
+        return p
+    try:
+        return Path(os.path.realpath(p))
+    except (OSError, ValueError):
+        return p
+
+
+def lock_wait() -> float:
+    """Seconds a writer waits for another: $PITCHKEEPER_LOCK_WAIT, a finite number from 0 up."""
+    import math
+    import os
+
+    text = os.environ.get("PITCHKEEPER_LOCK_WAIT")
+    if text is None:
+        return LOCK_WAIT
+    try:
+        wait = float(text)
+    except ValueError:
+        wait = math.nan
+    if not (math.isfinite(wait) and 0 <= wait <= 24 * 3600):
+        raise PitchError(f"expected a number of seconds from 0 to 86400, got {text!r}", "PITCHKEEPER_LOCK_WAIT")
+    return wait
+
+
+class locked:
+    """`with locked(path):` - hold the match log's write lock, waiting a little for another writer.
+
+    A lock on a sidecar file (fcntl.flock; msvcrt.locking where there is no fcntl): released by
+    the system when a process dies, so a killed writer never leaves a stale lock behind. A sidecar
+    this lock created is removed again when the write is refused, so a refused command leaves the
+    folder as it found it; a writer that waited on a removed sidecar notices and locks afresh.
+    """
+
+    def __init__(self, path: Path, wait: float | None = None) -> None:
+        self.path = path
+        self.wait = lock_wait() if wait is None else wait
+        self.fd = -1
+        self.created = False
+
+    def __enter__(self) -> locked:
+        import os
+        import time
+
+        lock = lock_path(self.path)
+        deadline = time.monotonic() + self.wait
+        while True:
+            existed = os.path.lexists(lock)
+            try:
+                self.fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+            except (OSError, ValueError) as e:
+                raise PitchError(f"cannot lock: {getattr(e, 'strerror', None) or e}", str(self.path)) from None
+            self.created = not existed
+            while not _try_lock(self.fd):
+                if time.monotonic() >= deadline:
+                    self._close()
+                    raise PitchError(f"another pitchkeeper is writing {self.path}; try again") from None
+                time.sleep(0.01)
+            if _same_file(self.fd, lock):
+                if CRASH_AT in os.environ:
+                    _crash_point(os.environ[CRASH_AT], "locked")
+                return self
+            self._close()  # the sidecar was removed (a refused write) while this one waited: lock the new one
+
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        import os
+
+        if self.fd < 0:
+            return
+        if exc_type is not None and self.created and os.name == "posix":
+            try:
+                os.unlink(lock_path(self.path))  # still held: a waiter that opened it relocks (_same_file)
+            except OSError:
+                pass
+        self._close()
+
+    def _close(self) -> None:
+        import os
+
+        if self.fd >= 0:
+            _unlock(self.fd)
+            os.close(self.fd)
+            self.fd = -1
+
+
+def _try_lock(fd: int) -> bool:
+    """Take the exclusive lock on an open file without waiting: True if it is ours now."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: lock the first byte (a lock file is empty; locking past its end is fine)
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+            return True
+        except OSError:
+            return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+
+
+def _unlock(fd: int) -> None:
+    import os
+
+    try:
+        import fcntl
+    except ImportError:
+        import msvcrt
+
+        try:
+            os.lseek(fd, 0, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
+        except OSError:
+            pass
+        return
+    fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    import os
+
+    try:
+        a, b = os.fstat(fd), os.stat(path)
+    except OSError:
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino) or os.name != "posix"
+
+
+def sweep_temps(path: Path) -> None:
+    """Remove the temp files a killed writer left beside the log. Call only while holding its lock."""
+    import os
+
+    real = target(path)
+    # Cache temps too: one that a live reader is writing at this moment only costs it its cache write.
+    # (A scan by prefix and suffix rather than a glob: no pattern to compile on every hand.)
+    prefix = f".{real.name}."
+    try:
+        names = [e.name for e in os.scandir(real.parent) if e.name.startswith(prefix) and e.name.endswith(".tmp")]
+    except OSError:
+        return
+    for name in names:
+        try:
+            (real.parent / name).unlink()
+        except OSError:
+            pass
+
+
+MAX_BYTES = 64 * 1024 * 1024  # a record file is a few KB; a bigger one is a mistake, not a record
+MAX_DEPTH = 32  # tables and arrays nested deeper than this are no record (and would exhaust the stack)
+INT_RANGE = (-(2**63), 2**63 - 1)  # TOML integers are 64-bit: anything else is refused, as the spec asks
+
+
+def read_text(path: str | Path, kind: str = "match log (start one with `pitchkeeper new`)") -> str:
+    """A file's text, CRLF line ends read as LF (write_atomic keeps the file's own ends).
+
+    A missing, unreadable, non-UTF-8 or non-regular file (a folder, a pipe, a device) is a PitchError
+    naming it: a pipe is refused before it is read, so a command never waits on one.
+    """
+    raw = read_bytes(path, kind)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise PitchError(f"line {text_line(raw[: e.start].decode('utf-8', 'replace'))}: "
+                         f"not UTF-8 text (byte {e.start})", str(path)) from None
+    return text.replace("\r\n", "\n") if "\r" in text else text
+
+
+def read_bytes(path: str | Path, kind: str = "file") -> bytes:
+    """A regular file's bytes; anything else is a PitchError naming the path (see read_text)."""
+    import os
+
+    what = kind.split(" (")[0]
+    try:
+        if not hasattr(os, "O_NONBLOCK"):  # Windows: no pipe can be opened without waiting, so look first
+            _regular(os.stat(path), path, kind)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise PitchError(f"no such {kind}", str(path)) from None
+    except IsADirectoryError:
+        raise PitchError(f"is a folder, not a {what}", str(path)) from None
+    except OSError as e:
+        raise PitchError(f"cannot read: {e.strerror or e}", str(path)) from None
+    except ValueError:  # a NUL in the name: no file can have it
+        raise PitchError(f"no such {kind} (the name holds a NUL character)", str(path)) from None
+    try:
+        st = os.fstat(fd)
+        _regular(st, path, kind)
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as f:
+        if st.st_size > MAX_BYTES:
+            raise PitchError(f"too large for a {what} ({st.st_size // 2**20} MB)", str(path))
+        try:
+            return f.read(MAX_BYTES + 1)
+        except OSError as e:
+            raise PitchError(f"cannot read: {e.strerror or e}", str(path)) from None
+
+
+def _regular(st: Any, path: str | Path, kind: str) -> None:
+    import stat
+
+    what = kind.split(" (")[0]
+    if stat.S_ISDIR(st.st_mode):
+        raise PitchError(f"is a folder, not a {what}", str(path))
+    if not stat.S_ISREG(st.st_mode):
+        raise PitchError(f"is not a regular file (a pipe, socket or device), not a {what}", str(path))
+
+
+def is_file(path: str | Path) -> bool:
+    """Path.is_file for a name read from input: a name too long or holding a NUL is simply no file."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def parse_text(text: str, path: str | Path, note: str = "; the log was not changed") -> dict[str, Any]:
+    """TOML text as a table; a broken file is reported with its line (tomllib says where).
+
+    Also bad input, not a crash: nesting too deep for the parser (or for anything that walks the
+    data), and integers TOML does not have (beyond 64 bits; Python refuses thousands of digits).
+    """
+    import re
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        msg = str(e)
+        m = re.search(r"\s*\(at line (\d+), column (\d+)\)$", msg)
+        if m:
+            msg = f"line {m.group(1)}, column {m.group(2)}: not valid TOML: {msg[: m.start()]}"
+        elif "end of document" in msg:
+            msg = f"line {text_line(text)}: not valid TOML: {msg} (is the file cut short?)"
+        else:
+            msg = f"not valid TOML: {msg}"
+        raise PitchError(msg + note, str(path)) from None
+    except RecursionError:
+        raise PitchError(f"not a record: nested deeper than {MAX_DEPTH} levels{note}", str(path)) from None
+    except ValueError:  # an integer of thousands of digits (Python's int-from-text limit)
+        raise PitchError(f"not a record: an integer beyond the 64-bit range of TOML{note}", str(path)) from None
+    problem = shape_problem(data)
+    if problem:
+        raise PitchError(f"not a record: {problem}{note}", str(path))
+    return data
+
+
+def shape_problem(data: Any) -> str | None:
+    """What makes parsed TOML unfit to be a record, walking it without recursion (None: nothing).
+
+    Tables or arrays nested deeper than MAX_DEPTH, and integers outside 64 bits (TOML's own range;
+    Python would take them, and then fail far from the file when showing or writing them).
+    """
+    lo, hi = INT_RANGE
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, dict):
+            items: Any = v.values()
+        elif isinstance(v, list):
+            items = v
+        else:
+            continue
+        if depth >= MAX_DEPTH:
+            return f"nested deeper than {MAX_DEPTH} levels"
+        for x in items:
+            if isinstance(x, dict | list):
+                stack.append((x, depth + 1))
+            elif type(x) is int and not lo <= x <= hi:
+                return "an integer beyond the 64-bit range of TOML"
+    return None
+
+
+def text_line(text: str, offset: int | None = None) -> int:
+    """The line number (from 1) of a character offset (default: the end)."""
+    return text.count("\n", 0, len(text) if offset is None else offset) + 1
+
+
+def _hands_headers(text: str) -> list[int]:
+    import re
+
+    return [m.start() for m in re.finditer(r"(?m)^[ \t]*\[\[[ \t]*hands[ \t]*\]\][ \t]*(?:#.*)?$", text)]
+
+
+def hand_spans(text: str, count: int | None = None) -> list[tuple[int, int]]:
+    """The text block of each hand: (start, end) offsets.
+
+    A block runs from its `[[hands]]` line (and the comment lines right above it, which belong
+    to it) to the next block, or to another table ([ruleset], say, moved below the hands by a
+    person or a TOML writer; only `[[hands]]` and its own sub-tables such as [hands.captured]
+    belong to a hand). `count`, the number of hands the TOML holds, guards against a header
+    hidden in a string or hands written as an inline array, which cannot be cut safely.
+    """
+    import re
+
+    heads = _hands_headers(text)
+    if count is not None and count != len(heads):
+        raise PitchError(f"the log holds {count} hand(s) but {len(heads)} [[hands]] line(s): pitchkeeper only "
+                         "changes hands written as [[hands]] blocks")
+    starts = [_comments_above(text, h) for h in heads]
+    others = [_comments_above(text, m.start()) for m in re.finditer(r"(?m)^[ \t]*\[\[?[ \t]*([^\]\s.]+)", text)
+              if m.group(1) != "hands"]
+    spans = []
+    for i, (start, head) in enumerate(zip(starts, heads, strict=True)):
+        end = starts[i + 1] if i + 1 < len(starts) else len(text)
+        spans.append((start, min([o for o in others if head < o < end], default=end)))
+    return spans
+
+
+def _comments_above(text: str, line_start: int) -> int:
+    """Where a header's block starts: the comment lines right above it belong to it."""
+    s = line_start
+    while s > 0:
+        prev = text.rfind("\n", 0, s - 1) + 1
+        if text[prev:s].lstrip().startswith("#"):
+            s = prev
+        else:
+            break
+    return s
+
+
+def hand_line(text: str, number: int) -> int | None:
+    """The line of hand `number`'s `[[hands]]` header, for messages (None when there is none)."""
+    heads = _hands_headers(text)
+    return text_line(text, heads[number - 1]) if 0 < number <= len(heads) else None
+
+
+def append_hand(text: str, block: str) -> str:
+    """The log with one more hand: its text appended, the rest left byte for byte.
+
+    A match record written by a tool may say `hands = []` (what a TOML writer makes of no hands);
+    that line goes, since [[hands]] blocks cannot follow it.
+    """
+    import re
+
+    text = re.sub(r"(?m)^[ \t]*hands[ \t]*=[ \t]*\[[ \t]*\][ \t]*(?:#.*)?\n?", "", text, count=1)
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return text + "\n" + block
+
+
+def remove_hand(text: str, number: int, count: int) -> str:
+    """The log without hand `number` (the blank line that separated it goes too)."""
+    start, end = hand_spans(text, count)[number - 1]
+    before, after = text[:start], text[end:]
+    if not after and before.endswith("\n\n"):
+        before = before[:-1]
+    return before + after
+
+
+def replace_hand(text: str, number: int, count: int, block: str) -> str:
+    """The log with hand `number`'s keys replaced by `block` (a `[[hands]]` block).
+
+    Comment lines of the old block are kept: those above it stay above it, those inside it
+    follow the new `[[hands]]` line; so do the blank lines that end it.
+    """
+    start, end = hand_spans(text, count)[number - 1]
+    old = text[start:end]
+    head = _hands_headers(old)[0]
+    above = old[:head]
+    body = old[head:].split("\n")[1:]
+    comments = [ln for ln in body if ln.lstrip().startswith("#")]
+    tail = old[len(old.rstrip("\n")):] or "\n"
+    first, _, rest = block.partition("\n")
+    new = "\n".join([first, *comments, rest.rstrip("\n")]) if comments else block.rstrip("\n")
+    return text[:start] + above + new + tail + text[end:]
+
+
+# -- writing TOML text (small and deterministic; a hand is a flat block of inline values)
+
+
+def _key(k: str) -> str:
+    import re
+
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else toml_value(k)
+
+
+def toml_value(v: Any) -> str:
+    """One TOML value on one line: strings, whole numbers, booleans, lists and inline tables."""
+    import json
+
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if hasattr(v, "isoformat"):  # TOML dates and times, as read by tomllib
+        return v.isoformat()
+    if isinstance(v, str):
+        # JSON string escapes are valid TOML basic strings; TOML also wants DEL escaped
+        return json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f")
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_key(str(k))} = {toml_value(x)}" for k, x in v.items()) + " }" if v else "{}"
+    raise TypeError(f"cannot write {type(v).__name__} as TOML")
+
+
+def hand_toml(hand: dict[str, Any]) -> str:
+    """A `[[hands]]` block: one key a line, in the order given."""
+    lines = ["[[hands]]"]
+    for k, v in hand.items():
+        if k == "tricks" and isinstance(v, list) and v:
+            lines.append("tricks = [")
+            lines.extend(f"  {toml_value(t)}," for t in v)
+            lines.append("]")
+        else:
+            lines.append(f"{_key(k)} = {toml_value(v)}")
+    return "\n".join(lines) + "\n"
+
+
+def table_toml(data: dict[str, Any], path: tuple[str, ...] = ()) -> str:
+    """A table as TOML text: sections and their sub-tables ([points.high]) as headers, deeper tables inline.
+
+    Used for the pinned copy of a ruleset: short lines a person can read, and it reads back the same.
+    """
+    lines: list[str] = []
+    tables = []
+    for k, v in data.items():
+        if isinstance(v, dict) and len(path) < 2:
+            tables.append((k, v))
+        else:
+            lines.append(f"{_key(str(k))} = {toml_value(v)}")
+    out = []
+    if path and (lines or not tables):
+        out.append("[" + ".".join(_key(p) for p in path) + "]")
+    out += lines
+    text = "\n".join(out) + ("\n" if out else "")
+    for k, v in tables:
+        text += ("\n" if text else "") + table_toml(v, (*path, str(k)))
+    return text
+
+
+def multiline(text: str) -> str:
+    """A TOML multi-line literal string for `text` (a basic string if it cannot be literal)."""
+    if "'''" in text or "\r" in text:
+        return toml_value(text)
+    return "'''\n" + text + ("" if text.endswith("\n") else "\n") + "'''"
+
+
+def write_pointer(log: Path) -> None:
+    """Make `log` the current match (the pointer file in the data dir)."""
+    from pitchkeeper.logbook.paths import current_pointer
+
+    ptr = current_pointer()
+    try:
+        ptr.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise PitchError(f"cannot create the data folder: {e.strerror or e}", str(ptr.parent)) from None
+    write_atomic(ptr, str(log.resolve()) + "\n")
+
+
+def create_new(path: Path, text: str) -> None:
+    """Write a new log; refuse to replace a file that exists (checked under the lock, so no race)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise PitchError(f"cannot create the folder: {e.strerror or e}", str(path.parent)) from None
+    with locked(path):
+        if path.exists():
+            raise PitchError("already exists; choose another --match path", str(path))
+        write_atomic(path, text)
+
+
+# -- a memo of a log's derived state, so `status` need not parse and replay an unchanged log
+
+
+def stamp(path: str | Path) -> list[int] | None:
+    """What identifies a file's version: size, modification and change times, inode (None: no file)."""
+    import os
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+
+def cache_path(log: Path) -> Path:
+    return log.with_name(f".{log.name}.cache.json")
+
+
+def read_cache(log: Path, version: str) -> dict[str, Any] | None:
+    """The state cached for `log`, if the log and its ruleset files are exactly as they were."""
+    import json
+
+    try:
+        c = json.loads(cache_path(log).read_text(encoding="utf-8"))
+        if c["version"] != version or c["log"] is None or c["log"] != stamp(log):
+            return None
+        for f, st in c["rules"]:
+            if stamp(f) != st:
+                return None
+        return c["state"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def write_cache(log: Path, log_stamp: list[int] | None, files: tuple[str, ...], version: str,
+                state: dict[str, Any]) -> None:
+    """Remember `state` for this version of the log (best effort: a cache that cannot be written is skipped).
+
+    `log_stamp` must be the stamp of the very text `state` was derived from.
+    """
+    import json
+    import os
+    import tempfile
+
+    if log_stamp is None:
+        return
+    c = {"version": version, "log": log_stamp, "rules": [[f, stamp(f)] for f in files], "state": state}
+    target = cache_path(log)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{log.name}.", suffix=".cache.tmp", dir=target.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(c, f, ensure_ascii=False)
+        os.replace(tmp, target)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except (OSError, UnboundLocalError):
+            pass

@@ -1,0 +1,170 @@
+"""The score progression of a match as data, and as a plain-text step chart.
+
+One `Progression` feeds both the HTML export's SVG and the terminal chart, so the two never
+disagree. The text grid is built here without Rich (pure strings, testable as text); the
+terminal module only colours it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pitchkeeper.game.match import MatchState
+
+# One ASCII symbol per side (at most 9 players sit at a table): readable without colour.
+SYMBOLS = ("o", "x", "+", "#", "@", "%", "&", "$", "~")
+CLASH = "*"  # two or more sides on the same cell
+
+
+@dataclass(frozen=True, slots=True)
+class Progression:
+    """Running totals per side after each hand, hand 0 being the start (every side at 0)."""
+
+    sides: tuple[str, ...]
+    hands: tuple[int, ...]  # 0, 1, 2, ... n
+    scores: dict[str, tuple[int, ...]]  # side -> total after each entry of `hands`
+    target: int
+    winner: str | None
+
+    @property
+    def lo(self) -> int:
+        """The bottom of the scale: 0, or the lowest score when a side went in the hole."""
+        return min([0] + [v for s in self.sides for v in self.scores[s]])
+
+    @property
+    def hi(self) -> int:
+        """The top of the scale: the target, or the highest score when a side went past it."""
+        return max([self.target] + [v for s in self.sides for v in self.scores[s]])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"target": self.target, "hands": list(self.hands), "winner": self.winner,
+                "scores": {s: list(v) for s, v in self.scores.items()}}
+
+
+def progression(state: MatchState) -> Progression:
+    """From a replayed match (match.MatchState)."""
+    sides = tuple(state.scores)
+    scores = {s: (0,) + tuple(h.scores[s] for h in state.hands) for s in sides}
+    hands = tuple(range(len(state.hands) + 1))
+    return Progression(sides, hands, scores, state.target, state.winner)
+
+
+def scale_step(span: int, rows: int, target: int) -> int:
+    """Points per row: the least that fits `span` into `rows`, preferring one that divides the target.
+
+    A step dividing the target puts both 0 and the target on a grid row; otherwise the grid is
+    aligned on the target, which is the line that matters.
+    """
+    need = max(1, math.ceil(span / max(1, rows - 1)))
+    for s in range(need, 2 * need + 1):
+        if target % s == 0:
+            return s
+    return need
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    char: str
+    side: int | None = None  # index into Progression.sides; None for axes, labels, target and clashes
+    kind: str = "plot"  # plot | axis | label | target | clash
+
+
+@dataclass(frozen=True, slots=True)
+class TextChart:
+    """A grid of cells (row 0 at the top) and the legend, ready to print or colour."""
+
+    rows: tuple[tuple[Cell, ...], ...]
+    legend: tuple[tuple[str, int | None, str], ...]  # (symbol, side index, words)
+    width: int = 80
+
+    def lines(self) -> list[str]:
+        return ["".join(c.char for c in row).rstrip() for row in self.rows]
+
+    def legend_lines(self) -> list[list[tuple[str, int | None, str]]]:
+        """The legend entries wrapped to the chart's width (long side names take more lines)."""
+        out: list[list[tuple[str, int | None, str]]] = [[]]
+        used = 0
+        for entry in self.legend:
+            sym, _, words = entry
+            words = words if len(words) <= self.width - 6 else words[: self.width - 9] + "..."
+            w = len(sym) + 1 + len(words) + 2
+            if out[-1] and used + w > self.width:
+                out.append([])
+                used = 0
+            out[-1].append((sym, entry[1], words))
+            used += w
+        return out
+
+    def text(self) -> str:
+        legend = ["  ".join(f"{sym} {words}".strip() for sym, _, words in line) for line in self.legend_lines()]
+        return "\n".join([*self.lines(), *legend]) + "\n"
+
+
+def text_chart(p: Progression, width: int = 80, height: int = 16) -> TextChart:
+    """A step chart: each hand a short flat step per side, the target a dotted row.
+
+    Fits `width` columns (at least 30): hands are squeezed (sampled) when there are more than
+    the columns allow, the last hand always shown.
+    """
+    width = max(30, width)
+    lo, hi = p.lo, p.hi
+    step = scale_step(hi - lo, height, p.target)
+    lo = p.target - math.ceil((p.target - lo) / step) * step
+    top = p.target + math.ceil((hi - p.target) / step) * step
+    nrows = (top - lo) // step + 1
+    label_w = max(len(str(lo)), len(str(top))) + 1
+    plot_w = width - label_w - 1
+    n = len(p.hands)
+    block = max(1, min(4, plot_w // n))
+    shown = n if n * block <= plot_w else plot_w // block
+    # Which entries of p.hands each column block shows (evenly sampled, first and last kept).
+    picks = list(range(n)) if shown >= n else sorted({round(i * (n - 1) / (shown - 1)) for i in range(shown)})
+
+    def row_of(v: int) -> int:
+        return nrows - 1 - round((v - lo) / step)
+
+    grid: list[list[Cell]] = [[Cell(" ", None, "plot") for _ in range(len(picks) * block)] for _ in range(nrows)]
+    trow = row_of(p.target)
+    for x in range(len(picks) * block):
+        grid[trow][x] = Cell(".", None, "target")
+    for b, idx in enumerate(picks):
+        for si, s in enumerate(p.sides):
+            r = row_of(p.scores[s][idx])
+            for x in range(b * block, b * block + block):
+                here = grid[r][x]
+                if (here.kind == "plot" and here.side is not None and here.side != si) or here.kind == "clash":
+                    grid[r][x] = Cell(CLASH, None, "clash")
+                else:
+                    grid[r][x] = Cell(SYMBOLS[si % len(SYMBOLS)], si, "plot")
+    rows: list[tuple[Cell, ...]] = []
+    for r in range(nrows):
+        v = lo + (nrows - 1 - r) * step
+        label = str(v).rjust(label_w - 1) + " "
+        marker = "+" if r == trow else "|"
+        rows.append(tuple([Cell(ch, None, "label") for ch in label] + [Cell(marker, None, "axis")] + grid[r]))
+    # x axis: a rule with a tick under each labelled block, then the hand numbers.
+    axis = [Cell(" ", None, "axis")] * label_w + [Cell("+", None, "axis")]
+    labels = [" "] * (label_w + 1 + len(picks) * block)
+    last_text = str(p.hands[picks[-1]])
+    last_start = min(label_w + 1 + (len(picks) - 1) * block, len(labels) - len(last_text))
+    labels[last_start:last_start + len(last_text)] = list(last_text)  # the last hand is always labelled
+    free_from = 0
+    for b, idx in enumerate(picks[:-1]):
+        text = str(p.hands[idx])
+        start = label_w + 1 + b * block
+        if start >= free_from and start + len(text) + 1 < last_start:
+            labels[start:start + len(text)] = list(text)
+            free_from = start + len(text) + 2
+    axis += [Cell("-", None, "axis")] * (len(picks) * block)
+    rows.append(tuple(axis))
+    rows.append(tuple(Cell(ch, None, "label") for ch in "".join(labels)))
+    legend: list[tuple[str, int | None, str]] = [(SYMBOLS[i % len(SYMBOLS)], i, s) for i, s in enumerate(p.sides)]
+    legend.append(("...", None, f"target {p.target}"))
+    if any(c.kind == "clash" for row in rows for c in row):
+        legend.append((CLASH, None, "sides level"))
+    if shown < n:
+        legend.append(("", None, f"x: hands, {len(picks)} of {n - 1} shown"))
+    return TextChart(tuple(rows), tuple(legend), width)

@@ -1,0 +1,366 @@
+"""A replayed match as CSV, JSON, Markdown or a printable HTML page (strings only).
+
+Every format is derived from the same replay (match.MatchState), so each export agrees with
+`judge match`. Nothing here prints or writes: the CLI decides where the text goes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pitchkeeper.errors import PitchError, did_you_mean
+from pitchkeeper.reports.chart import Progression, progression
+
+if TYPE_CHECKING:  # types only: the domain modules are imported by whoever calls
+    from pitchkeeper.game.match import MatchRecord, MatchState
+    from pitchkeeper.game.rulesets import Ruleset
+    from pitchkeeper.game.scoring import Verdict
+
+FORMATS = ("csv", "json", "md", "html")
+ALIASES = {"markdown": "md", "htm": "html"}
+# Spreadsheets run a cell starting with these as a formula (OWASP "CSV injection").
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+BOM = "\ufeff"  # Excel reads a CSV as UTF-8 only when it starts with one (export --bom)
+
+
+def format_name(name: str) -> str:
+    """A --format value (or an -o file suffix) checked against the known formats."""
+    key = name.lower().lstrip(".")
+    key = ALIASES.get(key, key)
+    if key not in FORMATS:
+        raise PitchError(f"unknown format '{name}'{did_you_mean(name, FORMATS)} (formats: {', '.join(FORMATS)})",
+                         "--format")
+    return key
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """What every format needs: the ruleset's point ids, the record and its replay."""
+
+    point_ids: tuple[str, ...]
+    record: MatchRecord
+    state: MatchState
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return tuple(self.state.scores)
+
+
+def build(ruleset: Ruleset, record: MatchRecord, state: MatchState) -> Export:
+    return Export(tuple(p.id for p in ruleset.points), record, state)
+
+
+def render(fmt: str, ex: Export) -> str:
+    """The export in one of FORMATS."""
+    return {"csv": to_csv, "json": to_json_text, "md": to_markdown, "html": to_html}[fmt](ex)
+
+
+# ---------------------------------------------------------------------------
+# rows shared by CSV and Markdown
+
+
+def _winners(v: Verdict) -> dict[str, str]:
+    """Point id -> the side that won it (a player's name in individual play)."""
+    return {a.point: a.side for a in v.awards}
+
+
+def csv_header(ex: Export) -> list[str]:
+    return (["hand", "dealer", "bidder", "bid", "trump", *ex.point_ids, "result"]
+            + [f"{s} change" for s in ex.sides] + [f"{s} total" for s in ex.sides])
+
+
+def safe_cell(text: str) -> str:
+    """A name as a spreadsheet shows it, never run: a leading = + - @ is quoted with an apostrophe."""
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def to_csv(ex: Export) -> str:
+    """One row per hand: who dealt and bid, each point's winner, made or set, changes and totals.
+
+    Numbers stay numbers (a change of -2 is written -2); only names are guarded against formulas.
+    """
+    buf = io.StringIO()
+    w = csv.writer(buf, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
+    w.writerow([safe_cell(c) for c in csv_header(ex)])
+    for h, hand in zip(ex.state.hands, ex.record.hands, strict=True):
+        v = h.verdict
+        won = _winners(v)
+        w.writerow([h.number, safe_cell(hand.dealer), safe_cell(v.bid.player), v.bid.label, v.trump,
+                    *[safe_cell(won.get(p, "")) for p in ex.point_ids],
+                    "made" if v.bid.made else "set",
+                    *[v.delta[s] for s in ex.sides], *[h.scores[s] for s in ex.sides]])
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------
+# JSON
+
+
+def _plain(v: Any) -> Any:
+    """TOML values as JSON values: dates and times become ISO text."""
+    if isinstance(v, Mapping):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [_plain(x) for x in v]
+    if isinstance(v, str | int | float | bool) or v is None:
+        return v
+    iso = getattr(v, "isoformat", None)
+    return iso() if iso else str(v)
+
+
+def to_json_obj(ex: Export) -> dict[str, Any]:
+    """The `judge match` object, plus every header key of the match log that it does not already have.
+
+    Keys of the judge object (rules, target, hands ...) keep their judged values: `rules` is the
+    ruleset's name even when the log names a file, and `target` the one actually played to. Each
+    hand also gets its `dealer` (an added key; the judge keys are unchanged).
+    """
+    obj = ex.state.to_json()
+    for h, hand in zip(obj["hands"], ex.record.hands, strict=True):
+        h["dealer"] = hand.dealer
+    for k, v in ex.record.header.items():
+        if k != "hands" and k not in obj:
+            obj[k] = _plain(v)
+    return obj
+
+
+def to_json_text(ex: Export) -> str:
+    import json
+
+    return json.dumps(to_json_obj(ex), ensure_ascii=False, indent=2) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# Markdown
+
+
+def md_cell(text: str) -> str:
+    """A name that cannot break the table or turn into formatting when pasted into a chat."""
+    out = text.replace("\\", "\\\\")
+    for ch in "|*_`<>[]~":
+        out = out.replace(ch, "\\" + ch)
+    return out.replace("\n", " ")
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}"
+
+
+def _side_words(ex: Export, side: str) -> str:
+    table = ex.state.table
+    if table.teams:
+        return f"{side} ({', '.join(table.members(side))})"
+    return side
+
+
+def result_line(ex: Export) -> str:
+    """The final result in one sentence (plain text; callers escape it for their format)."""
+    st = ex.state
+    totals = ", ".join(f"{s} {st.scores[s]}" for s in ex.sides)
+    if st.ending:
+        return f"{st.ending.winner} won on hand {st.ending.hand}: {st.ending.reason}. Final score: {totals}."
+    n = len(st.hands)
+    return f"The game goes on after {n} hand{'s' if n != 1 else ''} (to {st.target}). Score: {totals}."
+
+
+def to_markdown(ex: Export) -> str:
+    """A score sheet to paste into a chat: one table row per hand, then the result."""
+    st = ex.state
+    head = ["#", "dealer", "bid", "trump", "points", "result", *ex.sides]
+    lines = [f"**{md_cell(_title(ex))}** - {md_cell(st.rules)}, to {st.target}", ""]
+    if st.table.teams:
+        lines += ["Teams: " + "; ".join(md_cell(_side_words(ex, s)) for s in ex.sides), ""]
+    lines.append("| " + " | ".join(md_cell(h) for h in head) + " |")
+    lines.append("|" + "|".join("---:" if i == 0 or i >= 6 else "---" for i in range(len(head))) + "|")
+    for h, hand in zip(st.hands, ex.record.hands, strict=True):
+        v = h.verdict
+        pts = ", ".join(f"{a.point} {a.side}" for a in v.awards) or "-"
+        row = [str(h.number), hand.dealer, f"{v.bid.player} {v.bid.label}", v.trump, pts,
+               "made" if v.bid.made else "set",
+               *[f"{h.scores[s]} ({_signed(v.delta[s])})" for s in ex.sides]]
+        lines.append("| " + " | ".join(md_cell(c) for c in row) + " |")
+    lines += ["", md_cell(result_line(ex)), ""]
+    return "\n".join(lines)
+
+
+def _title(ex: Export) -> str:
+    t = ex.record.header.get("title")
+    return t if isinstance(t, str) and t.strip() else "Pitch match"
+
+
+# ---------------------------------------------------------------------------
+# HTML
+
+
+# Colours that tell the sides apart in print as well (with a dash pattern each, for black and white).
+COLOURS = ("#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#0a7f86", "#57606a", "#6e4c13")
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4", "3 6", "12 2")
+
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+CSS = """
+:root { color-scheme: light; }
+body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2em auto;
+       max-width: 60em; padding: 0 1em; color: #1f2328; background: #fff; }
+h1 { font-size: 1.5em; margin: 0 0 .2em; } h2 { font-size: 1.15em; margin: 1.6em 0 .4em; }
+.meta { color: #57606a; margin: 0 0 1em; }
+table { border-collapse: collapse; margin: .4em 0; }
+th, td { border: 1px solid #d0d7de; padding: .25em .5em; text-align: left; vertical-align: top; }
+th { background: #f6f8fa; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.set { color: #d1242f; font-weight: 600; } .made { color: #1a7f37; font-weight: 600; }
+.result { font-size: 1.1em; font-weight: 600; margin: 1em 0; }
+.hand { break-inside: avoid; margin: .6em 0 1em; }
+.hand h3 { font-size: 1em; margin: .4em 0 .2em; }
+.why { color: #57606a; font-size: .92em; margin: .2em 0; }
+svg { max-width: 100%; height: auto; }
+svg text { font: 12px system-ui, sans-serif; fill: #1f2328; }
+@media print {
+  body { margin: 0; max-width: none; font-size: 11pt; }
+  h2 { break-after: avoid; } table, figure, .hand { break-inside: avoid; }
+  th { background: none; } a { color: inherit; text-decoration: none; }
+  @page { margin: 1.5cm; }
+}
+"""
+
+
+def _e(text: object) -> str:
+    import html
+
+    return html.escape(str(text), quote=True)
+
+
+def svg_chart(p: Progression, width: int = 720, height: int = 320) -> str:
+    """The score progression as inline SVG: a polyline per side, axes, the target line, a legend."""
+    left, right, top, bottom = 48, 16, 16, 56
+    pw, ph = width - left - right, height - top - bottom
+    lo, hi = p.lo, p.hi
+    span = max(1, hi - lo)
+    n = max(1, len(p.hands) - 1)
+
+    def x(i: int) -> float:
+        return round(left + pw * i / n, 1)
+
+    def y(v: int) -> float:
+        return round(top + ph * (hi - v) / span, 1)
+
+    out = [f'<svg id="chart" role="img" viewBox="0 0 {width} {height}" '
+           f'width="{width}" height="{height}" aria-labelledby="chart-title">',
+           '<title id="chart-title">Score after each hand</title>']
+    # y axis ticks: 0, the target, the extremes, and a few between.
+    ticks: list[int] = []
+    for v in [0, p.target, lo, hi, *(lo + round(span * k / 4) for k in range(1, 4))]:
+        if all(abs(y(v) - y(t)) >= 14 for t in ticks):  # keep labels apart; 0 and the target first
+            ticks.append(v)
+    for v in ticks:
+        out.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(v)}" y2="{y(v)}" stroke="#eaeef2"/>')
+        out.append(f'<text x="{left - 6}" y="{y(v) + 4}" text-anchor="end">{v}</text>')
+    every = max(1, -(-len(p.hands) // 24))  # at most ~24 hand labels
+    for i in p.hands:
+        if i % every == 0 or i == p.hands[-1]:
+            out.append(f'<text x="{x(i)}" y="{top + ph + 18}" text-anchor="middle">{i}</text>')
+    out.append(f'<line class="axis" x1="{left}" x2="{left}" y1="{top}" y2="{top + ph}" stroke="#1f2328"/>')
+    out.append(f'<line class="axis" x1="{left}" x2="{left + pw}" y1="{y(max(lo, 0)) if lo < 0 else top + ph}" '
+               f'y2="{y(max(lo, 0)) if lo < 0 else top + ph}" stroke="#1f2328"/>')
+    out.append(f'<text x="{left + pw / 2}" y="{top + ph + 36}" text-anchor="middle">hand</text>')
+    out.append(f'<line id="target" x1="{left}" x2="{left + pw}" y1="{y(p.target)}" y2="{y(p.target)}" '
+               'stroke="#57606a" stroke-dasharray="4 4"/>')
+    out.append(f'<text x="{left + pw - 2}" y="{y(p.target) - 5}" text-anchor="end">target {p.target}</text>')
+    for i, s in enumerate(p.sides):
+        colour, dash = COLOURS[i % len(COLOURS)], DASHES[i % len(DASHES)]
+        pts = " ".join(f"{x(k)},{y(v)}" for k, v in zip(p.hands, p.scores[s], strict=True))
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(f'<polyline class="side" data-side="{_e(s)}" fill="none" stroke="{colour}" stroke-width="2.5"'
+                   f'{dash_attr} points="{pts}"/>')
+        if len(p.hands) <= 60:  # a dot on each hand while they are far enough apart to see
+            out.extend(f'<circle cx="{x(k)}" cy="{y(v)}" r="3" fill="{colour}"/>'
+                       for k, v in zip(p.hands, p.scores[s], strict=True))
+    lx = left
+    ly = height - 8
+    for i, s in enumerate(p.sides):
+        colour, dash = COLOURS[i % len(COLOURS)], DASHES[i % len(DASHES)]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(f'<g class="legend"><line x1="{lx}" x2="{lx + 22}" y1="{ly - 4}" y2="{ly - 4}" stroke="{colour}" '
+                   f'stroke-width="2.5"{dash_attr}/><text x="{lx + 26}" y="{ly}">{_e(s)}</text></g>')
+        lx += 40 + 7 * min(len(s), 24)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _cards(cards: tuple[tuple[str, int], ...]) -> str:
+    return ", ".join(f"{_e(c)} {n}" for c, n in cards) or "none"
+
+
+def _game_block(ex: Export, number: int, v: Verdict) -> str:
+    """One hand's points with their reasons and the game count card by card."""
+    parts = [f'<section class="hand" id="hand-{number}"><h3>Hand {number}: {_e(v.bid.player)} bid '
+             f'{_e(v.bid.label)}, trump {_e(v.trump)}, '
+             f'<span class="{"made" if v.bid.made else "set"}">{"made" if v.bid.made else "set"}</span></h3>']
+    if v.awards:
+        parts.append("<ul>" + "".join(f"<li>{_e(a.point)}: {_e(a.reason)}</li>" for a in v.awards) + "</ul>")
+    else:
+        parts.append('<p class="why">No points were won.</p>')
+    g = v.game
+    if g is not None and g.cards:
+        rows = "".join(f'<tr><th scope="row">{_e(s)}</th><td>{_cards(g.cards.get(s, ()))}</td>'
+                       f'<td class="n">{g.counts.get(s, 0)}</td></tr>' for s in ex.sides)
+        parts.append(f'<table class="game"><thead><tr><th>side</th><th>counting cards</th><th>game count</th></tr>'
+                     f"</thead><tbody>{rows}</tbody></table>")
+    if g is not None and g.side is None:  # a won game is in the list above; say why nobody scored it
+        parts.append(f'<p class="why">{_e(g.reason)}</p>')
+    for line in v.settlement:
+        parts.append(f'<p class="why">{_e(line)}</p>')
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def to_html(ex: Export) -> str:
+    """One self-contained printable page: no scripts, no fetches (the CSP forbids them), names escaped."""
+    st = ex.state
+    title = _title(ex)
+    table = st.table
+    who = ("; ".join(f"{_e(s)}: {', '.join(_e(m) for m in table.members(s))}" for s in ex.sides)
+           if table.teams else ", ".join(_e(p) for p in table.players))
+    head = ["#", "dealer", "bid", "trump", *ex.point_ids, "result",
+            *[f"{s} change" for s in ex.sides], *[f"{s} total" for s in ex.sides]]
+    rows = []
+    for h, hand in zip(st.hands, ex.record.hands, strict=True):
+        v = h.verdict
+        won = _winners(v)
+        res = "made" if v.bid.made else "set"
+        cells = ([f'<td class="n">{h.number}</td>', f"<td>{_e(hand.dealer)}</td>",
+                  f"<td>{_e(v.bid.player)} {_e(v.bid.label)}</td>", f"<td>{_e(v.trump)}</td>"]
+                 + [f"<td>{_e(won.get(p, ''))}</td>" for p in ex.point_ids]
+                 + [f'<td class="{res}">{res}</td>']
+                 + [f'<td class="n">{_signed(v.delta[s])}</td>' for s in ex.sides]
+                 + [f'<td class="n">{h.scores[s]}</td>' for s in ex.sides])
+        rows.append(f'<tr class="hand-row" data-hand="{h.number}">' + "".join(cells) + "</tr>")
+    body = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(title)} - {_e(st.rules)}</title>",
+        f"<style>{CSS}</style>",
+        "</head>",
+        "<body>",
+        f"<h1>{_e(title)}</h1>",
+        f'<p class="meta">{_e(st.rules)}, played to {st.target}. {who}</p>',
+        f'<p class="result" id="result">{_e(result_line(ex))}</p>',
+        "<h2>Hands</h2>",
+        '<table id="hands"><thead><tr>' + "".join(f'<th scope="col">{_e(c)}</th>' for c in head) + "</tr></thead>",
+        "<tbody>", *rows, "</tbody></table>",
+        "<h2>Score after each hand</h2>",
+        "<figure>", svg_chart(progression(st)), "</figure>",
+        "<h2>Points and game count, hand by hand</h2>",
+        *[_game_block(ex, h.number, h.verdict) for h in st.hands],
+        "</body>",
+        "</html>",
+        "",
+    ]
+    return "\n".join(body)

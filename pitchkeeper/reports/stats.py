@@ -1,0 +1,336 @@
+"""Statistics across match logs: bids made and set, points per hand, who takes which point, games won.
+
+Everything is derived from the replayed logs (the files are the truth). Reading many logs
+returns the broken ones as values (file, message) next to the good ones, as a ledger checker
+does, so one bad file never hides the others; the CLI decides what to print and the exit code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pitchkeeper.errors import PitchError
+from pitchkeeper.game.records import HAND_KEYS, POINT_IDS
+
+if TYPE_CHECKING:
+    from pitchkeeper.game.match import MatchState
+    from pitchkeeper.game.rulesets import Ruleset
+
+# Columns and leaders follow the records contract's point ids (records.POINT_IDS); a ruleset's own
+# point ids come after, alphabetically.
+
+# ---------------------------------------------------------------------------
+# Reading logs
+
+
+def find_logs(root: Path) -> list[Path]:
+    """Every *.toml file below the data folder (match logs live in it; other files are skipped on read)."""
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.rglob("*.toml") if p.is_file() and not p.name.startswith("."))
+
+
+def looks_like_match(data: Mapping[str, Any]) -> bool:
+    """A match log has [[hands]], or a table header without the keys of a single hand.
+
+    Used only when scanning the data folder, where ruleset files or notes may sit beside the logs.
+    """
+    if data.get("kind") == "tournament":
+        return False
+    if "hands" in data:
+        return True
+    return "players" in data and not any(k in data for k in HAND_KEYS)
+
+
+@dataclass
+class RulesetCache:
+    """Rulesets loaded once per reference: a thousand logs of one variant compile it once."""
+
+    loaded: dict[str, Ruleset] = field(default_factory=dict)
+
+    def get(self, ref: str) -> Ruleset:
+        from pitchkeeper.game import rulesets
+
+        key = str(Path(ref).resolve()) if ref.endswith(".toml") else ref
+        r = self.loaded.get(key)
+        if r is None:
+            r = self.loaded[key] = rulesets.load(ref)
+        return r
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """One file's outcome: a match's figures, a file that is not a match log, or a problem."""
+
+    path: Path
+    figures: MatchFigures | None = None
+    error: str | None = None  # one line naming the file
+    skipped: bool = False
+
+
+def read_match(path: Path, cache: RulesetCache, scanning: bool = False) -> Read:
+    """Read, replay and sum up one log. With `scanning`, a TOML file that is no match log is skipped quietly."""
+    from pitchkeeper.logbook import loader, store
+
+    try:
+        text = store.read_text(path, "file")
+        data = store.parse_text(text, path, "")
+        if scanning and not looks_like_match(data):
+            return Read(path, skipped=True)
+        state = loader.load(path, text, load_ruleset=cache.get, kind="file", data=data).replay()  # the pinned ruleset
+    except PitchError as e:
+        return Read(path, error=str(e))
+    return Read(path, figures=figures(state))
+
+
+# Below this many files a worker pool costs more than it saves (it starts in ~20 ms with fork).
+PARALLEL_FROM = 64
+_worker_cache: RulesetCache | None = None
+
+
+def _read_chunk(chunk: list[tuple[Path, bool]]) -> list[Read]:
+    global _worker_cache
+    if _worker_cache is None:
+        _worker_cache = RulesetCache()
+    return [read_match(p, _worker_cache, scanning) for p, scanning in chunk]
+
+
+def read_many(files: list[tuple[Path, bool]], workers: int | None = None) -> list[Read]:
+    """Every (path, scanning) read in order; a large set is split over worker processes.
+
+    Reading is CPU-bound (TOML parsing and replay), so processes, not threads; each returns small
+    MatchFigures rather than whole replays, to keep what crosses the process boundary small.
+    """
+    import os
+
+    if workers is None:
+        workers = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 8)
+    if workers < 2 or len(files) < PARALLEL_FROM:
+        cache = RulesetCache()
+        return [read_match(p, cache, scanning) for p, scanning in files]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    size = max(8, len(files) // (workers * 4))
+    chunks = [files[i:i + size] for i in range(0, len(files), size)]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        return [r for part in pool.map(_read_chunk, chunks) for r in part]
+
+
+# ---------------------------------------------------------------------------
+# Tallies
+
+
+@dataclass(frozen=True)
+class Line:
+    """The figures of one player or one team (a partnership: the same players, whatever it was called)."""
+
+    name: str
+    members: tuple[str, ...]
+    names: tuple[str, ...]  # team names used for this partnership (a player: their own name)
+    matches: int  # logs they sat in
+    finished: int  # of those, games that have a winner
+    won: int
+    hands: int
+    bids: int  # contracts won with a bid (pitching without a bid is counted apart)
+    made: int
+    set: int
+    pitched: int  # pitched without a contract (bid 0)
+    bid_total: int  # sum of the bids' worth (a smudge at the ruleset's value)
+    taken: int  # points won in play by their side, over their hands
+    scored: int  # net score change of their side (sets count against)
+    points: dict[str, int]  # point id -> how often they won it
+
+    @property
+    def average_bid(self) -> float | None:
+        return round(self.bid_total / self.bids, 2) if self.bids else None
+
+    @property
+    def points_per_hand(self) -> float | None:
+        return round(self.taken / self.hands, 2) if self.hands else None
+
+    @property
+    def made_rate(self) -> float | None:
+        return round(self.made / self.bids, 3) if self.bids else None
+
+    def to_json(self, order: tuple[str, ...] = ()) -> dict[str, Any]:
+        """The figures; `points` listed in `order` (the usual order of point ids) where given."""
+        points = {p: self.points[p] for p in order if p in self.points} | self.points
+        return {"name": self.name, "members": list(self.members), "names": list(self.names),
+                "matches": self.matches, "finished": self.finished, "won": self.won, "hands": self.hands,
+                "bids": self.bids, "made": self.made, "set": self.set, "pitched": self.pitched,
+                "average_bid": self.average_bid, "made_rate": self.made_rate, "taken": self.taken,
+                "points_per_hand": self.points_per_hand, "scored": self.scored, "points": points}
+
+
+@dataclass(frozen=True)
+class Stats:
+    matches: int
+    finished: int
+    hands: int
+    players: tuple[Line, ...]
+    teams: tuple[Line, ...]
+    point_ids: tuple[str, ...]  # every point id seen, in the usual order
+
+    def leaders(self, lines: tuple[Line, ...]) -> dict[str, dict[str, Any]]:
+        """Point id -> who won it most often (ties listed together) and how often."""
+        out: dict[str, dict[str, Any]] = {}
+        for pid in self.point_ids:
+            top = max((ln.points.get(pid, 0) for ln in lines), default=0)
+            if top:
+                out[pid] = {"count": top, "who": [ln.name for ln in lines if ln.points.get(pid, 0) == top]}
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"matches": self.matches, "finished": self.finished, "hands": self.hands,
+                "players": [ln.to_json(self.point_ids) for ln in self.players],
+                "teams": [ln.to_json(self.point_ids) for ln in self.teams],
+                "most_often": {"players": self.leaders(self.players), "teams": self.leaders(self.teams)}}
+
+
+class _Acc:
+    """Mutable running sums for one Line while tallying (frozen into a Line at the end)."""
+
+    __slots__ = ("bid_total", "bids", "finished", "hands", "made", "matches", "members", "names", "pitched",
+                 "points", "scored", "set", "taken", "won")
+
+    def __init__(self, members: tuple[str, ...]) -> None:
+        self.members = members
+        self.names: dict[str, None] = {}
+        self.matches = self.finished = self.won = self.hands = 0
+        self.bids = self.made = self.set = self.pitched = self.bid_total = self.taken = self.scored = 0
+        self.points: dict[str, int] = {}
+
+    def add_bids(self, b: tuple[int, int, int, int, int]) -> None:
+        self.bids += b[0]
+        self.made += b[1]
+        self.set += b[2]
+        self.pitched += b[3]
+        self.bid_total += b[4]
+
+    def add_points(self, pts: dict[str, int]) -> None:
+        for pid, n in pts.items():
+            self.points[pid] = self.points.get(pid, 0) + n
+
+    def freeze(self, name: str) -> Line:
+        return Line(name, self.members, tuple(self.names), self.matches, self.finished, self.won, self.hands,
+                    self.bids, self.made, self.set, self.pitched, self.bid_total, self.taken, self.scored,
+                    dict(self.points))
+
+
+@dataclass(frozen=True)
+class MatchFigures:
+    """One match summed up: all that the tallies need, small enough to send between processes.
+
+    Counts are keyed by player name and by side name (a team, or the player in individual play).
+    """
+
+    players: tuple[str, ...]
+    teams: tuple[tuple[str, tuple[str, ...]], ...]  # () in individual play
+    hands: int
+    winner: str | None  # a side; None while the game goes on
+    finished: bool
+    taken: dict[str, int]  # side -> points won in play, over the match
+    scored: dict[str, int]  # side -> net score change
+    bids: dict[str, tuple[int, int, int, int, int]]  # player -> (bids, made, set, pitched, sum of bids)
+    player_points: dict[str, dict[str, int]]  # player -> point id -> times won
+    side_points: dict[str, dict[str, int]]  # side -> point id -> times won
+
+
+def figures(state: MatchState) -> MatchFigures:
+    """The figures of one replayed match (match.MatchState).
+
+    A point counts for a player when the record says which player won it (captured or dealt
+    cards keyed by player, tricks, or quick entry naming the player; in individual play the
+    side is the player); quick entry by team name counts for the team only.
+    """
+    table = state.table
+    sides = table.sides
+    taken = dict.fromkeys(sides, 0)
+    scored = dict.fromkeys(sides, 0)
+    bids: dict[str, list[int]] = {}
+    player_points: dict[str, dict[str, int]] = {}
+    side_points: dict[str, dict[str, int]] = {}
+    individual = not table.teams
+    for h in state.hands:
+        v = h.verdict
+        for s in sides:
+            taken[s] += v.taken[s]
+            scored[s] += v.delta[s]
+        b = bids.setdefault(v.bid.player, [0, 0, 0, 0, 0])
+        if v.bid.amount == 0:
+            b[3] += 1
+        else:
+            b[0] += 1
+            b[1 if v.bid.made else 2] += 1
+            b[4] += v.bid.amount
+        for a in v.awards:
+            who = a.player if a.player is not None else (a.side if individual else None)
+            if who is not None:
+                pp = player_points.setdefault(who, {})
+                pp[a.point] = pp.get(a.point, 0) + 1
+            sp = side_points.setdefault(a.side, {})
+            sp[a.point] = sp.get(a.point, 0) + 1
+    return MatchFigures(tuple(table.players), tuple(table.teams or ()), len(state.hands), state.winner,
+                        state.ending is not None, taken, scored, {p: tuple(b) for p, b in bids.items()},  # type: ignore[misc]
+                        player_points, side_points)
+
+
+def tally(states: Iterable[MatchState]) -> Stats:
+    """Figures per player and per team over replayed matches (match.MatchState)."""
+    return merge(figures(st) for st in states)
+
+
+def merge(all_figures: Iterable[MatchFigures]) -> Stats:
+    """Per player and per partnership across matches (a partnership: the same players, whatever its name)."""
+    players: dict[str, _Acc] = {}
+    teams: dict[tuple[str, ...], _Acc] = {}
+    seen_points: dict[str, None] = {}
+    n_matches = n_finished = n_hands = 0
+    for f in all_figures:
+        n_matches += 1
+        n_hands += f.hands
+        n_finished += f.finished
+        side_of = {p: t for t, members in f.teams for p in members}
+        team_of: dict[str, _Acc] = {}
+        for tname, members in f.teams:
+            key = tuple(sorted(members))
+            acc = teams.setdefault(key, _Acc(key))
+            acc.names[tname] = None
+            team_of[tname] = acc
+        for side, acc in [(t, team_of[t]) for t in team_of] + [(side_of.get(p, p), players.setdefault(p, _Acc((p,))))
+                                                              for p in f.players]:
+            acc.matches += 1
+            acc.finished += f.finished
+            acc.won += f.winner == side
+            acc.hands += f.hands
+            acc.taken += f.taken[side]
+            acc.scored += f.scored[side]
+        for p in f.players:
+            players[p].names[p] = None
+        for p, b in f.bids.items():
+            players[p].add_bids(b)
+            if f.teams:
+                team_of[side_of[p]].add_bids(b)
+        for p, pts in f.player_points.items():
+            players[p].add_points(pts)
+            seen_points.update(dict.fromkeys(pts))
+        if f.teams:
+            for side, pts in f.side_points.items():
+                team_of[side].add_points(pts)
+                seen_points.update(dict.fromkeys(pts))
+    rank = {p: i for i, p in enumerate(POINT_IDS)}
+    point_ids = tuple(sorted(seen_points, key=lambda p: (rank.get(p, len(rank)), p)))
+    player_lines = tuple(sorted((a.freeze(name) for name, a in players.items()), key=lambda ln: ln.name.lower()))
+    team_lines = tuple(sorted((a.freeze(_team_name(a)) for a in teams.values()), key=lambda ln: ln.name.lower()))
+    return Stats(n_matches, n_finished, n_hands, player_lines, team_lines, point_ids)
+
+
+def _team_name(acc: _Acc) -> str:
+    """'Us (Ann & Cy)': the partnership's name(s) and its players, so two 'Us' never merge."""
+    return f"{'/'.join(acc.names)} ({', '.join(acc.members)})"

@@ -1,0 +1,85 @@
+"""Terminal drawing for the look-back commands (chart, stats). The only one of them that imports Rich."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table as RTable
+from rich.text import Text
+
+from pitchkeeper.reports.chart import Progression, TextChart, text_chart
+
+# Rich honours NO_COLOR and drops colour when piped; the symbols tell the sides apart without it.
+STYLES = ("bold blue", "bold red", "bold green", "bold yellow", "bold magenta", "bold cyan", "bold white",
+          "blue", "red")
+
+
+def _style(side: int | None, kind: str) -> str:
+    if kind == "target":
+        return "dim"
+    if kind in ("axis", "label"):
+        return "dim" if kind == "axis" else ""
+    if kind == "clash":
+        return "bold"
+    return STYLES[side % len(STYLES)] if side is not None else ""
+
+
+def chart(p: Progression, title: str, console: Console | None = None) -> None:
+    """The step chart at the terminal's width (at most 100 columns, at least 30)."""
+    console = console or Console(highlight=False)
+    width = max(30, min(console.width, 100))
+    tc: TextChart = text_chart(p, width=width)
+    console.print(Text(title, style="bold"), overflow="ellipsis", no_wrap=True)
+    for row in tc.rows:
+        line = Text(no_wrap=True)
+        for c in row:
+            line.append(c.char, style=_style(c.side, c.kind))
+        line.rstrip()
+        console.print(line)
+    for entries in tc.legend_lines():
+        line = Text(no_wrap=True)
+        for i, (sym, side, words) in enumerate(entries):
+            if i:
+                line.append("  ")
+            if sym:
+                line.append(sym + " ", style=_style(side, "target" if sym == "..." else "plot"))
+            line.append(words)
+        console.print(line)
+
+
+def _table(title: str) -> RTable:
+    return RTable(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, show_edge=False,
+                  pad_edge=False)
+
+
+def stats(s: Any, console: Console | None = None) -> None:
+    """Per player and per team: bids and results, then the points each won (each table fits 80 columns)."""
+    console = console or Console(highlight=False)
+    console.print(Text.assemble((f"{s.matches} match(es)", "bold"), f", {s.finished} finished, {s.hands} hands"))
+    for title, lines in (("players", s.players), ("teams", s.teams)):
+        if not lines:
+            continue
+        console.print()
+        t = _table(title)
+        t.add_column("name", overflow="fold")
+        for col in ("games", "won", "hands", "bids", "made", "set", "avg bid", "pts/hand"):
+            t.add_column(col, justify="right", no_wrap=True)
+        for ln in lines:
+            t.add_row(ln.name, str(ln.matches), str(ln.won), str(ln.hands), str(ln.bids), str(ln.made), str(ln.set),
+                      "-" if ln.average_bid is None else f"{ln.average_bid:.2f}",
+                      "-" if ln.points_per_hand is None else f"{ln.points_per_hand:.2f}")
+        console.print(t)
+        p = _table(f"points won by {title} (how often)")
+        p.add_column("name", overflow="fold")
+        p.add_column("points", overflow="fold")
+        for ln in lines:
+            pts = ", ".join(f"{pid} {ln.points[pid]}" for pid in s.point_ids if ln.points.get(pid))
+            p.add_row(ln.name, Text(pts or "- (not recorded per player)" if title == "players" and not pts else pts,
+                                    style="" if pts else "dim"))
+        console.print(p)
+        lead = s.leaders(lines)
+        if lead:
+            words = "; ".join(f"{pid} {', '.join(x['who'])} ({x['count']})" for pid, x in lead.items())
+            console.print(Text.assemble(("most often: ", "bold"), words))

@@ -1,0 +1,51 @@
+"""The verdict on a hand, drawn for a person: each award with its reason, the game count card by
+card, illegal plays, and the settlement. Used by `judge hand` and by `hand` after recording.
+
+Drawn with pitchkeeper.show.ansi rather than Rich, so that these commands start fast.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pitchkeeper.show.ansi import Console, Text, card, grid, signed, suit
+
+
+def draw(v: Any, table: Any, rules: str = "", breakdown: bool = True) -> None:
+    """Print the scorecard; `breakdown` adds the game count card by card per side."""
+    out = Console()
+    for line in lines(v, table, rules, breakdown, out.width):
+        out.print(line)
+
+
+def lines(v: Any, table: Any, rules: str = "", breakdown: bool = True, width: int = 80) -> list[Text]:
+    who = f"{v.bid.player} ({v.bid.side})" if table.teams else v.bid.player
+    head = Text.assemble(*([(rules, "bold"), "  "] if rules else []), (who, "bold"), f" bid {v.bid.label} in ",
+                         suit(v.trump), ": ", ("made" if v.bid.made else "set", "bold green" if v.bid.made else "bold red"))
+    out = [head]
+    if v.awards:
+        rows: list[list[Any]] = [["point", "card", "to", "", "why"]]
+        for a in v.awards:
+            to = a.side if a.player in (None, a.side) else f"{a.player} ({a.side})"
+            rows.append([a.point, card(a.card), to, str(a.value), Text(a.reason, style="dim")])
+        out += grid(rows, right=(3,), width=width)
+    else:
+        out.append(Text("no points were won", style="dim"))
+    if v.game is not None:
+        counted = v.game.cards if breakdown else {}
+        if any(counted.values()):
+            sides = list(v.game.counts)
+            rows = [[s + (" *" if s == v.game.side else "") for s in sides]]
+            for i in range(max(len(counted[s]) for s in sides)):
+                rows.append([Text.assemble(card(counted[s][i][0]), f" {counted[s][i][1]}") if i < len(counted[s])
+                             else "" for s in sides])
+            rows.append([Text(f"total {v.game.counts[s]}", style="bold") for s in sides])
+            out.append(Text("game count", style="bold"))
+            out += grid(rows, width=width)
+        if v.game.side is None:  # a won game is in its award's row already
+            out.append(Text(v.game.reason, style="dim"))
+    for i in v.illegal:
+        out.append(Text(f"illegal: trick {i.trick}: {i.why} [{i.rule}]", style="red"))
+    out.append(Text("   ").join(Text.assemble(f"{s} took {v.taken[s]}: ", signed(d)) for s, d in v.delta.items()))
+    out += [Text(line, style="dim") for line in v.settlement]
+    return out
