@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pitchkeeper.errors import shown
 from pitchkeeper.show import palette
 from pitchkeeper.show.ansi import Console, Text, grid
 
@@ -31,7 +32,7 @@ def draw(st: dict[str, Any], last: bool = False) -> None:
         rows.append([*cells, Text(*palette.score(v)), str(need) if need else "out", flag])
     out = Console()
     t = grid(rows, right=(len(rows[0]) - 3, len(rows[0]) - 2), width=out.width)
-    head = (f"{st['rules']} to {st['target']}" + (f" - {st['title']}" if st["title"] else "")
+    head = (f"{shown(st['rules'])} to {st['target']}" + (f" - {shown(st['title'])}" if st["title"] else "")
             + f"  (hand {st['hands']})")
     out.print(Text(head, style="bold"))
     for line in t:
