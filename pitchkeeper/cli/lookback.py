@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, topic, warn
+from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, interactive, topic, warn
 from pitchkeeper.errors import PitchError, shown
 
 commands = topic()
@@ -48,6 +48,8 @@ def export_cmd(
                                              help="Write to this file (atomically) instead of standard output.")] = None,
     bom: Annotated[bool, typer.Option("--bom", help="CSV: start with a byte-order mark, so that Excel reads "
                                       "the names as UTF-8 (tools reading the CSV do not want one).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Write over OUT if it exists (never over a match "
+                                        "log).")] = False,
 ) -> None:
     """Export a match: CSV for spreadsheets, JSON (judge match + the log's keys), Markdown, or a printable HTML page."""
     from pitchkeeper.reports import export
@@ -62,6 +64,8 @@ def export_cmd(
                              "--format") from None
     else:
         name = export.format_name(fmt)
+    if out is not None:
+        _may_write_over(out, force)
     ruleset, record, state, _ = _replayed(match_opt)
     text = export.render(name, export.build(ruleset, record, state))
     if bom and name == "csv":
@@ -73,6 +77,28 @@ def export_cmd(
 
     store.write_atomic(out, text)
     sys.stderr.write(f"wrote {shown(out)} ({name}, {len(state.hands)} hands)\n")
+
+
+def _may_write_over(out: Path, force: bool) -> None:
+    """An export never writes over a match log; over any other existing file, only if asked to."""
+    import os
+
+    from pitchkeeper.logbook import store
+
+    try:
+        exists = os.path.lexists(out)
+    except (OSError, ValueError):
+        return  # a name no file can have: the write itself says what is wrong
+    if not exists:
+        return
+    if store.holds_a_record(out):
+        raise PitchError("is a match log: an export never writes over one; choose another file", str(out))
+    if force:
+        return
+    if not interactive():
+        raise PitchError("already exists: add --force to write over it", str(out))
+    if not typer.confirm(f"{shown(out)} exists: write over it?", default=False):
+        raise typer.Exit(1)
 
 
 @commands.command("chart")

@@ -133,6 +133,37 @@ def current_match() -> Path | None:
     return Path(text)
 
 
+def holds_a_record(path: str | Path) -> bool:
+    """Whether writing over `path` would destroy kept data: the current match, any .toml file in the
+    data folder (a kept log, even a broken one), or any file whose text is a match or tournament record.
+
+    Used by commands that write a file a user names (`export -o`), which must never fork or lose a log.
+    """
+    import os
+
+    from pitchkeeper.game.records import HAND_KEYS
+    from pitchkeeper.logbook.paths import data_dir
+
+    real = target(path)
+    try:
+        current = current_match()
+    except PitchError:
+        current = None
+    try:
+        if current is not None and os.path.exists(current) and os.path.samefile(current, real):
+            return True
+        if real.suffix == ".toml" and Path(os.path.realpath(real)).is_relative_to(os.path.realpath(data_dir())):
+            return True
+    except (OSError, ValueError):
+        pass
+    try:
+        data = parse_text(read_text(real, "file"), real, "")
+    except PitchError:
+        return False
+    return ("hands" in data or data.get("kind") == "tournament"
+            or ("players" in data and not any(k in data for k in HAND_KEYS)))
+
+
 def resolve_match_path(explicit: str | None) -> Path:
     """The match log a command works on: the explicit --match path, else the current match."""
     if explicit:
