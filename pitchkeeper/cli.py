@@ -45,8 +45,11 @@ judge_app = typer.Typer(help="Judge a hand, a trick or a whole match from a reco
                         no_args_is_help=True, rich_markup_mode=None)
 rules_app = typer.Typer(help="List, show, check, compare and start rulesets.", context_settings=CONTEXT,
                         no_args_is_help=True, rich_markup_mode=None)
+tournament_app = typer.Typer(help="Tournaments and leagues: seat the room, take every table's result, rank the players.",
+                             context_settings=CONTEXT, no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(judge_app, name="judge")
 app.add_typer(rules_app, name="rules")
+app.add_typer(tournament_app, name="tournament")
 
 RulesOpt = Annotated[str | None, typer.Option("--rules", "-r", help="Ruleset: a built-in name or a .toml file.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the machine interface) instead of a table.")]
@@ -265,7 +268,7 @@ def rules_new(
 # Command modules add their commands to the apps above, one module per area of the CLI. The
 # console script (pitchkeeper.launch) loads only the area a command line needs and builds only
 # the command it runs: Typer otherwise makes every command's parameters at each start (~10 ms).
-AREAS = ("cli_match", "cli_guided", "cli_play", "cli_export")
+AREAS = ("cli_match", "cli_guided", "cli_play", "cli_export", "cli_tournament")
 # Which area defines each command ("judge trick" is a command of the judge group).
 COMMAND_AREAS = {
     **dict.fromkeys(("new", "hand", "status", "history", "undo", "edit", "matches", "check"), "cli_match"),
@@ -273,6 +276,7 @@ COMMAND_AREAS = {
     **dict.fromkeys(("export", "chart", "stats"), "cli_export"),
     "judge trick": "cli_play",
     "rules explain": "cli_play",
+    **{f"tournament {c}": "cli_tournament" for c in ("new", "seat", "record", "standings", "cards", "check")},
 }
 
 

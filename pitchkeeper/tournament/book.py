@@ -23,6 +23,20 @@ from pitchkeeper.tournament.model import Result, Round, Seating, Tournament, sid
 FORMAT_VERSION = 1
 
 
+class _naming:
+    """`with _naming(path):` - a PitchError raised inside names the tournament file (once)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = str(path)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, e: BaseException | None, tb: object) -> None:
+        if isinstance(e, PitchError) and not str(e).startswith(self.path):
+            raise e.at(self.path) from None
+
+
 def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S")
 
@@ -113,7 +127,8 @@ def create(path: str | Path, rules: str, fmt: str, players: Sequence[str], teams
     sizes = {len(tm) for tm in team_list}
     if len(sizes) > 1:
         raise PitchError("every team needs the same number of players", "--teams")
-    shape = seating.shape_for(ruleset, fmt, sizes.pop() if sizes else None)
+    with _naming(p):
+        shape = seating.shape_for(ruleset, fmt, sizes.pop() if sizes else None)
     if ratings is not None:
         strength = {tm: sum(ratings.get(x, 0.0) for x in tm) for tm in team_list}
         team_list = tuple(sorted(team_list, key=lambda tm: -strength[tm]))
@@ -149,7 +164,7 @@ def seat(path: str | Path) -> tuple[Round, bool]:
     cur = t.current
     if cur is not None and (not t.complete(cur) or len(t.rounds) >= t.planned):
         return cur, False
-    with store.locked(p):
+    with _naming(p), store.locked(p):
         text = store.read_text(p)
         t = _parse(text, p)
         cur = t.current
@@ -297,7 +312,7 @@ def record(path: str | Path, table: int, *, scores: Mapping[str, int] | None = N
         raise PitchError("give the table's match log (--match) or its final scores (--score)", "record")
     p = Path(path)
     log_read = read_log(log) if log is not None else None  # outside the lock: replaying may take a moment
-    with store.locked(p):
+    with _naming(p), store.locked(p):
         text = store.read_text(p, "tournament file")
         t = _parse(text, p)
         seat = _target(t, table, rnd, force)
@@ -326,7 +341,7 @@ def record_folder(path: str | Path, folder: str | Path, force: bool = False) -> 
     if not logs:
         raise PitchError("no match logs (*.toml) in this folder", str(folder))
     read = [(x, *read_log(x)) for x in logs]
-    with store.locked(p):
+    with _naming(p), store.locked(p):
         text = store.read_text(p, "tournament file")
         t = _parse(text, p)
         if not t.rounds:

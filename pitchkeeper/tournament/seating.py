@@ -42,8 +42,9 @@ def shape_for(ruleset: Any, fmt: str, team_size: int | None) -> Shape:
     size = team_size or 1
     if size not in sizes or 2 * size not in counts:
         if size == 1:
-            raise PitchError(f"{ruleset.name} is not played one against one (players {or_list(counts)}, teams of "
-                             f"{or_list(sizes)}): give fixed --teams", "--teams")
+            fix = "give fixed --teams" if any(2 * k in counts for k in sizes if k > 1) else "use --format progressive"
+            raise PitchError(f"{fmt} seats two sides at a table, and {ruleset.name} is not played one against one "
+                             f"(players {or_list(counts)}, teams of {or_list(sizes)}): {fix}", "--teams")
         raise PitchError(f"{ruleset.name} cannot seat two teams of {size} at a table (players {or_list(counts)}, "
                          f"teams of {or_list(sizes)})", "--teams")
     return Shape(2, size)
