@@ -171,6 +171,10 @@ def parse(data: Mapping[str, Any]) -> Tournament:
     dup = [p for p in players if players.count(p) > 1]
     if dup:
         raise PitchError(f"{dup[0]!r} is listed twice", "players")
+    for i, p in enumerate(players, 1):
+        if "&" in p or "," in p:
+            raise PitchError(f"{p!r}: a name may not hold '&' or ',' (they join partners and separate sides)",
+                             f"players[{i}]")
     teams_raw = data.get("teams", [])
     if not isinstance(teams_raw, list):
         raise PitchError("expected a list of teams, each a list of its players", "teams")

@@ -161,15 +161,16 @@ def _round_of(t: Tournament, number: int, pairs: list[tuple[int, int]], byes: li
     return Round(number, tables, out)
 
 
-def round_robin(t: Tournament, number: int) -> Round:
-    """The circle method: team 1 stays put, the others turn one place a round; with an odd count
-    the team drawn against the empty place has the bye (each team once over the cycle)."""
-    ids: list[int | None] = list(range(len(t.teams)))
-    if len(ids) % 2:
-        ids.append(None)
+def circle(n: int, number: int) -> tuple[list[tuple[int, int]], list[int]]:
+    """Round `number` of the circle method for n teams: (pairs, byes).
+
+    One place stays put and the others turn one step a round; with an odd count the fixed place
+    is empty, and the team drawn against it has the bye (each team once over the cycle).
+    """
+    ids: list[int | None] = list(range(n))
+    if n % 2:
+        ids.insert(0, None)
     m = len(ids)
-    if number > m - 1:
-        raise PitchError(f"a round robin of {len(t.teams)} teams has {m - 1} rounds")
     k = (number - 1) % (m - 1)
     rest = ids[1:]
     rest = rest[-k:] + rest[:-k] if k else rest
@@ -181,7 +182,21 @@ def round_robin(t: Tournament, number: int) -> Round:
             byes.append(b if a is None else a)
         else:
             pairs.append((a, b) if i % 2 == 0 or number % 2 else (b, a))
-    return _round_of(t, number, pairs, [b for b in byes if b is not None])
+    return pairs, [b for b in byes if b is not None]
+
+
+def round_robin(t: Tournament, number: int) -> Round:
+    """The next round of the circle method whose games have not been played: round `number` for a file
+    pitchkeeper seated, and still no rematch for one whose earlier rounds were typed in by hand."""
+    _wins, _points, met, _byes = records(t)
+    full = len(t.teams) - 1 if len(t.teams) % 2 == 0 else len(t.teams)
+    if number > full:
+        raise PitchError(f"a round robin of {len(t.teams)} teams has {full} rounds")
+    for k in [number, *range(1, full + 1)]:
+        pairs, byes = circle(len(t.teams), k)
+        if not any(frozenset(p) in met for p in pairs):
+            return _round_of(t, number, pairs, byes)
+    raise PitchError(f"every round of the cycle repeats a game already played; round {number} cannot be seated")
 
 
 def records(t: Tournament) -> tuple[list[int], list[int], set[frozenset[int]], list[int]]:
