@@ -21,7 +21,7 @@ from pathlib import Path
 
 import tomli_w
 
-from pitchkeeper import records, rulesets, sampling, scoring
+from pitchkeeper.game import records, rulesets, sampling, scoring
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -4,7 +4,7 @@
 
 --keep DIR generates into DIR and keeps the logs; a second run with the same DIR reuses them.
 
-The logs are realistic: random but valid hands (pitchkeeper.sampling) of every built-in ruleset,
+The logs are realistic: random but valid hands (pitchkeeper.game.sampling) of every built-in ruleset,
 half in quick entry (`points`), half with the cards `captured`, bids made two times in three; each
 match is played until the ruleset ends the game (15% are cut short, as matches still being played). They are written as the match
 log format (one [[hands]] table per hand) under PITCHKEEPER_HOME/matches, and `stats --all` runs in
@@ -27,8 +27,8 @@ from typing import Any
 
 import tomli_w
 
-from pitchkeeper import match, records, rulesets, sampling, scoring
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game import match, records, rulesets, sampling, scoring
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_HANDS = 60
@@ -180,7 +180,8 @@ def main() -> None:
             print(f"{label:<24} median {statistics.median(times) * 1000:7.0f} ms, best {min(times) * 1000:.0f} ms "
                   f"over {args.runs} runs ({verdict}; {hands / statistics.median(times):,.0f} hands/s)")
         # Where the time goes, in-process (one run each way).
-        from pitchkeeper import paths, stats
+        from pitchkeeper.logbook import paths
+        from pitchkeeper.reports import stats
 
         os.environ["PITCHKEEPER_HOME"] = str(home)
         t0 = time.perf_counter()

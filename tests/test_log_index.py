@@ -6,8 +6,8 @@ import os
 import shutil
 from pathlib import Path
 
-from pitchkeeper import stats
 from pitchkeeper.logbook import index
+from pitchkeeper.reports import stats
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -46,7 +46,7 @@ class Summary:
 
     def match_figures(self) -> Any:
         """The stats figures of a match log (stats.MatchFigures), as `stats.merge` takes them."""
-        from pitchkeeper.stats import MatchFigures
+        from pitchkeeper.reports.stats import MatchFigures
 
         f = self.figures or {}
         return MatchFigures(self.players, self.teams, self.hands, self.winner, self.finished, dict(f["taken"]),
@@ -61,7 +61,9 @@ def _match_json(fig: Any) -> dict[str, Any]:
 
 def summarise(path: Path, st: os.stat_result, cache: Any) -> Summary:
     """Read one file into its summary (never raises on bad input: a broken file is a summary of kind "error")."""
-    from pitchkeeper import match, stats, store
+    from pitchkeeper.game import match
+    from pitchkeeper.logbook import store
+    from pitchkeeper.reports import stats
 
     base = (str(path), st.st_mtime_ns, st.st_size)
     try:
@@ -102,7 +104,7 @@ _worker_cache: Any = None
 
 def _read_chunk(chunk: list[tuple[str, int, int]]) -> list[Summary]:
     global _worker_cache
-    from pitchkeeper.stats import RulesetCache
+    from pitchkeeper.reports.stats import RulesetCache
 
     if _worker_cache is None:
         _worker_cache = RulesetCache()
@@ -238,15 +240,15 @@ class LogIndex:
 
 
 def index_path(root: Path | None = None) -> Path:
-    from pitchkeeper.paths import data_dir
+    from pitchkeeper.logbook.paths import data_dir
 
     return (root or data_dir()) / INDEX_NAME
 
 
 def kept(root: Path | None = None, workers: int | None = None) -> tuple[list[Summary], Refresh]:
     """Every file kept in the data folder (match logs and tournaments), summarised through the index."""
-    from pitchkeeper.paths import data_dir
-    from pitchkeeper.stats import find_logs
+    from pitchkeeper.logbook.paths import data_dir
+    from pitchkeeper.reports.stats import find_logs
 
     folder = root or data_dir()
     with LogIndex(index_path(folder) if folder.is_dir() else None) as idx:

@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pitchkeeper import store
 from pitchkeeper.errors import PitchError
+from pitchkeeper.logbook import store
 from pitchkeeper.tournament import model, seating
 from pitchkeeper.tournament.model import Result, Round, Seating, Tournament, side_name
 
@@ -114,7 +114,7 @@ def create(path: str | Path, rules: str, fmt: str, players: Sequence[str], teams
            ratings: Mapping[str, float] | None = None) -> Tournament:
     """Start a tournament file (refusing to replace one). With `ratings`, fixed teams (or players) are listed
     strongest first, which is the order Swiss pairs by before any result and breaks ties by."""
-    from pitchkeeper import rulesets
+    from pitchkeeper.game import rulesets
 
     p = Path(path)
     ruleset = rulesets.load(rules)
@@ -224,7 +224,7 @@ def from_scores(t: Tournament, seat: Seating, scores: Mapping[str, int], winner:
 
 def read_log(log: str | Path) -> tuple[Any, Any]:
     """A match log replayed: (its table, its state). The ruleset it pins governs, as for every log reader."""
-    from pitchkeeper import match
+    from pitchkeeper.game import match
 
     data = store.read_record(log)
     try:
@@ -272,7 +272,7 @@ def rules_name(t: Tournament) -> str:
     """The name of the tournament's ruleset (it may be given as a file)."""
     if not t.rules.endswith(".toml"):
         return t.rules
-    from pitchkeeper import rulesets
+    from pitchkeeper.game import rulesets
 
     return rulesets.load(t.rules).name
 

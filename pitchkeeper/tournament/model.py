@@ -135,7 +135,7 @@ def _int(v: Any, where: str, low: int | None = None) -> int:
 
 
 def _names(v: Any, where: str) -> tuple[str, ...]:
-    from pitchkeeper.records import _text
+    from pitchkeeper.game.records import _text
 
     if not isinstance(v, list):
         raise PitchError("expected a list of player names", where)

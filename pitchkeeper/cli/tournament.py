@@ -77,7 +77,7 @@ def seat_cmd(
 
     rnd, new = book.seat(file)
     if cards is not None:
-        from pitchkeeper import store
+        from pitchkeeper.logbook import store
 
         store.write_atomic(cards, html.table_cards(book.load(file), rnd))
     if as_json:
@@ -173,7 +173,7 @@ def standings_cmd(
     if out is None:
         sys.stdout.write(text)
     else:
-        from pitchkeeper import store
+        from pitchkeeper.logbook import store
 
         store.write_atomic(out, text)
         sys.stderr.write(f"wrote {out}\n")
@@ -187,7 +187,7 @@ def cards_cmd(
                                             show_default=False)] = None,
 ) -> None:
     """Printable table cards and score sheets for a round: one page a table, names and partners."""
-    from pitchkeeper import store
+    from pitchkeeper.logbook import store
     from pitchkeeper.tournament import book, html
 
     t = book.load(file)
