@@ -85,7 +85,10 @@ def summarise(path: Path, st: os.stat_result, cache: Any) -> Summary:
 
 
 def _tournament_summary(path: Path, base: tuple[str, int, int]) -> Summary:
-    from pitchkeeper.tournament import book
+    try:
+        from pitchkeeper.tournament import book
+    except ImportError:  # a build without tournaments: the file is kept, but not summed
+        return Summary(*base, kind="tournament")
 
     t = book.load(path)
     games = []
