@@ -56,7 +56,7 @@ def new_cmd(
         raise PitchError(f"expected order or ratings, got {seed!r}", "--seed")
     ratings = None
     if seed == "ratings":
-        from pitchkeeper.tournament import ratings as rating_mod
+        from pitchkeeper.reports import ratings as rating_mod
 
         ratings = {r.name: r.ordinal for r in rating_mod.rate_kept()}
     t = book.create(file, rules, fmt, names, team_list, rounds, seed, title, ratings)

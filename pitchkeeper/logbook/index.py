@@ -22,7 +22,7 @@ from typing import Any
 from pitchkeeper.errors import PitchError
 
 INDEX_NAME = "index.sqlite3"
-SCHEMA = 1  # bump when a summary's content changes: every row is then re-read
+SCHEMA = 2  # bump when a summary's content changes: every row is then re-read
 PARALLEL_FROM = 64
 
 
@@ -96,8 +96,9 @@ def _tournament_summary(path: Path, base: tuple[str, int, int]) -> Summary:
         for seat in rnd.tables:
             res = t.final.get((rnd.number, seat.table))
             if res is not None:
+                log = str((path.parent / res.match).resolve()) if res.match else None
                 games.append({"round": rnd.number, "table": seat.table, "sides": [list(s) for s in seat.sides],
-                              "scores": list(res.scores), "winner": res.winner})
+                              "scores": list(res.scores), "winner": res.winner, "match": log})
     return Summary(*base, kind="tournament", rules=t.rules, players=t.players,
                    hands=len(games), finished=t.finished, figures={"format": t.format, "games": games})
 
