@@ -91,12 +91,13 @@ def seat_cmd(
 @tournament_app.command("record")
 def record_cmd(
     file: FileArg,
-    table: Annotated[int | None, typer.Option("--table", "-t", help="The table number (1 is the head table).",
-                                              show_default=False)] = None,
+    table: Annotated[list[int] | None, typer.Option("--table", "-t", help="The table number (1 is the head table); "
+                                                    "repeat --table and --score in pairs to record several tables "
+                                                    "in one write.", show_default=False)] = None,
     log: Annotated[Path | None, typer.Option("--match", "-m", help="The table's match log: its winner and final "
                                              "scores are taken.", show_default=False)] = None,
-    score: Annotated[str | None, typer.Option("--score", "-s", help="Final scores by hand: \"Ann&Cy=21,Bob&Dee=14\".",
-                                              show_default=False)] = None,
+    score: Annotated[list[str] | None, typer.Option("--score", "-s", help="Final scores by hand: "
+                                                    "\"Ann&Cy=21,Bob&Dee=14\".", show_default=False)] = None,
     winner: Annotated[str | None, typer.Option("--winner", help="With --score: the winning side, where the rules "
                                                "let a side win without the higher score.", show_default=False)] = None,
     round_from: Annotated[Path | None, typer.Option("--round-from", help="A folder of the round's match logs, one "
@@ -117,17 +118,28 @@ def record_cmd(
         done = ", ".join(str(r.table) for r in results)
         msg = f"recorded round {results[0].round}: table(s) {done}"
     else:
-        if table is None:
+        tables, sheets = table or [], score or []
+        if not tables:
             raise PitchError("which table? give --table T (or --round-from FOLDER)", "--table")
         if winner is not None and score is None:
             raise PitchError("--winner goes with --score (a match log names its winner)", "--winner")
-        scores = book.parse_score_option(score) if score is not None else None
-        t, res = book.record(file, table, scores=scores, winner=winner, log=log, rnd=rnd, force=force)
-        seat = t.rounds[res.round - 1].tables[res.table - 1]
-        parts = [f"{'&'.join(s)} {sc}" for s, sc in zip(seat.sides, res.scores, strict=True)]
-        verb = "corrected" if res.correction else "recorded"
-        msg = (f"{verb} round {res.round} table {res.table}: {', '.join(parts)}; "
-               f"{'&'.join(seat.sides[res.winner])} won")
+        if log is not None and (sheets or len(tables) > 1):
+            raise PitchError("--match records one table: give one --table and no --score", "--match")
+        if log is None and len(sheets) != len(tables):
+            raise PitchError(f"{len(tables)} --table but {len(sheets)} --score: give them in pairs", "--score")
+        if winner is not None and len(tables) > 1:
+            raise PitchError("--winner names the winner of one table: record that table alone", "--winner")
+        entries = ([(tables[0], None, None, log)] if log is not None else
+                   [(tb, book.parse_score_option(sc), winner, None) for tb, sc in zip(tables, sheets, strict=True)])
+        t, results = book.record_many(file, entries, rnd=rnd, force=force)
+        lines = []
+        for res in results:
+            seat = t.rounds[res.round - 1].tables[res.table - 1]
+            parts = [f"{'&'.join(s)} {sc}" for s, sc in zip(seat.sides, res.scores, strict=True)]
+            verb = "corrected" if res.correction else "recorded"
+            lines.append(f"{verb} round {res.round} table {res.table}: {', '.join(parts)}; "
+                         f"{'&'.join(seat.sides[res.winner])} won")
+        msg = "\n".join(lines)
     if as_json:
         emit_json(standings(t))
         return

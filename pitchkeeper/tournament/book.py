@@ -9,6 +9,7 @@ two organisers recording at once never lose a result. A correction is a new resu
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Mapping, Sequence
@@ -41,9 +42,67 @@ def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S")
 
 
+KIND = "tournament file (start one with `pitchkeeper tournament new`)"
+
+
 def load(path: str | Path) -> Tournament:
     """Read and check a tournament file; every problem is one PitchError naming the file and key."""
-    return _parse(store.read_text(path, "tournament file (start one with `pitchkeeper tournament new`)"), path)
+    return _read(Path(path))[1]
+
+
+def _cache_path(p: Path) -> Path:
+    return p.with_name(f".{p.name}.cache.json")
+
+
+def _read(p: Path) -> tuple[str, Tournament, dict[str, Any]]:
+    """The file's text, the tournament, and the TOML table it was read from.
+
+    TOML parsing is most of a read (~30 ms for a 50-table night), so the table is remembered in a
+    JSON file beside it, keyed by the file's stamp (size, times, inode): a file changed in any way,
+    by hand included, is parsed again. Every check of the tournament runs on every read all the same.
+    """
+    import json
+
+    before = store.stamp(p)
+    text = store.read_text(p, KIND)
+    data = None
+    if before is not None and store.stamp(p) == before:
+        try:
+            c = json.loads(_cache_path(p).read_text(encoding="utf-8"))
+            if c.get("stamp") == before and c.get("format") == FORMAT_VERSION:
+                data = c["data"]
+        except (OSError, ValueError, KeyError, TypeError):
+            data = None
+    fresh = data is None
+    if data is None:
+        data = store.parse_text(text, p, "")
+    try:
+        t = model.parse(data)
+    except PitchError as e:
+        raise e.at(str(p)) from None
+    if fresh and before is not None and store.stamp(p) == before:
+        _remember(p, before, data)
+    return text, t, data
+
+
+def _remember(p: Path, stamp: list[int] | None, data: dict[str, Any]) -> None:
+    """Best effort: a cache that cannot be written is only a slower next read."""
+    import json
+    import tempfile
+
+    if stamp is None:
+        return
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".cache.tmp", dir=p.parent)
+        text = json.dumps({"format": FORMAT_VERSION, "stamp": stamp, "data": data}, ensure_ascii=False, default=str)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:  # dumps, not dump: only dumps has the C encoder
+            f.write(text)
+        os.replace(tmp, _cache_path(p))
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except (OSError, UnboundLocalError):
+            pass
 
 
 def _parse(text: str, path: str | Path) -> Tournament:
@@ -52,6 +111,22 @@ def _parse(text: str, path: str | Path) -> Tournament:
         return model.parse(data)
     except PitchError as e:
         raise e.at(str(path)) from None
+
+
+def _write_results(p: Path, text: str, data: dict[str, Any], done: Sequence[tuple[Result, Seating]]) -> str:
+    """Append result blocks in one write, each checked to read back as the result meant; remember the new table."""
+    new = text
+    entries = []
+    for res, seat in done:
+        block = result_text(res, seat)
+        entry = store.parse_text(block, p, "")["results"][0]
+        if model.parse_scores(entry["scores"], entry["winner"], seat) != (res.scores, res.winner):
+            raise AssertionError("a result block must read back as written")
+        new = _append(new, block)
+        entries.append(entry)
+    store.write_atomic(p, new)
+    _remember(p, store.stamp(p), {**data, "results": [*data.get("results", []), *entries]})
+    return new
 
 
 def header_text(t: Tournament, seed: str) -> str:
@@ -165,15 +240,20 @@ def seat(path: str | Path) -> tuple[Round, bool]:
     if cur is not None and (not t.complete(cur) or len(t.rounds) >= t.planned):
         return cur, False
     with _naming(p), store.locked(p):
-        text = store.read_text(p)
-        t = _parse(text, p)
+        text, t, data = _read(p)
         cur = t.current
         if cur is not None and (not t.complete(cur) or len(t.rounds) >= t.planned):
             return cur, False  # another organiser seated it a moment ago
         rnd = seating.next_round(t)
-        new = _append(text, round_text(rnd))
-        _parse(new, p)
-        store.write_atomic(p, new)
+        block = round_text(rnd)
+        after = {**data, "rounds": [*data.get("rounds", []), store.parse_text(block, p, "")["rounds"][0]]}
+        try:
+            if model.parse(after).rounds[-1] != rnd:
+                raise AssertionError("a round block must read back as seated")
+        except PitchError as e:
+            raise AssertionError(f"a seated round must pass the file's checks: {e}") from None
+        store.write_atomic(p, _append(text, block))
+        _remember(p, store.stamp(p), after)
     return rnd, True
 
 
@@ -308,28 +388,41 @@ def record(path: str | Path, table: int, *, scores: Mapping[str, int] | None = N
     players have sat down, and may have played); it changes every tally and standing after it, and
     the seating of rounds still to come.
     """
-    if (scores is None) == (log is None):
-        raise PitchError("give the table's match log (--match) or its final scores (--score)", "record")
+    t, results = record_many(path, [(table, scores, winner, log)], rnd=rnd, force=force)
+    return t, results[0]
+
+
+Entry = tuple[int, "Mapping[str, int] | None", "str | None", "str | Path | None"]  # table, scores, winner, log
+
+
+def record_many(path: str | Path, entries: Sequence[Entry], *, rnd: int | None = None,
+                force: bool = False) -> tuple[Tournament, list[Result]]:
+    """Record several tables of one round at once (score sheets typed in a batch): all of them in one
+    write, or none on any problem."""
     p = Path(path)
-    log_read = read_log(log) if log is not None else None  # outside the lock: replaying may take a moment
+    for table, scores, _winner, log in entries:
+        if (scores is None) == (log is None):
+            raise PitchError(f"table {table}: give its match log (--match) or its final scores (--score)", "record")
+    logs = {i: read_log(e[3]) for i, e in enumerate(entries) if e[3] is not None}  # outside the lock: replays
     with _naming(p), store.locked(p):
-        text = store.read_text(p, "tournament file")
-        t = _parse(text, p)
-        seat = _target(t, table, rnd, force)
+        text, t, data = _read(p)
         number = rnd if rnd is not None else len(t.rounds)
-        if log is not None:
-            assert log_read is not None
-            ordered, win = from_log(t, seat, log, *log_read)
-            ref = _log_ref(p, log)
-        else:
-            assert scores is not None
-            ordered, win = from_scores(t, seat, scores, winner)
-            ref = None
-        res = Result(number, table, ordered, win, ref, (number, table) in t.final)
-        new = _append(text, result_text(res, seat))
-        t2 = _parse(new, p)
-        store.write_atomic(p, new)
-    return t2, res
+        done: list[tuple[Result, Seating]] = []
+        for i, (table, scores, winner, log) in enumerate(entries):
+            seat = _target(t, table, rnd, force)
+            if any(r.table == table for r, _ in done):
+                raise PitchError(f"table {table} is given twice", "--table")
+            if log is not None:
+                ordered, win = from_log(t, seat, log, *logs[i])
+                ref = _log_ref(p, log)
+            else:
+                assert scores is not None
+                ordered, win = from_scores(t, seat, scores, winner)
+                ref = None
+            done.append((Result(number, table, ordered, win, ref, (number, table) in t.final), seat))
+        _write_results(p, text, data, done)
+    results = [r for r, _ in done]
+    return dataclasses.replace(t, results=(*t.results, *results)), results
 
 
 def record_folder(path: str | Path, folder: str | Path, force: bool = False) -> tuple[Tournament, list[Result]]:
@@ -342,15 +435,13 @@ def record_folder(path: str | Path, folder: str | Path, force: bool = False) -> 
         raise PitchError("no match logs (*.toml) in this folder", str(folder))
     read = [(x, *read_log(x)) for x in logs]
     with _naming(p), store.locked(p):
-        text = store.read_text(p, "tournament file")
-        t = _parse(text, p)
+        text, t, data = _read(p)
         if not t.rounds:
             raise PitchError("no round has been seated yet: run `pitchkeeper tournament seat` first", str(p))
         cur = t.rounds[-1]
         by_players = {frozenset(s.players): s for s in cur.tables}
         taken: dict[int, Path] = {}
-        results = []
-        new = text
+        results: list[tuple[Result, Seating]] = []
         for x, table, state in read:
             seat = by_players.get(frozenset(table.players))
             if seat is None:
@@ -362,8 +453,7 @@ def record_folder(path: str | Path, folder: str | Path, force: bool = False) -> 
             _target(t, seat.table, None, force)
             ordered, win = from_log(t, seat, x, table, state)
             res = Result(cur.number, seat.table, ordered, win, _log_ref(p, x), (cur.number, seat.table) in t.final)
-            results.append(res)
-            new = _append(new, result_text(res, seat))
-        t2 = _parse(new, p)
-        store.write_atomic(p, new)
-    return t2, results
+            results.append((res, seat))
+        _write_results(p, text, data, results)
+    done = [r for r, _ in results]
+    return dataclasses.replace(t, results=(*t.results, *done)), done

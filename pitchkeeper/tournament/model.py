@@ -7,6 +7,7 @@ everything after it without any stored total to fix.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -134,15 +135,24 @@ def _int(v: Any, where: str, low: int | None = None) -> int:
     return v
 
 
-def _names(v: Any, where: str) -> tuple[str, ...]:
-    from pitchkeeper.game.records import _text
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # Unicode category Cc
 
+
+def _names(v: Any, where: str) -> tuple[str, ...]:
+    """A list of names, each checked as every record checks a name (records._text), the common case fast."""
     if not isinstance(v, list):
         raise PitchError("expected a list of player names", where)
-    return tuple(_text(p, f"{where}[{i + 1}]") for i, p in enumerate(v))
+    out = []
+    for i, p in enumerate(v):
+        if not isinstance(p, str) or not p.strip() or _CONTROL.search(p):
+            from pitchkeeper.game.records import _text
+
+            _text(p, f"{where}[{i + 1}]")  # raises, with the usual words
+        out.append(p.strip())
+    return tuple(out)
 
 
-def _player(name: str, players: tuple[str, ...], where: str) -> str:
+def _player(name: str, players: frozenset[str] | tuple[str, ...], where: str) -> str:
     if name not in players:
         raise PitchError(f"{name!r} is not a player of this tournament{did_you_mean(name, players)}", where)
     return name
@@ -214,6 +224,7 @@ def _rounds(raw: Any, t: Tournament) -> tuple[Round, ...]:
     if not isinstance(raw, list):
         raise PitchError("expected [[rounds]] tables", "rounds")
     team_of = {frozenset(tm): tm for tm in t.teams}
+    everyone = frozenset(t.players)
     out = []
     for i, r in enumerate(raw, 1):
         w = f"rounds[{i}]"
@@ -246,7 +257,8 @@ def _rounds(raw: Any, t: Tournament) -> tuple[Round, ...]:
                 if len(side) != t.shape.size:
                     raise PitchError(f"expected {t.shape.size} player(s) a side", f"{tw}.sides[{k}]")
                 for p in side:
-                    _player(p, t.players, f"{tw}.sides[{k}]")
+                    if p not in everyone:
+                        _player(p, t.players, f"{tw}.sides[{k}]")
                     if p in seen:
                         raise PitchError(f"{p} is seated twice in this round ({seen[p]})", f"{tw}.sides[{k}]")
                     seen[p] = f"table {j}"
