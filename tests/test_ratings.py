@@ -80,3 +80,18 @@ def test_stats_without_ratings_never_imports_openskill(_home: Path) -> None:
             "print('LOADED', [m for m in ('openskill',) if m in sys.modules])\n")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, env={**os.environ})
     assert "LOADED []" in p.stdout, p.stdout + p.stderr
+
+
+def test_ratings_are_remembered_until_a_kept_file_changes(_home: Path) -> None:
+    from pitchkeeper.reports.ratings import rate_kept
+
+    home = _keep_kitchen(_home)
+    first = rate_kept(home)
+    summaries, _ = index.kept(home)
+    with index.open_kept(home) as idx:  # a planted memo under the current fingerprint is what comes back
+        idx.remember("ratings", index.fingerprint(summaries), [["Zed", 30.0, 1.0, 9]])
+    assert [r.name for r in rate_kept(home)] == ["Zed"]
+    text = (home / "matches" / "kitchen.toml").read_text(encoding="utf-8")
+    (home / "matches" / "again.toml").write_text(text, encoding="utf-8")  # a second game kept: rated anew
+    again = {r.name: r for r in rate_kept(home)}
+    assert again["Ann"].games == 2 and again["Ann"].mu > {r.name: r for r in first}["Ann"].mu

@@ -84,7 +84,10 @@ def seat_cmd(
         emit_json(rnd.to_json())
         return
     if not new:
-        sys.stderr.write(f"round {rnd.number} is already seated\n")
+        t = book.load(file)
+        left = t.unrecorded(rnd)
+        sys.stderr.write(f"round {rnd.number} of {t.planned} is being played: waiting for table(s) "
+                         f"{', '.join(map(str, left))}\n" if left else f"all {t.planned} round(s) have been played\n")
     sys.stdout.write(html.seating_text(rnd))
 
 

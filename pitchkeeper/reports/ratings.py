@@ -83,12 +83,26 @@ def games_of(summaries: Sequence[Any]) -> list[Game]:
     return out
 
 
-def rate_kept(root: Path | None = None) -> list[Rating]:
-    """Ratings from everything kept in the data folder (through the per-log index)."""
-    from pitchkeeper.logbook import index
+def rate_kept(root: Path | None = None, summaries: Sequence[Any] | None = None) -> list[Rating]:
+    """Ratings from everything kept in the data folder (through the per-log index).
 
-    summaries, _ = index.kept(root)
-    return rate(games_of(summaries))
+    Rating every game again costs ~0.1 ms a game in openskill, so the result is remembered in the
+    index under the fingerprint of every file's version: while no file changed, it is read back.
+    """
+    from pitchkeeper.logbook import index
+    from pitchkeeper.logbook.paths import data_dir
+    from pitchkeeper.reports.stats import find_logs
+
+    with index.open_kept(root) as idx:
+        if summaries is None:  # else: just refreshed by the caller
+            summaries, _ = idx.refresh(find_logs(root or data_dir()), prune=True)
+        key = index.fingerprint(summaries)
+        known = idx.memo("ratings", key)
+        if known is not None:
+            return [Rating(r[0], r[1], r[2], r[3]) for r in known]
+        rated = rate(games_of(summaries))
+        idx.remember("ratings", key, [[r.name, r.mu, r.sigma, r.games] for r in rated])
+        return rated
 
 
 def ratings_text(rated: Sequence[Rating]) -> str:

@@ -7,9 +7,9 @@ The front ends (CLI, web) call these and show what they return.
 
 from __future__ import annotations
 
-from pitchkeeper.tournament.book import create, load, record, record_folder, seat
+from pitchkeeper.tournament.book import create, load, record, record_folder, record_many, seat
 from pitchkeeper.tournament.model import Result, Round, Seating, Shape, Tournament
 from pitchkeeper.tournament.standings import standings
 
-__all__ = ["Result", "Round", "Seating", "Shape", "Tournament", "create", "load", "record", "record_folder", "seat",
-           "standings"]
+__all__ = ["Result", "Round", "Seating", "Shape", "Tournament", "create", "load", "record", "record_folder",
+           "record_many", "seat", "standings"]

@@ -327,8 +327,8 @@ def from_log(t: Tournament, seat: Seating, log: str | Path, table: Any = None, s
         absent = sorted(seated - playing)
         bits = ([f"{', '.join(extra)} not seated there"] if extra else []) + \
                ([f"{', '.join(absent)} missing"] if absent else [])
-        raise PitchError(f"the log's players are not those seated at table {seat.table} of round "
-                         f"{t.current.number if t.current else 1}: {'; '.join(bits)}", f"{log}: players")
+        raise PitchError(f"the log's players are not those seated at table {seat.table}: {'; '.join(bits)}",
+                         f"{log}: players")
     if state.rules != rules_name(t):
         raise PitchError(f"played under {state.rules}, but the tournament plays {rules_name(t)}", f"{log}: rules")
     if state.winner is None:
