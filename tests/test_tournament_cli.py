@@ -145,7 +145,7 @@ def test_bad_results_are_refused_and_the_file_is_unchanged(tmp_path: Path) -> No
     refused(t, *rec, "--table", "2", "--score", "Eve&Gus=21,Fay&Hal=21", says="a tie")
     refused(t, *rec, "--table", "2", "--score", "Eve&Gus=21", says="no score for Fay&Hal")
     refused(t, *rec, "--table", "2", "--score", "Eve&Gus=twenty,Fay&Hal=3", says="not a whole number")
-    refused(t, *rec, "--table", "2", "--match", tmp_path / "nowhere.toml", says="no such file")
+    refused(t, *rec, "--table", "2", "--match", tmp_path / "nowhere.toml", says="no such match log")
     refused(t, *rec, "--table", "2", "--match", KITCHEN, says="not those seated at table 2")
     # a batch is written whole or not at all: table 2's good sheet is not kept when table 1's is refused
     refused(t, *rec, "--table", "2", "--score", "Eve&Gus=21,Fay&Hal=3", "--table", "1", "--score", "Ann&Cy=21,Bob&Dee=4",

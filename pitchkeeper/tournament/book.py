@@ -303,17 +303,11 @@ def from_scores(t: Tournament, seat: Seating, scores: Mapping[str, int], winner:
 
 
 def read_log(log: str | Path) -> tuple[Any, Any]:
-    """A match log replayed: (its table, its state). The ruleset it pins governs, as for every log reader."""
-    from pitchkeeper.game import match
+    """A match log replayed: (its table, its state), through the one loader (the ruleset the log pins governs)."""
+    from pitchkeeper.logbook import loader
 
-    data = store.read_record(log)
-    try:
-        ruleset = store.pinned_ruleset(data, log)[0]
-        record = match.parse_match(data)
-        state = match.replay(ruleset, record)
-    except PitchError as e:
-        raise e.at(str(log)) from None
-    return record.table, state
+    loaded = loader.load(log, kind="match log")
+    return loaded.record.table, loaded.replay()
 
 
 def from_log(t: Tournament, seat: Seating, log: str | Path, table: Any = None, state: Any = None) -> tuple[tuple[int, ...], int]:
