@@ -239,6 +239,11 @@ class LogIndex:
             except OSError:
                 continue
             wanted.append((key, st.st_mtime_ns, st.st_size))
+        return self.refresh_stated(wanted, prune, workers)
+
+    def refresh_stated(self, wanted: list[tuple[str, int, int]], prune: bool = True,
+                       workers: int | None = None) -> tuple[list[Summary], Refresh]:
+        """`refresh` for files already stated: (absolute path, mtime_ns, size), as `walk` lists them."""
         known = {r[0]: r for r in self.conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM logs")}
         todo = [w for w in wanted if (k := known.get(w[0])) is None or (k[1], k[2]) != (w[1], w[2])]
         fresh = {s.path: s for s in _read_all(todo, workers)} if todo else {}
@@ -276,10 +281,33 @@ def open_kept(root: Path | None = None) -> LogIndex:
     return LogIndex(index_path(folder) if folder.is_dir() else None)
 
 
+def walk(root: Path) -> list[tuple[str, int, int]]:
+    """Every *.toml file below `root` (not those whose name starts with a dot, as stats.find_logs), stated:
+    (absolute path, mtime_ns, size), sorted. os.scandir hands out each entry's type, and its stat on
+    the way, at a fraction of pathlib's rglob cost over 10,000 files."""
+    out: list[tuple[str, int, int]] = []
+    folders = [os.path.abspath(root)]
+    while folders:
+        try:
+            entries = os.scandir(folders.pop())
+        except OSError:
+            continue
+        with entries:
+            for e in entries:
+                try:
+                    if e.is_dir(follow_symlinks=False):
+                        folders.append(e.path)
+                    elif e.name.endswith(".toml") and not e.name.startswith(".") and e.is_file():
+                        st = e.stat()
+                        out.append((e.path, st.st_mtime_ns, st.st_size))
+                except OSError:
+                    continue
+    return sorted(out)
+
+
 def kept(root: Path | None = None, workers: int | None = None) -> tuple[list[Summary], Refresh]:
     """Every file kept in the data folder (match logs and tournaments), summarised through the index."""
     from pitchkeeper.logbook.paths import data_dir
-    from pitchkeeper.reports.stats import find_logs
 
     with open_kept(root) as idx:
-        return idx.refresh(find_logs(root or data_dir()), prune=True, workers=workers)
+        return idx.refresh_stated(walk(root or data_dir()), prune=True, workers=workers)

@@ -91,11 +91,10 @@ def rate_kept(root: Path | None = None, summaries: Sequence[Any] | None = None) 
     """
     from pitchkeeper.logbook import index
     from pitchkeeper.logbook.paths import data_dir
-    from pitchkeeper.reports.stats import find_logs
 
     with index.open_kept(root) as idx:
         if summaries is None:  # else: just refreshed by the caller
-            summaries, _ = idx.refresh(find_logs(root or data_dir()), prune=True)
+            summaries, _ = idx.refresh_stated(index.walk(root or data_dir()), prune=True)
         key = index.fingerprint(summaries)
         known = idx.memo("ratings", key)
         if known is not None:
