@@ -129,7 +129,8 @@ def test_swiss_individual_play_never_repeats_a_pairing(tmp_path: Path) -> None:
             pair = frozenset(side[0] for side in s["sides"])
             assert pair not in seen
             seen.add(pair)
-    assert js("tournament", "standings", t)["teams"][0]["rank"] == 1
+    s = js("tournament", "standings", t)
+    assert "teams" not in s and s["players"][0]["rank"] == 1 and len(s["players"]) == 7
 
 
 def test_bad_results_are_refused_and_the_file_is_unchanged(tmp_path: Path) -> None:

@@ -40,7 +40,9 @@ def ranked(rows: dict[str, list[int]], by_wins: bool) -> list[Line]:
 
 
 def standings(t: Tournament, upto: int | None = None) -> dict[str, Any]:
-    """The contract's standings object (spec section 8), after round `upto` (default: all recorded)."""
+    """The contract's standings object (spec section 8), after round `upto` (default: all recorded).
+
+    `teams` is there where the format has fixed teams of two or more (not in individual play)."""
     players = {p: [0, 0, 0] for p in t.players}
     teams = {side_name(tm): [0, 0, 0] for tm in t.teams}
     team_of = {frozenset(tm): side_name(tm) for tm in t.teams}
@@ -65,6 +67,6 @@ def standings(t: Tournament, upto: int | None = None) -> dict[str, Any]:
         "finished": t.finished if upto is None or upto >= len(t.rounds) else False,
         "players": [ln.to_json() for ln in ranked(players, by_wins)],
     }
-    if t.teams:
+    if t.teams and t.shape.size > 1:  # in individual play each "team" is one player: the players say it all
         out["teams"] = [ln.to_json() for ln in ranked(teams, by_wins)]
     return out
