@@ -267,3 +267,32 @@ def test_reading_commands_load_neither_rich_nor_openskill(tmp_path: Path, words:
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
                        env={**os.environ, "NO_COLOR": "1"})
     assert "LOADED []" in p.stdout, p.stdout + p.stderr
+
+
+def test_tables_reporting_at_once_never_lose_a_result(tmp_path: Path) -> None:
+    """Sixteen organisers' writes at the same moment: each waits for the lock, none is lost."""
+    import threading
+
+    from pitchkeeper.tournament import book
+    from pitchkeeper.tournament.model import Seating
+
+    t = tmp_path / "t.toml"
+    book.create(t, "partnership-pitch", "progressive", [f"P{i:02}" for i in range(64)])
+    rnd, _ = book.seat(t)
+    errors: list[BaseException] = []
+
+    def report(seat: Seating) -> None:
+        try:
+            book.record(t, seat.table, scores={"&".join(seat.sides[0]): 21, "&".join(seat.sides[1]): seat.table})
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=report, args=(s,)) for s in rnd.tables]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    done = book.load(t)
+    assert done.complete(done.rounds[0]) and len(done.results) == 16
+    assert sorted(r.scores[1] for r in done.results) == list(range(1, 17))
