@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,21 @@ class Summary:
     winner: str | None = None
     finished: bool = False
     error: str | None = None  # one line naming the file
-    figures: dict[str, Any] | None = None  # match: stats.MatchFigures as JSON; tournament: its games
+    # match: stats.MatchFigures as JSON; tournament: its games. Read from the index it stays JSON text
+    # until asked for (`figures`): the largest column, and a walk for ratings never needs it.
+    figures_data: dict[str, Any] | str | None = field(default=None, compare=False)
+
+    @property
+    def figures(self) -> dict[str, Any] | None:
+        f = self.figures_data
+        return json.loads(f) if isinstance(f, str) else f
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Summary):
+            return NotImplemented
+        return _row(self) == _row(other)
+
+    __hash__ = None  # type: ignore[assignment]
 
     def match_figures(self) -> Any:
         """The stats figures of a match log (stats.MatchFigures), as `stats.merge` takes them."""
@@ -81,7 +95,8 @@ def summarise(path: Path, st: os.stat_result, cache: Any) -> Summary:
         return Summary(*base, kind="error", error=str(e))
     fig = stats.figures(state)
     return Summary(*base, kind="match", rules=state.rules, players=fig.players, teams=fig.teams, hands=fig.hands,
-                   scores=dict(state.scores), winner=state.winner, finished=fig.finished, figures=_match_json(fig))
+                   scores=dict(state.scores), winner=state.winner, finished=fig.finished,
+                   figures_data=_match_json(fig))
 
 
 def _tournament_summary(path: Path, base: tuple[str, int, int]) -> Summary:
@@ -100,7 +115,7 @@ def _tournament_summary(path: Path, base: tuple[str, int, int]) -> Summary:
                 games.append({"round": rnd.number, "table": seat.table, "sides": [list(s) for s in seat.sides],
                               "scores": list(res.scores), "winner": res.winner, "match": log})
     return Summary(*base, kind="tournament", rules=t.rules, players=t.players,
-                   hands=len(games), finished=t.finished, figures={"format": t.format, "games": games})
+                   hands=len(games), finished=t.finished, figures_data={"format": t.format, "games": games})
 
 
 _worker_cache: Any = None
@@ -147,7 +162,8 @@ def _row(s: Summary) -> tuple[Any, ...]:
     return (s.path, s.mtime_ns, s.size, s.kind, s.rules, json.dumps(list(s.players)),
             json.dumps([[t, list(m)] for t, m in s.teams]), s.hands,
             None if s.scores is None else json.dumps(s.scores), s.winner, int(s.finished), s.error,
-            None if s.figures is None else json.dumps(s.figures, separators=(",", ":")))
+            s.figures_data if isinstance(s.figures_data, str) or s.figures_data is None
+            else json.dumps(s.figures_data, separators=(",", ":")))
 
 
 def _summary(row: Sequence[Any]) -> Summary:
@@ -155,7 +171,7 @@ def _summary(row: Sequence[Any]) -> Summary:
     return Summary(path, mtime, size, kind, rules, tuple(json.loads(players)),
                    tuple((t, tuple(m)) for t, m in json.loads(teams)), hands,
                    None if scores is None else json.loads(scores), winner, bool(finished), error,
-                   None if figures is None else json.loads(figures))
+                   figures)
 
 
 @dataclass(frozen=True)
@@ -265,12 +281,14 @@ def index_path(root: Path | None = None) -> Path:
     return (root or data_dir()) / INDEX_NAME
 
 
-def fingerprint(summaries: Sequence[Summary]) -> str:
-    """Which files, in which versions: a figure derived from all of them is valid while this is unchanged."""
+def fingerprint(files: Sequence[Summary | tuple[str, int, int]]) -> str:
+    """Which files, in which versions (summaries, or `walk`'s entries: the same figure for the same files): a
+    figure derived from all of them is valid while this is unchanged."""
     import zlib
 
-    text = "\n".join(f"{s.path}\t{s.mtime_ns}\t{s.size}" for s in summaries).encode()
-    return f"{SCHEMA}:{len(summaries)}:{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
+    rows = [(f.path, f.mtime_ns, f.size) if isinstance(f, Summary) else f for f in files]
+    text = "\n".join(f"{p}\t{m}\t{z}" for p, m, z in rows).encode()
+    return f"{SCHEMA}:{len(rows)}:{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
 
 
 def open_kept(root: Path | None = None) -> LogIndex:

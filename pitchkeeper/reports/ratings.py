@@ -87,18 +87,20 @@ def rate_kept(root: Path | None = None, summaries: Sequence[Any] | None = None) 
     """Ratings from everything kept in the data folder (through the per-log index).
 
     Rating every game again costs ~0.1 ms a game in openskill, so the result is remembered in the
-    index under the fingerprint of every file's version: while no file changed, it is read back.
+    index under the fingerprint of every file's version (path, modification time, size): while no
+    file changed, a walk of the folder is all it costs. `summaries`: just refreshed by the caller.
     """
     from pitchkeeper.logbook import index
     from pitchkeeper.logbook.paths import data_dir
 
     with index.open_kept(root) as idx:
-        if summaries is None:  # else: just refreshed by the caller
-            summaries, _ = idx.refresh_stated(index.walk(root or data_dir()), prune=True)
-        key = index.fingerprint(summaries)
+        files = summaries if summaries is not None else index.walk(root or data_dir())
+        key = index.fingerprint(files)
         known = idx.memo("ratings", key)
         if known is not None:
             return [Rating(r[0], r[1], r[2], r[3]) for r in known]
+        if summaries is None:
+            summaries, _ = idx.refresh_stated(list(files), prune=True)
         rated = rate(games_of(summaries))
         idx.remember("ratings", key, [[r.name, r.mu, r.sigma, r.games] for r in rated])
         return rated
