@@ -243,9 +243,9 @@ def test_table_cards_and_standings_pages(tmp_path: Path) -> None:
     assert not re.search(r"(src|href)=|https?://|<link|@import", page)
     ok("tournament", "record", t, "--table", "1", "--score",
        "<b>Ann</b>&Cy and Co=21,Bob \"the\" Cat&Dee</title><script>x()</script>=3")
-    ok("tournament", "standings", t, "--format", "html", "-o", tmp_path / "standings.html")
+    ok("tournament", "standings", t, "--format", "html", "-o", tmp_path / "standings.html", "--refresh", "30")
     page = (tmp_path / "standings.html").read_text(encoding="utf-8")
-    assert "<title>Hall &lt;night&gt;: standings</title>" in page
+    assert "<title>Hall &lt;night&gt;: standings</title>" in page and 'http-equiv="refresh" content="30"' in page
     assert "<td>&lt;b&gt;Ann&lt;/b&gt;</td><td class=\"num\">21</td>" in page
     csv_text = ok("tournament", "standings", t, "--format", "csv")
     assert csv_text.splitlines()[0] == "kind,rank,name,points,wins,games"

@@ -162,6 +162,9 @@ def standings_cmd(
                                              "output.", show_default=False)] = None,
     after: Annotated[int | None, typer.Option("--after", help="The standings as they were after this round.",
                                               show_default=False)] = None,
+    refresh: Annotated[int | None, typer.Option("--refresh", help="With --format html: the page reloads itself "
+                                                "every N seconds (for a screen in the hall).",
+                                                show_default=False)] = None,
 ) -> None:
     """The standings: ranks (equal figures share one), points, wins and games."""
     from pitchkeeper.tournament import book, html, standings
@@ -169,6 +172,8 @@ def standings_cmd(
     if fmt not in ("text", "json", "csv", "html"):
         raise PitchError(f"expected text, json, csv or html, got {fmt!r}", "--format")
     t = book.load(file)
+    if refresh is not None and (fmt != "html" or refresh < 1):
+        raise PitchError("expected a number of seconds (1 or more), with --format html", "--refresh")
     if after is not None and not 0 <= after <= len(t.rounds):
         raise PitchError(f"expected a round from 0 to {len(t.rounds)}", "--after")
     s = standings(t, after)
@@ -182,7 +187,7 @@ def standings_cmd(
     elif fmt == "csv":
         text = html.standings_csv(t)
     elif fmt == "html":
-        text = html.standings_html(t)
+        text = html.standings_html(t, refresh)
     else:
         text = html.standings_text(s)
     if out is None:
