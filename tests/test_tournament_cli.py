@@ -296,3 +296,40 @@ def test_tables_reporting_at_once_never_lose_a_result(tmp_path: Path) -> None:
     done = book.load(t)
     assert done.complete(done.rounds[0]) and len(done.results) == 16
     assert sorted(r.scores[1] for r in done.results) == list(range(1, 17))
+
+
+WRITER = """
+import sys
+from pitchkeeper.tournament import book
+path = sys.argv[1]
+t = book.load(path)
+for seat in t.rounds[-1].tables:
+    if (1, seat.table) in t.final:
+        continue  # recorded before an earlier writer was killed
+    book.record(path, seat.table, scores={"&".join(seat.sides[0]): 21, "&".join(seat.sides[1]): seat.table % 20})
+"""
+
+
+def test_a_writer_killed_at_any_moment_leaves_a_whole_file(tmp_path: Path) -> None:
+    """Killed mid-round, again and again: the file always reads, and only ever grew by whole results."""
+    import random
+    import signal
+    import time
+
+    from pitchkeeper.tournament import book
+
+    t = tmp_path / "t.toml"
+    book.create(t, "partnership-pitch", "progressive", [f"P{i:03}" for i in range(400)])
+    book.seat(t)
+    rng = random.Random(13)
+    for _ in range(5):
+        before = t.read_text(encoding="utf-8")
+        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(t)], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.2, 0.8))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        after = t.read_text(encoding="utf-8")
+        assert after.startswith(before)
+        done = book.load(t)  # whole and valid: every check of the file passes
+        assert all(len(r.scores) == 2 for r in done.results)
