@@ -12,8 +12,10 @@ from typing import Annotated
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, emit_json, tournament_app
+from pitchkeeper.cli import JsonOpt, emit_json, topic
 from pitchkeeper.errors import PitchError
+
+commands = topic()
 
 FileArg = Annotated[Path, typer.Argument(help="The tournament file (TOML).", show_default=False)]
 
@@ -22,7 +24,7 @@ def _split(text: str | None, sep: str = ",") -> list[str]:
     return [x.strip() for x in (text or "").split(sep) if x.strip()]
 
 
-@tournament_app.command("new")
+@commands.command("new")
 def new_cmd(
     file: FileArg,
     rules: Annotated[str, typer.Option("--rules", "-r", help="Ruleset: a built-in name or a .toml file.",
@@ -65,7 +67,7 @@ def new_cmd(
                      f"seat the first round with: pitchkeeper tournament seat {file}\n")
 
 
-@tournament_app.command("seat")
+@commands.command("seat")
 def seat_cmd(
     file: FileArg,
     as_json: JsonOpt = False,
@@ -91,7 +93,7 @@ def seat_cmd(
     sys.stdout.write(html.seating_text(rnd))
 
 
-@tournament_app.command("record")
+@commands.command("record")
 def record_cmd(
     file: FileArg,
     table: Annotated[list[int] | None, typer.Option("--table", "-t", help="The table number (1 is the head table); "
@@ -153,7 +155,7 @@ def record_cmd(
     sys.stdout.write(msg + tail + "\n")
 
 
-@tournament_app.command("standings")
+@commands.command("standings")
 def standings_cmd(
     file: FileArg,
     as_json: JsonOpt = False,
@@ -199,7 +201,7 @@ def standings_cmd(
         sys.stderr.write(f"wrote {out}\n")
 
 
-@tournament_app.command("cards")
+@commands.command("cards")
 def cards_cmd(
     file: FileArg,
     out: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.", show_default=False)],
@@ -220,7 +222,7 @@ def cards_cmd(
     sys.stderr.write(f"wrote {out}: {len(t.rounds[number - 1].tables)} table card(s) for round {number}\n")
 
 
-@tournament_app.command("check")
+@commands.command("check")
 def check_cmd(file: FileArg) -> None:
     """Check a tournament file (after a change by hand): exit 2 with the problem's key if there is one."""
     from pitchkeeper.tournament import book
