@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pitchkeeper.errors import PitchError, or_list
-from pitchkeeper.tournament.model import FORMATS, Round, Seating, Shape, Tournament, side_name
+from pitchkeeper.tournament.model import FORMATS, Round, Seating, Shape, Tournament
 
 
 def shape_for(ruleset: Any, fmt: str, team_size: int | None) -> Shape:
@@ -265,6 +265,3 @@ def swiss(t: Tournament, number: int) -> Round:
                 return _round_of(t, number, pairs, [] if bye is None else [bye])
     raise AssertionError("a pairing that allows rematches always exists")
 
-
-def team_label(team: Sequence[str]) -> str:
-    return side_name(tuple(team))
