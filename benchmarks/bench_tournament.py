@@ -60,7 +60,7 @@ def progressive(tmp: Path, tables: int, rounds: int, start: float) -> None:
 
     players = [f"Player {i:03}" for i in range(tables * 4)]
     path = tmp / "night.toml"
-    book.create(path, "seven-point", "progressive", players, rounds=rounds + 1)
+    book.create(path, "seven-point", "progressive", players, rounds=rounds + 2)
     rng = random.Random(13)
     print(f"Progressive, {tables} tables ({len(players)} players), per round:")
     worst = worst_single = 0.0
@@ -109,6 +109,17 @@ def progressive(tmp: Path, tables: int, rounds: int, start: float) -> None:
     assert len(results) == tables
     row(f"round {rnd.number} recorded from {tables} match logs", took, 1.0, start, "python -c pass")
     print(f"  file: {len(text.splitlines())} lines, {len(text) // 1024} KiB after {rounds} rounds")
+    # the commands as an organiser runs them, whole processes (start-up included)
+    rnd, _ = book.seat(path)
+    cmd = [sys.executable, "-m", "pitchkeeper", "tournament"]
+    t = time.perf_counter()
+    subprocess.run([*cmd, "standings", str(path), "--json"], check=True, stdout=subprocess.DEVNULL)
+    row("`tournament standings --json` (a process)", time.perf_counter() - t, 1.0, start, "python -c pass")
+    seat = rnd.tables[0]
+    score = ",".join(f"{'&'.join(side)}={sc}" for side, sc in zip(seat.sides, (21, 9), strict=True))
+    t = time.perf_counter()
+    subprocess.run([*cmd, "record", str(path), "--table", "1", "--score", score], check=True, stdout=subprocess.DEVNULL)
+    row("`tournament record --table 1 --score ...` (a process)", time.perf_counter() - t, 1.0, start, "python -c pass")
 
 
 def swiss(tmp: Path, tables: int, rounds: int, start: float) -> None:

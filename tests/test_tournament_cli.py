@@ -206,6 +206,8 @@ def test_a_correction_re_ranks_and_keeps_the_seated_round(tmp_path: Path) -> Non
     assert js("tournament", "seat", t) == r2  # the seated round stays as seated
     assert "correction = true" in t.read_text(encoding="utf-8")
     assert js("tournament", "standings", t, "--after", "0")["players"][0]["points"] == 0
+    ok("tournament", "standings", t, "--json", "-o", tmp_path / "s.json")
+    assert json.loads((tmp_path / "s.json").read_text(encoding="utf-8")) == after
     ok("tournament", "check", t)
 
 
@@ -261,7 +263,8 @@ def test_reading_commands_load_neither_rich_nor_openskill(tmp_path: Path, words:
         "import sys, runpy\n"
         f"sys.argv = ['pitchkeeper', 'tournament', *{words!r}, {str(t)!r}, '--json']\n"
         "try:\n    runpy.run_module('pitchkeeper', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-        "bad = [m for m in ('rich', 'pydantic', 'openskill', 'sqlite3') if m in sys.modules]\n"
+        "bad = [m for m in ('rich', 'pydantic', 'openskill', 'sqlite3', 'pitchkeeper.tournament.html')\n"
+        "       if m in sys.modules]\n"
         "print('LOADED', bad)\n"
     )
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,

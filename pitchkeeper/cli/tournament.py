@@ -75,16 +75,19 @@ def seat_cmd(
                                                "score sheets (HTML) to this file.", show_default=False)] = None,
 ) -> None:
     """Seat the next round (or show the current one, while tables are still playing)."""
-    from pitchkeeper.tournament import book, html
+    from pitchkeeper.tournament import book
 
     rnd, new = book.seat(file)
     if cards is not None:
         from pitchkeeper.logbook import store
+        from pitchkeeper.tournament import html
 
         store.write_atomic(cards, html.table_cards(book.load(file), rnd))
     if as_json:
         emit_json(rnd.to_json())
         return
+    from pitchkeeper.tournament import html
+
     if not new:
         t = book.load(file)
         left = t.unrecorded(rnd)
@@ -169,7 +172,7 @@ def standings_cmd(
                                                 show_default=False)] = None,
 ) -> None:
     """The standings: ranks (equal figures share one), points, wins and games."""
-    from pitchkeeper.tournament import book, html, standings
+    from pitchkeeper.tournament import book, standings
 
     if fmt not in ("text", "json", "csv", "html"):
         raise PitchError(f"expected text, json, csv or html, got {fmt!r}", "--format")
@@ -186,12 +189,11 @@ def standings_cmd(
         import json
 
         text = json.dumps(s, ensure_ascii=False, indent=2) + "\n"
-    elif fmt == "csv":
-        text = html.standings_csv(t)
-    elif fmt == "html":
-        text = html.standings_html(t, refresh)
     else:
-        text = html.standings_text(s)
+        from pitchkeeper.tournament import html  # the pages and the text, never for JSON
+
+        text = (html.standings_csv(t) if fmt == "csv" else html.standings_html(t, refresh) if fmt == "html"
+                else html.standings_text(s))
     if out is None:
         sys.stdout.write(text)
     else:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, did_you_mean, or_list, unknown_key
 
@@ -27,8 +27,8 @@ def side_name(side: tuple[str, ...]) -> str:
     return "&".join(side)
 
 
-@dataclass(frozen=True, slots=True)
-class Shape:
+# The small records are NamedTuples: a dataclass costs ~1 ms of start-up each to build.
+class Shape(NamedTuple):
     """A table: `sides` sides of `size` players each (size 1: individual play)."""
 
     sides: int
@@ -39,8 +39,7 @@ class Shape:
         return self.sides * self.size
 
 
-@dataclass(frozen=True, slots=True)
-class Seating:
+class Seating(NamedTuple):
     table: int  # 1 is the head table
     sides: tuple[tuple[str, ...], ...]
 
@@ -65,8 +64,7 @@ class Round:
         return self.tables[number - 1] if 0 < number <= len(self.tables) else None
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
+class Result(NamedTuple):
     """One table's game: final scores per side (in seating order) and the winning side's index."""
 
     round: int

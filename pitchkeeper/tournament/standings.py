@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from pitchkeeper.tournament.model import Tournament, side_name
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+class Line(NamedTuple):
     name: str
     rank: int
     points: int  # the sum of the side's final scores over the games played
