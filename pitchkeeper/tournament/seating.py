@@ -237,7 +237,10 @@ def pair(order: Sequence[int], met: set[frozenset[int]], allow_rematch: bool = F
         if key in dead:
             return None
         a = rest[0]
-        for j in range(1, len(rest)):
+        order = range(1, len(rest))
+        if allow_rematch:  # still a new opponent first where there is one
+            order = sorted(order, key=lambda j: frozenset((a, rest[j])) in met)
+        for j in order:
             b = rest[j]
             if not allow_rematch and frozenset((a, b)) in met:
                 continue
