@@ -28,12 +28,14 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 # command -> the module (pitchkeeper.cli.<module>) that defines it; a group -> its own map and help
 JUDGE = {"hand": "judge", "match": "judge", "trick": "judge"}
 RULES = {"list": "rules", "show": "rules", "check": "rules", "diff": "rules", "new": "rules", "explain": "rules"}
+TOURNAMENT = dict.fromkeys(("new", "seat", "record", "standings", "cards", "check"), "tournament")
 COMMANDS: dict[str, Any] = {  # in the order `pitchkeeper --help` lists them
     **dict.fromkeys(("new", "hand", "edit", "status", "history", "undo", "matches", "check"), "table"),
     "play": "guided",
     **dict.fromkeys(("export", "chart", "stats"), "lookback"),
     "judge": (JUDGE, "Judge a hand, a trick or a whole match from a record file."),
     "rules": (RULES, "List, show, check, compare and explain rulesets, and start house rules."),
+    "tournament": (TOURNAMENT, "Tournaments and leagues: seat the room, take every table's result, rank the players."),
 }
 
 
