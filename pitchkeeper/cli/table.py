@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, book_of, emit_json, interactive, topic, warn
-from pitchkeeper.errors import PitchError
+from pitchkeeper.errors import PitchError, shown
 from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 
 commands = topic()
@@ -135,7 +135,7 @@ def new_match(
                    "stake": stake, "rematch_of": rematch_of})
         return
     sides = ", ".join(f"{t} ({' & '.join(ms)})" for t, ms in table.teams) if table.teams else "each for himself"
-    sys.stdout.write(f"new match: {path}\n  {ruleset.name}, to {target or ruleset.settings['win']['target']}; "
+    sys.stdout.write(f"new match: {shown(path)}\n  {ruleset.name}, to {target or ruleset.settings['win']['target']}; "
                      f"{sides}; {first} deals first\n"
                      "  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP --high WHO --low WHO ...\n")
 
@@ -256,7 +256,7 @@ def _edit_command(**kw: Any) -> None:
     _confirm(f"save the corrected hand {number}?", kw.get("yes", False), "edit")
     book.commit(change)
     if not kw.get("as_json"):
-        sys.stdout.write(f"hand {number} corrected in {book.path}\n")
+        sys.stdout.write(f"hand {number} corrected in {shown(book.path)}\n")
     warn(change.warnings)
 
 
@@ -437,11 +437,11 @@ def check(
         emit_json({"match": str(path), "ok": not report.errors, "problems": found, "warnings": list(warnings)})
     else:
         for w in warnings:
-            sys.stderr.write(f"warning: {w}\n")
+            sys.stderr.write(f"warning: {shown(w)}\n")
         for f in report.problems:
             sys.stderr.write(f"{f}\n")
-        if report.errors:
-            sys.stderr.write(f"{len(report.errors)} problem(s) in {path}\n")
+        if report.errors and len(report.problems) > 1:  # one problem is one line; several get a count
+            sys.stderr.write(f"{len(report.errors)} problem(s) in {shown(path)}\n")
         else:
             sys.stdout.write(f"{path}: ok - {report.hands} hand(s), {report.ruleset.name}"
                              + (f", {len(found)} warning(s)" if found else "") + "\n")

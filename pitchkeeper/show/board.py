@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pitchkeeper.errors import shown
 from pitchkeeper.show import palette
 from pitchkeeper.show.ansi import Console, Text, grid
 
@@ -32,7 +33,7 @@ def draw(st: dict[str, Any], last: bool = False) -> None:
         rows.append([*cells, Text(*palette.score(v)), str(need) if need else "out", flag])
     out = Console()
     t = grid(rows, right=(len(rows[0]) - 3, len(rows[0]) - 2), width=out.width)
-    head = (f"{st['rules']} to {st['target']}" + (f" - {st['title']}" if st["title"] else "")
+    head = (f"{shown(st['rules'])} to {st['target']}" + (f" - {shown(st['title'])}" if st["title"] else "")
             + f"  (hand {st['hands']})")
     out.print(Text(head, style="bold"))
     for line in t:
@@ -74,7 +75,7 @@ def history(k: Any, state: Any) -> None:
         cells = [Text.assemble((str(h.scores[s]), "bold"), " ", signed(v.delta[s])) for s in state.scores]
         rows.append([str(h.number), hand.dealer, bid, suit(v.trump), pts, *cells])
     out = Console()
-    out.print(Text(f"{k.ruleset.name} to {state.target}  {k.path}", style="bold"))
+    out.print(Text(f"{shown(k.ruleset.name)} to {state.target}  {shown(k.path)}", style="bold"))
     right = (0, *range(5, 5 + len(state.scores)))
     for line in grid(rows, right=right, width=out.width):
         out.print(line)

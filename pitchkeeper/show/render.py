@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table as RTable
 from rich.text import Text
 
+from pitchkeeper.errors import shown
 from pitchkeeper.show import palette
 
 
@@ -45,21 +46,21 @@ def rules_list(rows: list[dict[str, Any]]) -> None:
 
 
 def rules_show(r: Any, words: dict[str, tuple[str, str]]) -> None:
-    console().print(Text.assemble((r.name, "bold"), f"  {r.title}"))
+    console().print(Text.assemble((shown(r.name), "bold"), f"  {shown(r.title)}"))
     if r.source:
-        console().print(Text(f"source: {r.source}", style="dim"))
+        console().print(Text(f"source: {shown(r.source)}", style="dim"))
     if len(r.chain) > 1:
-        console().print(Text("extends: " + " <- ".join(r.chain), style="dim"))
+        console().print(Text("extends: " + " <- ".join(shown(c) for c in r.chain), style="dim"))
     heading = None
     for h, line in words.values():
         if h != heading:
             console().print(Text(h, style="bold cyan"))
             heading = h
-        console().print(Text(f"  {line}"))
+        console().print(Text(f"  {shown(line)}"))
     if r.notes:
         console().print(Text("Choices where the source is silent", style="bold cyan"))
         for n in r.notes:
-            console().print(Text(f"  {n}", style="dim"))
+            console().print(Text(f"  {shown(n)}", style="dim"))
 
 
 def rules_diff(a: Any, b: Any, rows: list[tuple[str, str, str]]) -> None:
@@ -100,7 +101,7 @@ def match_sheet(state: Any) -> None:
     else:
         console().print(Text("the game goes on", style="dim"))
     for w in state.warnings:
-        err().print(Text(f"warning: {w}", style="yellow"))
+        err().print(Text(f"warning: {shown(w)}", style="yellow"))
 
 
 def matches(rows: list[dict[str, Any]]) -> None:
@@ -118,6 +119,6 @@ def matches(rows: list[dict[str, Any]]) -> None:
         else:
             st = Text("playing")
         scores = ", ".join(f"{s} {n}" for s, n in (row["scores"] or {}).items())
-        t.add_row("*" if row["current"] else "", Path(row["match"]).name, row["rules"] or "", str(row["hands"] or 0),
+        t.add_row("*" if row["current"] else "", shown(Path(row["match"]).name), row["rules"] or "", str(row["hands"] or 0),
                   scores, st)
     console().print(t)
