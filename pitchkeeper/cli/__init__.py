@@ -269,9 +269,20 @@ def main() -> None:
     except SystemExit as e:
         import pitchkeeper
 
-        if getattr(pitchkeeper, "LAZY_CLI", False):  # run as the console script (pitchkeeper.launch)
+        if getattr(pitchkeeper, "LAZY_CLI", False) and _whole_process():  # the console script or -m
             _exit_now(e)
         raise
+
+
+def _whole_process() -> bool:
+    """Is this command the process's own (console script, python -m), not run by a program inside itself
+    (runpy.run_module, as tests probe what a command imports) that goes on afterwards?"""
+    f = sys._getframe(1)
+    while f is not None:
+        if f.f_code.co_name == "run_module" and "runpy" in f.f_code.co_filename:  # "<frozen runpy>" in 3.11
+            return False
+        f = f.f_back
+    return True
 
 
 def _exit_now(e: SystemExit) -> None:
