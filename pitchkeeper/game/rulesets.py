@@ -286,7 +286,7 @@ def is_file(path: Path) -> bool:
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    from pitchkeeper.logbook.store import read_record
+    from pitchkeeper.tomlfile import read_record
 
     return read_record(path)
 

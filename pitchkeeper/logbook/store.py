@@ -1,6 +1,8 @@
-"""Reading record files (and, for match logs, writing them safely).
+"""Match logs on disk: atomic writes under a lock, the text block of each hand, TOML written by hand.
 
-A file is the source of truth: reads report a broken file with its line, and never guess.
+A file is the source of truth: reads report a broken file with its line, and never guess. Reading
+a record file is pitchkeeper.tomlfile's (re-exported here), so the rules of Pitch can read theirs
+without importing the file layer.
 """
 
 from __future__ import annotations
@@ -9,11 +11,18 @@ from pathlib import Path
 from typing import Any
 
 from pitchkeeper.errors import PitchError
-
-
-def read_record(path: str | Path) -> dict[str, Any]:
-    """A TOML record file as a table; a missing, unreadable or broken file is a PitchError naming it."""
-    return parse_text(read_text(path, "file"), path, "")
+from pitchkeeper.tomlfile import (  # noqa: F401 (the reading half of the file layer, as store.*)
+    INT_RANGE,
+    MAX_BYTES,
+    MAX_DEPTH,
+    is_file,
+    parse_text,
+    read_bytes,
+    read_record,
+    read_text,
+    shape_problem,
+    text_line,
+)
 
 
 def write_atomic(path: str | Path, text: str) -> None:
@@ -346,138 +355,6 @@ def sweep_temps(path: Path) -> None:
             (real.parent / name).unlink()
         except OSError:
             pass
-
-
-MAX_BYTES = 64 * 1024 * 1024  # a record file is a few KB; a bigger one is a mistake, not a record
-MAX_DEPTH = 32  # tables and arrays nested deeper than this are no record (and would exhaust the stack)
-INT_RANGE = (-(2**63), 2**63 - 1)  # TOML integers are 64-bit: anything else is refused, as the spec asks
-
-
-def read_text(path: str | Path, kind: str = "match log (start one with `pitchkeeper new`)") -> str:
-    """A file's text, CRLF line ends read as LF (write_atomic keeps the file's own ends).
-
-    A missing, unreadable, non-UTF-8 or non-regular file (a folder, a pipe, a device) is a PitchError
-    naming it: a pipe is refused before it is read, so a command never waits on one.
-    """
-    raw = read_bytes(path, kind)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise PitchError(f"line {text_line(raw[: e.start].decode('utf-8', 'replace'))}: "
-                         f"not UTF-8 text (byte {e.start})", str(path)) from None
-    return text.replace("\r\n", "\n") if "\r" in text else text
-
-
-def read_bytes(path: str | Path, kind: str = "file") -> bytes:
-    """A regular file's bytes; anything else is a PitchError naming the path (see read_text)."""
-    import os
-
-    what = kind.split(" (")[0]
-    try:
-        if not hasattr(os, "O_NONBLOCK"):  # Windows: no pipe can be opened without waiting, so look first
-            _regular(os.stat(path), path, kind)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except FileNotFoundError:
-        raise PitchError(f"no such {kind}", str(path)) from None
-    except IsADirectoryError:
-        raise PitchError(f"is a folder, not a {what}", str(path)) from None
-    except OSError as e:
-        raise PitchError(f"cannot read: {e.strerror or e}", str(path)) from None
-    except ValueError:  # a NUL in the name: no file can have it
-        raise PitchError(f"no such {kind} (the name holds a NUL character)", str(path)) from None
-    try:
-        st = os.fstat(fd)
-        _regular(st, path, kind)
-    except BaseException:
-        os.close(fd)
-        raise
-    with os.fdopen(fd, "rb") as f:
-        if st.st_size > MAX_BYTES:
-            raise PitchError(f"too large for a {what} ({st.st_size // 2**20} MB)", str(path))
-        try:
-            return f.read(MAX_BYTES + 1)
-        except OSError as e:
-            raise PitchError(f"cannot read: {e.strerror or e}", str(path)) from None
-
-
-def _regular(st: Any, path: str | Path, kind: str) -> None:
-    import stat
-
-    what = kind.split(" (")[0]
-    if stat.S_ISDIR(st.st_mode):
-        raise PitchError(f"is a folder, not a {what}", str(path))
-    if not stat.S_ISREG(st.st_mode):
-        raise PitchError(f"is not a regular file (a pipe, socket or device), not a {what}", str(path))
-
-
-def is_file(path: str | Path) -> bool:
-    """Path.is_file for a name read from input: a name too long or holding a NUL is simply no file."""
-    try:
-        return Path(path).is_file()
-    except (OSError, ValueError):
-        return False
-
-
-def parse_text(text: str, path: str | Path, note: str = "; the log was not changed") -> dict[str, Any]:
-    """TOML text as a table; a broken file is reported with its line (tomllib says where).
-
-    Also bad input, not a crash: nesting too deep for the parser (or for anything that walks the
-    data), and integers TOML does not have (beyond 64 bits; Python refuses thousands of digits).
-    """
-    import re
-    import tomllib
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        msg = str(e)
-        m = re.search(r"\s*\(at line (\d+), column (\d+)\)$", msg)
-        if m:
-            msg = f"line {m.group(1)}, column {m.group(2)}: not valid TOML: {msg[: m.start()]}"
-        elif "end of document" in msg:
-            msg = f"line {text_line(text)}: not valid TOML: {msg} (is the file cut short?)"
-        else:
-            msg = f"not valid TOML: {msg}"
-        raise PitchError(msg + note, str(path)) from None
-    except RecursionError:
-        raise PitchError(f"not a record: nested deeper than {MAX_DEPTH} levels{note}", str(path)) from None
-    except ValueError:  # an integer of thousands of digits (Python's int-from-text limit)
-        raise PitchError(f"not a record: an integer beyond the 64-bit range of TOML{note}", str(path)) from None
-    problem = shape_problem(data)
-    if problem:
-        raise PitchError(f"not a record: {problem}{note}", str(path))
-    return data
-
-
-def shape_problem(data: Any) -> str | None:
-    """What makes parsed TOML unfit to be a record, walking it without recursion (None: nothing).
-
-    Tables or arrays nested deeper than MAX_DEPTH, and integers outside 64 bits (TOML's own range;
-    Python would take them, and then fail far from the file when showing or writing them).
-    """
-    lo, hi = INT_RANGE
-    stack: list[tuple[Any, int]] = [(data, 0)]
-    while stack:
-        v, depth = stack.pop()
-        if isinstance(v, dict):
-            items: Any = v.values()
-        elif isinstance(v, list):
-            items = v
-        else:
-            continue
-        if depth >= MAX_DEPTH:
-            return f"nested deeper than {MAX_DEPTH} levels"
-        for x in items:
-            if isinstance(x, dict | list):
-                stack.append((x, depth + 1))
-            elif type(x) is int and not lo <= x <= hi:
-                return "an integer beyond the 64-bit range of TOML"
-    return None
-
-
-def text_line(text: str, offset: int | None = None) -> int:
-    """The line number (from 1) of a character offset (default: the end)."""
-    return text.count("\n", 0, len(text) if offset is None else offset) + 1
 
 
 def _hands_headers(text: str) -> list[int]:
