@@ -119,6 +119,15 @@ def test_a_bad_hand_is_refused_and_the_file_is_unchanged(log: pitchkeeper.Logboo
     assert log.path.read_bytes() == before
 
 
+def test_a_snapshot_is_the_state_and_the_version_of_one_reading(log: pitchkeeper.Logbook) -> None:
+    log.append(HAND)
+    assert log.snapshot() == (log.state(), log.version)
+    crlf = log.path.read_bytes().replace(b"\n", b"\r\n")
+    log.path.write_bytes(crlf)  # a log edited on Windows reads the same; its version is its own bytes'
+    state, version = log.snapshot()
+    assert state == log.state() and version == log.version and len(state["hands"]) == 1
+
+
 def test_replace_and_drop_last_refuse_what_is_not_there(log: pitchkeeper.Logbook) -> None:
     with pytest.raises(pitchkeeper.PitchError, match="no hands to undo"):
         log.drop_last()

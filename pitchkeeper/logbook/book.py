@@ -171,13 +171,18 @@ class Logbook:
     @property
     def version(self) -> str:
         """Opaque; changes with every write, whoever wrote (a digest of the file's bytes)."""
-        import hashlib
+        return _digest(store.read_bytes(self.path, loader.LOG))
 
+    def snapshot(self) -> tuple[dict[str, Any], str]:
+        """The `judge match` object and the version of one and the same reading of the file (a page
+        that shows the state and then waits for the next version must not miss a write in between)."""
+        raw = store.read_bytes(self.path, loader.LOG)
         try:
-            data = self.path.read_bytes()
-        except OSError as e:
-            raise PitchError(f"cannot read: {e.strerror or e}", str(self.path)) from None
-        return hashlib.blake2b(data, digest_size=12).hexdigest()
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return self.state(), _digest(raw)  # the loader says what is wrong, in its words
+        k = loader.load(self.path, text.replace("\r\n", "\n") if "\r" in text else text)
+        return k.replay().to_json(), _digest(raw)
 
     # -- writing (the public API)
 
@@ -270,6 +275,12 @@ class Logbook:
 
 # ---------------------------------------------------------------------------
 # Helpers of the write path
+
+
+def _digest(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
 def remember(k: Loaded, state: Any, stamp: list[int] | None) -> dict[str, Any]:
