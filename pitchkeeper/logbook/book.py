@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.logbook import loader, store
@@ -22,8 +21,7 @@ from pitchkeeper.logbook.loader import Loaded
 Entry = Any
 
 
-@dataclass(frozen=True, eq=False)
-class Change:
+class Change(NamedTuple):
     """A change to a log, replayed and checked: what the front end shows, and what gets written."""
 
     number: int  # the hand added, corrected or dropped

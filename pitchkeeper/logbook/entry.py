@@ -13,9 +13,9 @@ error, for a front end that asks every point (issue 11).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, did_you_mean
 
@@ -39,15 +39,14 @@ class _Nobody:
 NOBODY = _Nobody()
 
 # What each field is called in messages. The CLI's names by default; the web form passes its own.
-CLI_LABELS = {"bidder": "BIDDER", "amount": "AMOUNT", "trump": "TRUMP", "dealer": "--dealer", "auction": "--auction",
+CLI_LABELS = MappingProxyType({"bidder": "BIDDER", "amount": "AMOUNT", "trump": "TRUMP", "dealer": "--dealer", "auction": "--auction",
               "point": "--point", "points": "--{}", "cards": "--cards", "dealt": "--dealt", "revokes": "--revoke",
-              "file": "--from"}
+              "file": "--from"})
 
 Cards = str | Sequence[str]  # "AS JS 10H" or ["AS", "JS", "10H"]
 
 
-@dataclass(frozen=True, eq=False)
-class HandEntry:
+class HandEntry(NamedTuple):
     """A hand as entered. Every field left as None keeps what the corrected hand had (`edit`)."""
 
     bidder: str | None = None
@@ -55,14 +54,14 @@ class HandEntry:
     trump: str | None = None
     dealer: str | None = None  # None: the rotation's next dealer
     auction: str | Sequence[str] | None = None  # "Bob:pass Cy:2 ..."; "-" drops the auction
-    points: Mapping[str, str | _Nobody] = field(default_factory=dict)  # point id (or prefix) -> who, or NOBODY
+    points: Mapping[str, str | _Nobody] = MappingProxyType({})  # point id (or prefix) -> who, or NOBODY
     cards: Mapping[str, Cards] | None = None  # side or player -> the cards captured
     dealt: Mapping[str, Cards] | None = None  # player -> cards dealt (low to the player dealt it)
     revokes: Sequence[str] | None = None  # players who revoked; ["-"] drops them
     note: str | None = None  # "" drops the note
     file: str | Path | None = None  # a hand-record file that gives the whole hand (`--from`)
     require_every_point: bool = False
-    labels: Mapping[str, str] = field(default_factory=lambda: CLI_LABELS)
+    labels: Mapping[str, str] = CLI_LABELS
 
     @property
     def source(self) -> str | None:

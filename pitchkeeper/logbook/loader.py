@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, control_free
 from pitchkeeper.logbook import store
 
 
-@dataclass(frozen=True, eq=False)
-class Loaded:
+class Loaded(NamedTuple):
     """A match record as read: its text, its TOML, the ruleset it is played under, and its record."""
 
     path: Path
