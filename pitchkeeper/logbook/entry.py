@@ -39,9 +39,10 @@ class _Nobody:
 NOBODY = _Nobody()
 
 # What each field is called in messages. The CLI's names by default; the web form passes its own.
-CLI_LABELS = MappingProxyType({"bidder": "BIDDER", "amount": "AMOUNT", "trump": "TRUMP", "dealer": "--dealer", "auction": "--auction",
-              "point": "--point", "points": "--{}", "cards": "--cards", "dealt": "--dealt", "revokes": "--revoke",
-              "file": "--from"})
+CLI_LABELS = MappingProxyType({
+    "bidder": "BIDDER", "amount": "AMOUNT", "trump": "TRUMP", "dealer": "--dealer", "auction": "--auction",
+    "point": "--point", "points": "--{}", "cards": "--cards", "dealt": "--dealt", "revokes": "--revoke", "file": "--from",
+})
 
 Cards = str | Sequence[str]  # "AS JS 10H" or ["AS", "JS", "10H"]
 
