@@ -188,7 +188,9 @@ def emit_json(obj: Any) -> None:
     import json
 
     indent = 2 if sys.stdout.isatty() else None
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=indent) + "\n")
+    # JSON is data: on a stream that is not UTF-8 (a legacy console), \u escapes keep every name whole
+    utf8 = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("-", "").replace("_", "") == "utf8"
+    sys.stdout.write(json.dumps(obj, ensure_ascii=not utf8, indent=indent) + "\n")
 
 
 def need_ruleset(rules: str | None, command: str) -> Any:
@@ -254,11 +256,39 @@ def _on_sigint(signum: int, frame: object) -> None:
     raise Interrupted()
 
 
+# What a console that cannot show the suit symbols shows instead: the letters of the card tokens.
+LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C", "─": "-", "━": "-",
+           "│": "|", "┃": "|", "┼": "+", "╇": "+", "•": "*", "…": "..."}
+
+
+def _letters(e: UnicodeEncodeError) -> tuple[str, int]:
+    return "".join(LETTERS.get(ch, "?") for ch in e.object[e.start:e.end]), e.end
+
+
+def plain_streams() -> None:
+    """On a console whose encoding cannot show the suit symbols (a Windows code page such as cp1252),
+    write letters instead ('10S', 'S spades'), and '?' for anything else it cannot show, never raise."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            "♠♥♦♣".encode(getattr(stream, "encoding", None) or "utf-8")
+            continue
+        except (UnicodeEncodeError, LookupError):
+            pass
+        import codecs
+
+        codecs.register_error("pitchkeeper-letters", _letters)
+        try:
+            stream.reconfigure(errors="pitchkeeper-letters")  # type: ignore[union-attr]
+        except (AttributeError, ValueError):
+            pass
+
+
 def main() -> None:
     """Entry point: run the app, turning bad input into one line and exit 2."""
     import signal
 
     signal.signal(signal.SIGINT, _on_sigint)
+    plain_streams()
     try:
         app()
     except Interrupted:
