@@ -172,6 +172,15 @@ def test_smudge_and_the_all_tricks_point(log: Path):
     assert hands_of(log)[0]["bid"]["amount"] == "smudge"
 
 
+def test_a_bid_of_five_is_the_smudge(log: Path):
+    # seed 002: "Bidding 'smudge' is equivalent to bidding five" - typed as 5, in the auction too
+    r = add(log, "Cy", "5", "D", "--high", "Us", "--low", "Us", "--jack", "Us", "--game", "Us",
+            "--all-tricks", "Us", "--auction", "Ann:pass Bob:pass Cy:5 Dee:pass", "--json")
+    assert json.loads(r.stdout)["hands"][0]["bid"]["amount"] == "smudge"
+    assert hands_of(log)[0]["bid"]["amount"] == "smudge"
+    assert "smudge" in ok("history", "--match", str(log)).stdout
+
+
 def test_the_whole_auction_is_checked_and_kept(log: Path):
     add(log, "Bob", "3", "S", "--high", "Them", "--low", "Them", "--jack", "Them", "--auction",
         "Ann:pass Bob:3 Cy:pass Dee:pass")

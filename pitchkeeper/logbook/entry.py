@@ -222,7 +222,7 @@ def amount_of(value: int | str, ruleset: Any, where: str = "AMOUNT") -> int | st
     t = str(value).strip().lower()
     b = ruleset.settings["bidding"]
     if t.isascii() and t.lstrip("-").isdigit():
-        return int(t)
+        return "smudge" if b["smudge"] and int(t) == b["smudge"] else int(t)  # seed 002: smudge is bidding five
     if t in ("smudge", "moon", "shoot", str(b["smudge_name"]).lower()):
         return "smudge"
     if t in ("none", "pitch-0", "nocontract"):
