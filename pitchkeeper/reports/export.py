@@ -139,9 +139,12 @@ def to_json_text(ex: Export) -> str:
 
 
 def md_cell(text: str) -> str:
-    """A name that cannot break the table or turn into formatting when pasted into a chat."""
+    """A name that cannot break the table or turn into formatting when pasted into a chat.
+
+    `&` too: "&lt;" would otherwise be shown as "<", an entity rather than the name as written.
+    """
     out = text.replace("\\", "\\\\")
-    for ch in "|*_`<>[]~":
+    for ch in "|*_`<>[]~&":
         out = out.replace(ch, "\\" + ch)
     return out.replace("\n", " ")
 
