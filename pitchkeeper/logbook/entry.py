@@ -222,6 +222,8 @@ def amount_of(value: int | str, ruleset: Any, where: str = "AMOUNT") -> int | st
     t = str(value).strip().lower()
     b = ruleset.settings["bidding"]
     if t.isascii() and t.lstrip("-").isdigit():
+        if len(t) > 18:
+            raise PitchError(f"a number of {len(t)} digits is no bid", where)
         return "smudge" if b["smudge"] and int(t) == b["smudge"] else int(t)  # seed 002: smudge is bidding five
     if t in ("smudge", "moon", "shoot", str(b["smudge_name"]).lower()):
         return "smudge"
