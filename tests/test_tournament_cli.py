@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from helpers import imported_by
 from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
@@ -259,17 +259,10 @@ def test_table_cards_and_standings_pages(tmp_path: Path) -> None:
 @pytest.mark.parametrize("words", [["standings"], ["seat"]])
 def test_reading_commands_load_neither_rich_nor_openskill(tmp_path: Path, words: list[str]) -> None:
     t = new(tmp_path / "t.toml", "-r", "partnership-pitch", "-f", "progressive", "-p", "Ann,Bob,Cy,Dee")
-    code = (
-        "import sys, runpy\n"
-        f"sys.argv = ['pitchkeeper', 'tournament', *{words!r}, {str(t)!r}, '--json']\n"
-        "try:\n    runpy.run_module('pitchkeeper', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-        "bad = [m for m in ('rich', 'pydantic', 'openskill', 'sqlite3', 'pitchkeeper.tournament.html')\n"
-        "       if m in sys.modules]\n"
-        "print('LOADED', bad)\n"
-    )
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
-                       env={**os.environ, "NO_COLOR": "1"})
-    assert "LOADED []" in p.stdout, p.stdout + p.stderr
+    mods, p = imported_by(["tournament", *words, str(t), "--json"])
+    assert p.returncode == 0, p.stderr
+    loaded = [m for m in ("rich", "pydantic", "openskill", "sqlite3", "pitchkeeper.tournament.html") if m in mods]
+    assert loaded == []
 
 
 def test_tables_reporting_at_once_never_lose_a_result(tmp_path: Path) -> None:
