@@ -123,6 +123,8 @@ def stats_cmd(
                                                          metavar="[MATCH]...", show_default=False)] = None,
     all_logs: Annotated[bool, typer.Option("--all", "-a", help="Every match log in the data folder.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 2 at the end if any log could not be read.")] = False,
+    ratings: Annotated[bool, typer.Option("--ratings", help="Add each player's rating from every game kept in the "
+                                          "data folder (match logs and tournaments).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Bids made and set, average bid, points per hand, who takes each point, games won: per player and team.
@@ -160,14 +162,23 @@ def stats_cmd(
         elif r.figures is not None:
             read.append(r.figures)
     result = stats.merge(read)
+    rated = None
+    if ratings:
+        from pitchkeeper.reports import ratings as rating_mod
+
+        rated = rating_mod.rate_kept()
     if as_json:
         obj = result.to_json()
         obj["skipped"] = problems
+        if rated is not None:
+            obj["ratings"] = [r.to_json() for r in rated]
         emit_json(obj)
     else:
         from pitchkeeper.show import render_chart
 
         render_chart.stats(result)
+        if rated is not None:
+            sys.stdout.write(rating_mod.ratings_text(rated))
     if problems and (strict or not read):
         raise typer.Exit(2)
 
