@@ -166,6 +166,8 @@ COMMANDS: dict[str, Callable[[Path], list[str]]] = {
     "--rules": lambda f: ["judge", "hand", str(HAND), "--rules", str(f)],
     "new": lambda f: ["new", str(f), "Ann", "Bob", "Cy", "Dee"],
     "new --rematch --of": lambda f: ["new", "--rematch", "--of", str(f)],
+    "tournament standings": lambda f: ["tournament", "standings", str(f)],
+    "tournament check": lambda f: ["tournament", "check", str(f)],
 }
 
 # Every file kind at every command, but for the pairs where the file is not wrong for that command
