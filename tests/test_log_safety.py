@@ -174,3 +174,16 @@ def test_a_refused_write_leaves_no_lock_or_temp_file(tmp_path: Path, args: list[
     before = files(tmp_path)
     refused(*args, "--match", str(log))
     assert files(tmp_path) == before
+
+
+def test_no_command_writes_its_output_over_a_log(tmp_path: Path) -> None:
+    log = new_log(tmp_path / "game.toml", HAND)
+    before = log.read_bytes()
+    assert "is a match log" in refused("rules", "new", str(log), "--force")
+    night = tmp_path / "night.toml"
+    ok("tournament", "new", str(night), "--rules", "partnership-pitch", "--format", "round-robin",
+       "--teams", "Ann&Cy,Bob&Dee,Eve&Fay")
+    tournament = night.read_bytes()
+    assert "is a match log" in refused("tournament", "standings", str(night), "--format", "csv", "-o", str(log))
+    assert "is a match log" in refused("export", "-o", str(night), "--format", "csv", "--match", str(log))
+    assert log.read_bytes() == before and night.read_bytes() == tournament

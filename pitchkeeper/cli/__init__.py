@@ -221,6 +221,31 @@ def interactive() -> bool:
         return False
 
 
+def may_write_over(out: Any, force: bool | None) -> None:
+    """A command's output never lands on a match log or tournament (kept data would be lost);
+    over any other existing file only with --force (`force` True) or after asking on a terminal.
+    `force` None: only the first rule (a command that writes its output file without asking)."""
+    import os
+
+    from pitchkeeper.logbook import store
+
+    try:
+        exists = os.path.lexists(out)
+    except (OSError, ValueError):
+        return  # a name no file can have: the write itself says what is wrong
+    if not exists:
+        return
+    if store.holds_a_record(out):
+        raise PitchError("is a match log (or a tournament): it is never written over; choose another file",
+                         str(out))
+    if force or force is None:
+        return
+    if not interactive():
+        raise PitchError("already exists: add --force to write over it", str(out))
+    if not typer.confirm(f"{shown(out)} exists: write over it?", default=False):
+        raise typer.Exit(1)
+
+
 def warn(lines: Any) -> None:
     for w in lines:
         sys.stderr.write(f"warning: {shown(w)}\n")

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, interactive, topic, warn
+from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, may_write_over, topic, warn
 from pitchkeeper.errors import PitchError, shown
 
 commands = topic()
@@ -65,7 +65,7 @@ def export_cmd(
     else:
         name = export.format_name(fmt)
     if out is not None:
-        _may_write_over(out, force)
+        may_write_over(out, force)
     ruleset, record, state, _ = _replayed(match_opt)
     text = export.render(name, export.build(ruleset, record, state))
     if bom and name == "csv":
@@ -77,28 +77,6 @@ def export_cmd(
 
     store.write_atomic(out, text)
     sys.stderr.write(f"wrote {shown(out)} ({name}, {len(state.hands)} hands)\n")
-
-
-def _may_write_over(out: Path, force: bool) -> None:
-    """An export never writes over a match log; over any other existing file, only if asked to."""
-    import os
-
-    from pitchkeeper.logbook import store
-
-    try:
-        exists = os.path.lexists(out)
-    except (OSError, ValueError):
-        return  # a name no file can have: the write itself says what is wrong
-    if not exists:
-        return
-    if store.holds_a_record(out):
-        raise PitchError("is a match log: an export never writes over one; choose another file", str(out))
-    if force:
-        return
-    if not interactive():
-        raise PitchError("already exists: add --force to write over it", str(out))
-    if not typer.confirm(f"{shown(out)} exists: write over it?", default=False):
-        raise typer.Exit(1)
 
 
 @commands.command("chart")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, RulesOpt, emit_json, fail, need_ruleset, topic
+from pitchkeeper.cli import JsonOpt, RulesOpt, emit_json, fail, may_write_over, need_ruleset, topic
 from pitchkeeper.errors import shown
 
 if TYPE_CHECKING:
@@ -117,6 +117,7 @@ def rules_new(
     from pitchkeeper.reports import houserules
 
     base = rulesets.load(extends)
+    may_write_over(file, None)  # never over a match log, even with --force
     if file.exists() and not force:
         fail(f"{file}: already exists (use --force to overwrite)")
     text = houserules.starter(base, extends, file.stem)
