@@ -127,7 +127,10 @@ def stats_cmd(
     seen: set[Path] = set()
     todo: list[tuple[Path, bool]] = []
     for f in files:
-        key = f.resolve()
+        try:
+            key = f.resolve()
+        except (OSError, ValueError):  # a name no file can have: reading it says so
+            key = f
         if key not in seen:
             seen.add(key)
             todo.append((f, f in scanned))
