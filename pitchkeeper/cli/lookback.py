@@ -82,7 +82,9 @@ def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The score after each hand as a chart in the terminal: one symbol per side, the target dotted."""
     from pitchkeeper.reports import chart
 
-    _, record, state, path = _replayed(match_opt)
+    from pitchkeeper.game.match import target_words
+
+    ruleset, record, state, path = _replayed(match_opt)
     p = chart.progression(state)
     if as_json:
         emit_json(p.to_json())
@@ -90,7 +92,7 @@ def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
     from pitchkeeper.show import render_chart
 
     title = record.header.get("title") if isinstance(record.header.get("title"), str) else path.name
-    render_chart.chart(p, f"{title} - {state.rules}, to {state.target}")
+    render_chart.chart(p, f"{title} - {state.rules}, {target_words(ruleset.settings['win']['reach'], state.target)}")
 
 
 @app.command("stats")

@@ -19,6 +19,7 @@ from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.records import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 
 NOT_OUT = ("-", "none", "nobody", "no")
+NARROW = 72  # below this many columns, tables are drawn as stacked lines (a phone is 40)
 
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
 
@@ -337,7 +338,8 @@ def new_match(
                    "stake": stake, "rematch_of": rematch_of})
         return
     sides = ", ".join(f"{t} ({' & '.join(ms)})" for t, ms in table.teams) if table.teams else "each for himself"
-    sys.stdout.write(f"new match: {path}\n  {ruleset.name}, to {target or ruleset.settings['win']['target']}; "
+    goal = m.target_words(ruleset.settings["win"]["reach"], target or ruleset.settings["win"]["target"])
+    sys.stdout.write(f"new match: {path}\n  {ruleset.name}, {goal}; "
                      f"{sides}; {first} deals first\n"
                      "  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP --high WHO --low WHO ...\n")
 
@@ -831,7 +833,9 @@ def _draw_board(st: dict[str, Any], last: bool = False) -> None:
         rows.append([*cells, Text(str(v), style="bold red" if v < 0 else "bold"), str(need) if need else "out", flag])
     out = _out()
     t = grid(rows, right=(len(rows[0]) - 3, len(rows[0]) - 2), width=out.width)
-    head = (f"{st['rules']} to {st['target']}" + (f" - {st['title']}" if st["title"] else "")
+    from pitchkeeper.game.match import target_words
+
+    head = (f"{st['rules']} {target_words(st['reach'], st['target'])}" + (f" - {st['title']}" if st["title"] else "")
             + f"  (hand {st['hands']})")
     out.print(Text(head, style="bold"))
     for line in t:
@@ -880,6 +884,21 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
                    "scores": state.scores, "winner": state.winner,
                    "won_on_hand": state.ending.hand if state.ending else None})
         return
+    from pitchkeeper.game.match import target_words
+
+    head = f"{k.ruleset.name} {target_words(k.ruleset.settings['win']['reach'], state.target)}"
+    out = _out()
+    if out.width < NARROW:
+        from pitchkeeper.show import history as narrow
+        from pitchkeeper.show.ansi import Text as AText
+
+        for line in narrow.lines(state, k.record, head, str(k.path), out.width):
+            out.print(line)
+        if state.ending:
+            out.print(AText.assemble(("winner: ", "bold"), (state.ending.winner, "bold green"),
+                                     f" on hand {state.ending.hand} - {state.ending.reason}"))
+        _warn(list(k.warnings) + list(state.warnings))
+        return
     from rich import box
     from rich.table import Table as RTable
     from rich.text import Text
@@ -898,7 +917,7 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
         pts = ", ".join(f"{a.point}:{a.side}" for a in v.awards)
         cells = [Text.assemble((str(h.scores[s]), "bold"), " ", render.signed(v.delta[s])) for s in state.scores]
         t.add_row(str(h.number), hand.dealer, bid, render.suit_text(v.trump), Text(pts, style="dim"), *cells)
-    render.console().print(Text(f"{k.ruleset.name} to {state.target}  {k.path}", style="bold"))
+    render.console().print(Text(f"{head}  {k.path}", style="bold"))
     render.console().print(t)
     if state.ending:
         render.console().print(Text.assemble(("winner: ", "bold"), (state.ending.winner, "bold green"),

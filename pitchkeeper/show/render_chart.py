@@ -31,7 +31,7 @@ def chart(p: Progression, title: str, console: Console | None = None) -> None:
     console = console or Console(highlight=False)
     width = max(30, min(console.width, 100))
     tc: TextChart = text_chart(p, width=width)
-    console.print(Text(title, style="bold"), overflow="ellipsis", no_wrap=True)
+    console.print(Text(title, style="bold"))  # wrapped, not cut: the target is at its end
     for row in tc.rows:
         line = Text(no_wrap=True)
         for c in row:
