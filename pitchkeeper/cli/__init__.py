@@ -27,6 +27,16 @@ class Group(TyperGroup):
             sys.stderr.write(f"error: {e}\n")
             raise typer.Exit(2) from None
 
+    def format_epilog(self, ctx: Any, formatter: Any) -> None:
+        """The data folder in the root help: a person looking for the logs finds them here."""
+        super().format_epilog(ctx, formatter)
+        if ctx.parent is None:
+            from pitchkeeper.logbook.paths import data_dir
+
+            formatter.write_paragraph()
+            formatter.write_text(f"Match logs are kept in {data_dir()} (PITCHKEEPER_HOME moves them; "
+                                 "`pitchkeeper where` shows it, `pitchkeeper matches` lists them).")
+
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -270,10 +280,11 @@ def rules_new(
 # Command modules add their commands to the apps above, one module per area of the CLI. The
 # console script (pitchkeeper.launch) loads only the area a command line needs and builds only
 # the command it runs: Typer otherwise makes every command's parameters at each start (~10 ms).
-AREAS = ("table", "guided", "referee", "lookback")
+AREAS = ("table", "guided", "referee", "lookback", "shelf")
 # Which area defines each command ("judge trick" is a command of the judge group).
 COMMAND_AREAS = {
-    **dict.fromkeys(("new", "hand", "status", "history", "undo", "edit", "matches", "check"), "table"),
+    **dict.fromkeys(("new", "hand", "status", "history", "undo", "edit", "check"), "table"),
+    **dict.fromkeys(("matches", "use", "where", "sheet"), "shelf"),
     "play": "guided",
     **dict.fromkeys(("export", "chart", "stats"), "lookback"),
     "judge trick": "referee",

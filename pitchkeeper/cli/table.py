@@ -961,61 +961,7 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
 
 
 # ---------------------------------------------------------------------------
-# matches, check
-
-
-@app.command("matches")
-def matches(as_json: JsonOpt = False) -> None:
-    """The match logs in the data folder, with their state; * marks the current match."""
-    from pitchkeeper.logbook import store
-    from pitchkeeper.logbook.paths import matches_dir
-
-    try:
-        current = store.current_match()
-    except PitchError:
-        current = None
-    files = sorted(matches_dir().glob("*.toml")) if matches_dir().is_dir() else []
-    if current is not None and current.exists() and all(f.resolve() != current.resolve() for f in files):
-        files.append(current)
-    rows = []
-    for f in files:
-        row: dict[str, Any] = {"match": str(f), "current": current is not None and f.resolve() == current.resolve()}
-        try:
-            k = open_kept(f)
-            state = replay_kept(k)
-            row.update(rules=k.ruleset.name, title=k.data.get("title"), players=list(k.record.table.players),
-                       hands=len(state.hands), scores=state.scores, winner=state.winner,
-                       state="won" if state.ending else "playing", error=None)
-        except PitchError as e:
-            row.update(rules=None, title=None, players=None, hands=None, scores=None, winner=None, state="broken",
-                       error=str(e))
-        rows.append(row)
-    if as_json:
-        emit_json(rows)
-        return
-    if not rows:
-        sys.stdout.write("no matches yet: start one with `pitchkeeper new`\n")
-        return
-    from rich import box
-    from rich.table import Table as RTable
-    from rich.text import Text
-
-    from pitchkeeper.show import render
-
-    t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for col in ("", "match", "rules", "hands", "scores", "state"):
-        t.add_column(col)
-    for row in rows:
-        if row["state"] == "broken":
-            st = Text(f"broken: {row['error']}", style="red")
-        elif row["winner"]:
-            st = Text(f"won by {row['winner']}", style="green")
-        else:
-            st = Text("playing")
-        scores = ", ".join(f"{s} {n}" for s, n in (row["scores"] or {}).items())
-        t.add_row("*" if row["current"] else "", Path(row["match"]).name, row["rules"] or "", str(row["hands"] or 0),
-                  scores, st)
-    render.console().print(t)
+# check
 
 
 @app.command("check")

@@ -1,0 +1,126 @@
+"""Commands about the kept matches and the data folder: matches, use, where, sheet.
+
+Drawn with pitchkeeper.show.ansi (no Rich): a list of matches is read at the table, on a phone too.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pitchkeeper.cli import JsonOpt, app, emit_json
+from pitchkeeper.errors import PitchError
+
+
+def _row(number: int, f: Path, current: Path | None) -> dict[str, Any]:
+    from pitchkeeper.cli.table import open_kept, replay_kept
+    from pitchkeeper.game.match import target_words
+
+    row: dict[str, Any] = {"number": number, "id": f.stem, "match": str(f),
+                           "current": current is not None and f.resolve() == current.resolve()}
+    try:
+        k = open_kept(f)
+        state = replay_kept(k)
+        row.update(rules=k.ruleset.name, title=k.data.get("title"), players=list(k.record.table.players),
+                   goal=target_words(k.ruleset.settings["win"]["reach"], state.target),
+                   hands=len(state.hands), scores=state.scores, winner=state.winner,
+                   state="won" if state.ending else "playing", error=None)
+    except PitchError as e:
+        row.update(rules=None, title=None, players=None, goal=None, hands=None, scores=None, winner=None,
+                   state="broken", error=str(e))
+    return row
+
+
+@app.command("matches")
+def matches(
+    show_path: Annotated[bool, typer.Option("--path", help="Print only the data folder the logs are kept in.")]
+    = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """The kept matches, numbered: name, title, ruleset, score and state; * marks the current one.
+
+    `pitchkeeper use NUMBER` (or a part of the name) makes one the current match again.
+    """
+    from pitchkeeper.logbook import paths, shelf, store
+
+    if show_path:
+        sys.stdout.write(f"{paths.matches_dir()}\n")
+        return
+    try:
+        current = store.current_match()
+    except PitchError:
+        current = None
+    rows = [_row(i, f, current) for i, f in enumerate(shelf.kept(), 1)]
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        sys.stdout.write(f"no matches yet in {paths.matches_dir()}: start one with `pitchkeeper new`\n")
+        return
+    from pitchkeeper.show.ansi import Console, Text
+
+    out = Console()
+
+    def say(line: Text) -> None:
+        for part in line.wrap(out.width, indent=6):
+            out.print(part, wrap=False)
+
+    for row in rows:
+        mark = "*" if row["current"] else " "
+        out.print(Text.assemble((f"{mark}{row['number']:>3}  ", "bold"), (row["id"], "bold")))
+        if row["title"]:
+            say(Text(f"      {row['title']}"))
+        if row["state"] == "broken":
+            say(Text(f"      broken: {row['error']}", style="red"))
+            continue
+        scores = ", ".join(f"{s} {n}" for s, n in row["scores"].items())
+        state = (Text(f"won by {row['winner']}", style="green") if row["winner"]
+                 else Text(f"playing, hand {row['hands']}" if row["hands"] else "not begun"))
+        say(Text.assemble(f"      {row['rules']} {row['goal']}; {scores}; ", state))
+    out.print(Text(f"kept in {paths.matches_dir()}; * is the current match; `pitchkeeper use N` makes "
+                   "match N current", style="dim"))
+
+
+@app.command("use")
+def use(
+    which: Annotated[str, typer.Argument(metavar="MATCH", help="The match's number in `matches`, its name, a "
+                                         "unique part of its name or title, or a log file.", show_default=False)],
+    as_json: JsonOpt = False,
+) -> None:
+    """Make a kept match the current one again (every table command then works on it)."""
+    from pitchkeeper.cli.table import open_kept, replay_kept
+    from pitchkeeper.logbook import shelf, store
+
+    path = shelf.find(which)
+    k = open_kept(path)  # a broken log is refused: the table would only meet the error on every command
+    state = replay_kept(k)
+    store.write_pointer(path)
+    if as_json:
+        emit_json({"match": str(path), "rules": k.ruleset.name, "hands": len(state.hands), "scores": state.scores,
+                   "winner": state.winner})
+        return
+    scores = ", ".join(f"{s} {n}" for s, n in state.scores.items())
+    sys.stdout.write(f"current match: {path.stem} ({k.ruleset.name}, hand {len(state.hands)}; {scores})\n")
+
+
+@app.command("where")
+def where(as_json: JsonOpt = False) -> None:
+    """The data folder (match logs, the current-match pointer) and the current match."""
+    from pitchkeeper.logbook import paths, store
+
+    try:
+        current = store.current_match()
+    except PitchError:
+        current = None
+    info = {"data": str(paths.data_dir()), "matches": str(paths.matches_dir()),
+            "current": str(current) if current else None,
+            "override": "PITCHKEEPER_HOME"}
+    if as_json:
+        emit_json(info)
+        return
+    sys.stdout.write(f"data folder:   {info['data']}\nmatch logs:    {info['matches']}\n"
+                     f"current match: {info['current'] or '(none: start one with `pitchkeeper new`)'}\n"
+                     "(set PITCHKEEPER_HOME to keep them elsewhere)\n")
