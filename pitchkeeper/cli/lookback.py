@@ -44,8 +44,9 @@ def _write_stdout(text: str) -> None:
 @app.command("export")
 def export_cmd(
     match_opt: MatchOpt = None,
-    fmt: Annotated[str | None, typer.Option("--format", "-f", show_default=False, metavar="csv|json|md|html",
-                                            help="csv, json, md (Markdown) or html; default: from OUT's suffix.")] = None,
+    fmt: Annotated[str | None, typer.Option("--format", "-f", show_default=False, metavar="csv|json|md|html|text",
+                                            help="csv, json, md (Markdown), html, or text (a few lines to paste "
+                                            "into a group chat); default: from OUT's suffix.")] = None,
     out: Annotated[Path | None, typer.Option("--output", "-o", show_default=False, metavar="OUT",
                                              help="Write to this file (atomically) instead of standard output.")] = None,
     bom: Annotated[bool, typer.Option("--bom", help="CSV: start with a byte-order mark, so that Excel reads "
@@ -56,16 +57,22 @@ def export_cmd(
 
     if fmt is None:
         if out is None:
-            raise PitchError("say which format: csv, json, md or html", "--format")
+            raise PitchError("say which format: csv, json, md, html or text", "--format")
         try:
             name = export.format_name(out.suffix)
         except PitchError:
-            raise PitchError(f"cannot tell the format from {out.name}: give csv, json, md or html",
+            raise PitchError(f"cannot tell the format from {out.name}: give csv, json, md, html or text",
                              "--format") from None
     else:
         name = export.format_name(fmt)
     ruleset, record, state, _ = _replayed(match_opt)
-    text = export.render(name, export.build(ruleset, record, state))
+    ex = export.build(ruleset, record, state)
+    if name == "text":
+        from pitchkeeper.game.match import target_words
+
+        text = export.to_text(ex, target_words(ruleset.settings["win"]["reach"], state.target))
+    else:
+        text = export.render(name, ex)
     if bom and name == "csv":
         text = export.BOM + text
     if out is None:

@@ -124,3 +124,37 @@ def where(as_json: JsonOpt = False) -> None:
     sys.stdout.write(f"data folder:   {info['data']}\nmatch logs:    {info['matches']}\n"
                      f"current match: {info['current'] or '(none: start one with `pitchkeeper new`)'}\n"
                      "(set PITCHKEEPER_HOME to keep them elsewhere)\n")
+
+
+@app.command("sheet")
+def sheet(
+    rules: Annotated[str, typer.Argument(metavar="RULESET", help="A built-in name or a ruleset file.",
+                                         show_default=False)],
+    out: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", show_default=False,
+                                             help="Write the page here (default: standard output).")] = None,
+    sides: Annotated[str | None, typer.Option("--sides", show_default=False, help="The sides' names, such as "
+                                              "\"Us,Them\" or the players (default: Us and Them where partners "
+                                              "play, else 4 players).")] = None,
+    rows: Annotated[int, typer.Option("--rows", min=1, max=60, help="Rows for hands.")] = 16,
+    title: Annotated[str | None, typer.Option("--title", help="A heading for the sheet.", show_default=False)]
+    = None,
+) -> None:
+    """A printable blank score sheet for a ruleset: one HTML page with a column for each of its points."""
+    from pitchkeeper.game import rulesets
+    from pitchkeeper.reports.sheet import blank_sheet
+
+    r = rulesets.load(rules)
+    if sides:
+        names = [s.strip() for s in sides.split(",") if s.strip()]
+    elif r.partnerships_ok:
+        names = ["Us", "Them"]
+    else:
+        names = [f"Player {i}" for i in range(1, min(max(r.settings["players"]["counts"]), 4) + 1)]
+    text = blank_sheet(r, names, rows, title)
+    if out is None:
+        sys.stdout.write(text)
+        return
+    from pitchkeeper.logbook import store
+
+    store.write_atomic(out, text)
+    sys.stderr.write(f"wrote {out}: a blank {r.name} score sheet ({len(r.points)} point columns)\n")

@@ -802,12 +802,26 @@ def status_of(k: Kept, state: Any) -> dict[str, Any]:
 
 
 @app.command("status")
-def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
+def status(
+    match: MatchOpt = None,
+    share: Annotated[bool, typer.Option("--share", help="A few plain lines to paste into a group chat "
+                                        "(as `export --format text`).")] = False,
+    as_json: JsonOpt = False,
+) -> None:
     """The scoreboard: scores, who deals next, points needed, who is in the hole, the last hand."""
     from pitchkeeper import __version__
     from pitchkeeper.logbook import store
 
     path = store.resolve_match_path(match)
+    if share:
+        from pitchkeeper.game.match import target_words
+        from pitchkeeper.reports import export
+
+        k = open_kept(path)
+        state = replay_kept(k)
+        goal = target_words(k.ruleset.settings["win"]["reach"], state.target)
+        sys.stdout.write(export.to_text(export.build(k.ruleset, k.record, state), goal))
+        return
     st = store.read_cache(path, __version__)  # an unchanged log need not be parsed and replayed again
     if st is None:
         k = open_kept(path)
