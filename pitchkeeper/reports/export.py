@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # types only: the domain modules are imported by whoever call
     from pitchkeeper.game.scoring import Verdict
 
 FORMATS = ("csv", "json", "md", "html", "text")
-ALIASES = {"markdown": "md", "htm": "html", "txt": "text", "share": "text"}
+ALIASES = {"markdown": "md", "htm": "html", "share": "text"}
 # Spreadsheets run a cell starting with these as a formula (OWASP "CSV injection").
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 BOM = "\ufeff"  # Excel reads a CSV as UTF-8 only when it starts with one (export --bom)
