@@ -107,10 +107,17 @@ def stats_cmd(
     matches: Annotated[list[Path] | None, typer.Argument(help="Match logs (default: the current match).",
                                                          metavar="[MATCH]...", show_default=False)] = None,
     all_logs: Annotated[bool, typer.Option("--all", "-a", help="Every match log in the data folder.")] = False,
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Only matches played under this ruleset "
+                                              "(its name).", show_default=False)] = None,
+    since: Annotated[str | None, typer.Option("--since", metavar="YYYY-MM-DD", help="Only matches begun on or "
+                                              "after this day.", show_default=False)] = None,
+    until: Annotated[str | None, typer.Option("--until", metavar="YYYY-MM-DD", help="Only matches begun on or "
+                                              "before this day.", show_default=False)] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 2 at the end if any log could not be read.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Bids made and set, average bid, points per hand, who takes each point, games won: per player and team.
+    """Bids made (in percent) and set, who is set most, the best partnership, points per hand, who takes
+    each point, games won: per player and team.
 
     A log that cannot be read is named on standard error (one line) and left out; the others are
     still counted. The exit status is 0 unless --strict is given, or no log at all could be read.
@@ -118,6 +125,12 @@ def stats_cmd(
     from pitchkeeper.logbook import paths, store
     from pitchkeeper.reports import stats
 
+    since = stats.day(since, "--since") if since is not None else None
+    until = stats.day(until, "--until") if until is not None else None
+    if rules is not None:
+        from pitchkeeper.game import rulesets
+
+        rules = rulesets.load(rules).name  # a typo is one line naming the known rulesets, not an empty table
     files: list[Path] = list(matches or [])
     scanned: set[Path] = set()
     if all_logs:
@@ -138,21 +151,62 @@ def stats_cmd(
             todo.append((f, f in scanned))
     read = []
     problems = 0
-    for r in stats.read_many(todo):
+    with _progress(len(todo)) as tick:
+        results = stats.read_many(todo, progress=tick)
+    for r in results:
         if r.error:
             problems += 1
             sys.stderr.write(f"skipped: {r.error}\n")
         elif r.figures is not None:
             read.append(r.figures)
-    result = stats.merge(read)
+    chosen = stats.keep(read, rules, since, until)
+    result = stats.merge(chosen)
     if as_json:
         obj = result.to_json()
         obj["skipped"] = problems
+        obj["filtered_out"] = len(read) - len(chosen)
         emit_json(obj)
     else:
         from pitchkeeper.show import render_chart
 
         render_chart.stats(result)
+        if len(chosen) < len(read):
+            sys.stderr.write(f"{len(read) - len(chosen)} match(es) left out by --rules/--since/--until\n")
     if problems and (strict or not read):
         raise typer.Exit(2)
 
+
+# Below this many logs reading is over before a bar would be seen.
+PROGRESS_FROM = 50
+
+
+class _progress:
+    """A Rich progress bar on standard error while many logs are read, only when it is a terminal
+    (never in a pipe, a log file or --json consumer's stdout); otherwise a no-op."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar: Any = None
+
+    def __enter__(self) -> Any:
+        if self.total < PROGRESS_FROM or not _stderr_is_terminal():
+            return lambda n: None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        self.bar = Progress(TextColumn("reading logs"), BarColumn(), MofNCompleteColumn(),
+                            console=Console(stderr=True), transient=True)
+        self.bar.start()
+        task = self.bar.add_task("read", total=self.total)
+        return lambda n: self.bar.advance(task, n)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -64,10 +64,11 @@ def stats(s: Any, console: Console | None = None) -> None:
         console.print()
         t = _table(title)
         t.add_column("name", overflow="fold")
-        for col in ("games", "won", "hands", "bids", "made", "set", "avg bid", "pts/hand"):
+        for col in ("games", "won", "hands", "bids", "made", "made %", "set", "avg bid", "pts/hand"):
             t.add_column(col, justify="right", no_wrap=True)
         for ln in lines:
-            t.add_row(ln.name, str(ln.matches), str(ln.won), str(ln.hands), str(ln.bids), str(ln.made), str(ln.set),
+            t.add_row(ln.name, str(ln.matches), str(ln.won), str(ln.hands), str(ln.bids), str(ln.made),
+                      "-" if ln.made_rate is None else f"{100 * ln.made_rate:.0f}%", str(ln.set),
                       "-" if ln.average_bid is None else f"{ln.average_bid:.2f}",
                       "-" if ln.points_per_hand is None else f"{ln.points_per_hand:.2f}")
         console.print(t)
@@ -83,3 +84,11 @@ def stats(s: Any, console: Console | None = None) -> None:
         if lead:
             words = "; ".join(f"{pid} {', '.join(x['who'])} ({x['count']})" for pid, x in lead.items())
             console.print(Text.assemble(("most often: ", "bold"), words))
+    sm = s.set_most()
+    if sm:
+        who = ", ".join(f"{n} ({sm['set']} of {sm['of_bids'][n]} bids)" for n in sm["who"])
+        console.print(Text.assemble(("set most: ", "bold"), who))
+    bp = s.best_partnership()
+    if bp:
+        console.print(Text.assemble(("best partnership: ", "bold"), f"{bp['name']}, won {bp['won']} of "
+                                    f"{bp['finished']} games ({100 * bp['won_rate']:.0f}%)"))
