@@ -160,7 +160,7 @@ from pitchkeeper.cli import app
 path, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 i = 0
 while count < 0 or i < count:
-    args = ["hand", "Ann", "2", "S", "--high", "Us", "--low", "Them", "--note", f"{name}-{i}", "--match", path, "--json"]
+    args = ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Them", "--note", f"{name}-{i}", "--match", path, "--json"]
     try:
         app(args)
     except SystemExit as e:
@@ -200,7 +200,7 @@ def test_a_writer_killed_at_any_moment_leaves_the_old_or_the_new_log(tmp_path: P
         assert after.startswith(before)  # appended to, never rewritten
         _valid(p)
     assert len(_valid(p)) > 0
-    r = runner.invoke(app, ["hand", "Ann", "2", "S", "--high", "Us", "--low", "Us", "--match", str(p)])
+    r = runner.invoke(app, ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--match", str(p)])
     assert r.exit_code == 0, r.stderr
     assert not list(tmp_path.glob(".kill.toml.*.tmp"))  # what a killed writer left is swept up
 
@@ -249,10 +249,10 @@ def test_a_match_record_with_an_empty_hands_array_takes_new_hands(tmp_path: Path
     log = tmp_path / "m.toml"
     log.write_text(tomli_w.dumps({"rules": "cutthroat-pitch", "players": ["Ann", "Bob", "Cy"], "hands": []}),
                    encoding="utf-8")
-    r = CliRunner().invoke(app, ["hand", "Ann", "2", "S", "--high", "Ann", "--low", "Bob", "--dealer", "Cy",
+    r = CliRunner().invoke(app, ["hand", "Ann", "2", "S", "--high", "Ann", "--rest", "none", "--low", "Bob", "--dealer", "Cy",
                                  "--match", str(log)])
     assert r.exit_code == 0, r.stderr
-    r2 = CliRunner().invoke(app, ["hand", "Bob", "2", "H", "--high", "Bob", "--low", "Bob", "--match", str(log)])
+    r2 = CliRunner().invoke(app, ["hand", "Bob", "2", "H", "--high", "Bob", "--rest", "none", "--low", "Bob", "--match", str(log)])
     assert r2.exit_code == 0, r2.stderr
     text = log.read_text(encoding="utf-8")
     assert "hands = []" not in text and text.count("[[hands]]") == 2
@@ -268,7 +268,7 @@ def test_undo_and_edit_keep_a_table_written_after_the_hands(tmp_path: Path) -> N
     log = tmp_path / "m.toml"
     assert runner.invoke(app, ["new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--match", str(log)]).exit_code == 0
     for bidder in ("Ann", "Bob"):
-        r = runner.invoke(app, ["hand", bidder, "2", "S", "--high", "Us", "--low", "Them", "--match", str(log)])
+        r = runner.invoke(app, ["hand", bidder, "2", "S", "--high", "Us", "--rest", "none", "--low", "Them", "--match", str(log)])
         assert r.exit_code == 0, r.stderr
     text = log.read_text(encoding="utf-8")
     start = text.index("# The ruleset as it was") if "# The ruleset as it was" in text else text.index("[ruleset]")

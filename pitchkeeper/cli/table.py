@@ -364,9 +364,12 @@ def _hand_parameters() -> list[Any]:
                                                         show_default=False)]),
     ]
     for pid in POINT_IDS:
-        params.append(p("pt_" + pid.replace("-", "_"), Annotated[str | None, opt(
-            f"--{pid}", help=f"Who took {pid} (team or player; - if it was not out).", show_default=False)]))
+        params.append(p("pt_" + pid.replace("-", "_"), Annotated[list[str] | None, opt(
+            f"--{pid}", metavar="WHO", help=_point_help(pid), show_default=False)]))
     params += [
+        p("rest", Annotated[str | None, opt("--rest", metavar="none", help="The points not named were not out "
+                                            "(--rest none): every point of the ruleset must be answered.",
+                                            show_default=False)]),
         p("point", Annotated[list[str] | None, opt("--point", "-p", help="ID=WHO for any point of the ruleset, "
                                                    "e.g. off-jack=Us (repeat).", show_default=False)]),
         p("cards", Annotated[list[str] | None, opt("--cards", "-c", help="WHO: CARDS - the cards a side or player "
@@ -389,6 +392,16 @@ def _hand_parameters() -> list[Any]:
         p("as_json", JsonOpt, False),
     ]
     return params
+
+
+def _point_help(pid: str) -> str:
+    """The help of --ID: the question the point asks ("dealt" where a ruleset gives it to the player dealt it)."""
+    if pid == "game":
+        return "Who won game: a team or player, tie, or none."
+    if pid in ("low", "deuce"):
+        return (f"Who won {pid}: where the ruleset gives {pid} to the player dealt it (seven-point, the Trickster "
+                f"games), who was dealt it; else its captor. A team or player, or none if not out.")
+    return f"Who won {pid}: a team or player, or none if it was not out."
 
 
 def _amount(text: str, ruleset: Any) -> int | str:
@@ -443,19 +456,30 @@ def _cards(text: str, where: str) -> list[str]:
 
 
 def _outcome_given(kw: dict[str, Any]) -> tuple[dict[str, str | None], list[str] | None]:
+    """Who won each point, as the options say it; a point named twice is an error, not "the last wins"."""
     points: dict[str, str | None] = {}
     for pid in POINT_IDS:
         v = kw.get("pt_" + pid.replace("-", "_"))
-        if v is not None:
-            points[pid] = v
+        if isinstance(v, str):
+            v = [v]
+        if v:
+            if len(v) > 1:
+                raise PitchError(f"{pid} is answered {len(v)} times ({', '.join(v)}): say it once", f"--{pid}")
+            points[pid] = v[0]
     return points, kw.get("cards")
 
 
-def build_hand(kw: dict[str, Any], k: Kept, base: dict[str, Any] | None, number: int) -> dict[str, Any]:
+def build_hand(kw: dict[str, Any], k: Kept, base: dict[str, Any] | None, number: int,
+               awarded: dict[str, str] | None = None) -> dict[str, Any]:
     """The hand the options describe, as the log keeps it (TOML-ready, names written exactly).
 
-    `base` is the hand being corrected (edit): options given replace its keys, the rest stay.
+    `base` is the hand being corrected (edit): options given replace its keys, the rest stay;
+    `awarded` (edit) is who won each point of it as judged, so a hand entered as cards can have one
+    point changed. A new hand entered by points must answer every point of the ruleset.
     """
+    from pitchkeeper.game import answers
+    from pitchkeeper.game.scoring import always_out
+
     import time
 
     from pitchkeeper.game import match
@@ -512,7 +536,13 @@ def build_hand(kw: dict[str, Any], k: Kept, base: dict[str, Any] | None, number:
         pid, sep, who = spec.partition("=")
         if not sep:
             raise PitchError(f"expected ID=WHO, such as off-jack=Us, got {spec!r}", "--point")
-        points[_point_id(ruleset, pid, "--point")] = who
+        pid = _point_id(ruleset, pid, "--point")
+        if pid in points:
+            raise PitchError(f"{pid} is answered twice ({points[pid]}, {who}): say it once", "--point")
+        points[pid] = who
+    rest = kw.get("rest")
+    if rest is not None and rest.strip().lower() not in answers.NOBODY:
+        raise PitchError(f"--rest says the points not named were not out: --rest none, not {rest!r}", "--rest")
     ids = [p.id for p in ruleset.points]
     for pid in points:
         if pid not in ids:
@@ -520,15 +550,34 @@ def build_hand(kw: dict[str, Any], k: Kept, base: dict[str, Any] | None, number:
                              f"{', '.join(ids)})", f"--{pid}")
     if points and cards:
         raise PitchError("give who took each point, or the cards each side captured, not both", "--cards")
-    if points:
-        outcome = dict(hand["points"]) if isinstance(hand.get("points"), dict) else {}
+    if rest is not None and cards:
+        raise PitchError("--rest goes with who won each point, not with --cards", "--rest")
+    if points or rest is not None:
+        if base is None:  # a new hand: every point answered, none decided by omission
+            missing = [pid for pid in answers.unanswered(ruleset, points)]
+            if missing and rest is None:
+                raise PitchError(answers.missing_message(ruleset, missing), "points")
+            points.update({pid: "none" for pid in missing if not always_out(ruleset.point(pid))})
+        if isinstance(hand.get("points"), dict):
+            outcome = dict(hand["points"])
+        else:  # a hand entered as cards or tricks: its points as judged, then the ones changed
+            outcome = dict(awarded or {})
+            if rest is not None:
+                outcome = {}
         for key in ("captured", "tricks", "held", "points", "dealt"):
             hand.pop(key, None)
+        rules = {r.id: r for r in ruleset.points}
         for pid, who in points.items():
-            if who is None or who.strip().lower() in NOT_OUT:
+            try:
+                gone = who is None or answers.nobody(rules[pid], who, always_out(rules[pid]))
+            except PitchError as e:
+                raise e.at(f"--{pid}") from None
+            if gone:
                 outcome.pop(pid, None)
             else:
                 outcome[pid] = _owner_name(table, who, f"--{pid}")
+        if rest is not None and base is not None:
+            outcome = {pid: w for pid, w in outcome.items() if pid in points}
         hand["points"] = {pid: outcome[pid] for pid in ids if pid in outcome}
     elif cards:
         for key in ("captured", "tricks", "points", "held"):
@@ -547,8 +596,8 @@ def build_hand(kw: dict[str, Any], k: Kept, base: dict[str, Any] | None, number:
             dealt.setdefault(name, []).extend(_cards(text, f"--dealt {name}"))
         hand["dealt"] = dealt
     if not any(key in hand for key in ("points", "captured", "tricks")):
-        raise PitchError("say who took each point (--high Us --low Them ...), or the cards each side captured "
-                         "(--cards \"Us: AS JS ...\"), or give --from HANDFILE")
+        raise PitchError(f"say who won each point ({answers.entry_hint(ruleset)}), or the cards each side "
+                         "captured (--cards \"Us: AS JS ...\"), or give --from HANDFILE")
     if kw.get("revoke"):
         if [r.strip().lower() for r in kw["revoke"]] == ["-"]:
             hand.pop("revokes", None)
@@ -673,7 +722,8 @@ def _edit_command(**kw: Any) -> None:
     if not 1 <= number <= count:
         raise PitchError(f"there is no hand {number}: the log has {count} hand(s)", str(path))
     raw = k.data["hands"][number - 1]
-    hand = build_hand(kw, k, raw, number)
+    awarded = {a.point: a.player or a.side for a in before.hands[number - 1].verdict.awards}
+    hand = build_hand(kw, k, raw, number, awarded)
     text = store.replace_hand(k.text, number, count, store.hand_toml(hand))
     try:
         k2, after = _validate(path, text, count, k)
