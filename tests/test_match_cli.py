@@ -257,7 +257,8 @@ def test_a_corrupt_log_is_reported_with_its_line_and_never_overwritten(log: Path
     text = log.read_text()
     cut = text[: text.rindex("points =") + 12]  # cut short in the middle of the last hand
     log.write_text(cut)
-    line = bad(run("hand", "Cy", "2", "D", "--high", "Us", "--rest", "none", "--low", "Us", "--match", str(log)), str(log), "line")
+    line = bad(run("hand", "Cy", "2", "D", "--high", "Us", "--rest", "none", "--low", "Us",
+               "--match", str(log)), str(log), "line")
     assert "not valid TOML" in line
     assert log.read_text() == cut
     bad(run("status", "--match", str(log)), "line")
@@ -330,7 +331,8 @@ def test_an_edit_that_ends_the_game_earlier_cannot_strand_later_hands(tmp_path: 
 
 
 def test_history(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--jack", "Them", "--game", "Us", "--note", "close one")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--jack", "Them", "--game", "Us",
+        "--note", "close one")
     add(log, "Bob", "2", "H", "--high", "Us", "--rest", "none", "--low", "Them", "--game", "Us")
     h = json.loads(ok("history", "--match", str(log), "--json").stdout)
     assert [row["scores"] for row in h["hands"]] == [{"Us": 3, "Them": 1}, {"Us": 5, "Them": -1}]

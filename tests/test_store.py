@@ -160,7 +160,8 @@ from pitchkeeper.cli import app
 path, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 i = 0
 while count < 0 or i < count:
-    args = ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Them", "--note", f"{name}-{i}", "--match", path, "--json"]
+    args = ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Them", "--note", f"{name}-{i}",
+            "--match", path, "--json"]
     try:
         app(args)
     except SystemExit as e:
@@ -252,7 +253,8 @@ def test_a_match_record_with_an_empty_hands_array_takes_new_hands(tmp_path: Path
     r = CliRunner().invoke(app, ["hand", "Ann", "2", "S", "--high", "Ann", "--rest", "none", "--low", "Bob", "--dealer", "Cy",
                                  "--match", str(log)])
     assert r.exit_code == 0, r.stderr
-    r2 = CliRunner().invoke(app, ["hand", "Bob", "2", "H", "--high", "Bob", "--rest", "none", "--low", "Bob", "--match", str(log)])
+    r2 = CliRunner().invoke(app, ["hand", "Bob", "2", "H", "--high", "Bob", "--rest", "none", "--low", "Bob",
+                                  "--match", str(log)])
     assert r2.exit_code == 0, r2.stderr
     text = log.read_text(encoding="utf-8")
     assert "hands = []" not in text and text.count("[[hands]]") == 2

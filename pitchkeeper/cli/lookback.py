@@ -87,9 +87,8 @@ def export_cmd(
 @app.command("chart")
 def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The score after each hand as a chart in the terminal: one symbol per side, the target dotted."""
-    from pitchkeeper.reports import chart
-
     from pitchkeeper.game.match import target_words
+    from pitchkeeper.reports import chart
 
     ruleset, record, state, path = _replayed(match_opt)
     p = chart.progression(state)

@@ -155,11 +155,19 @@ def _team_specs(specs: list[str], table: Any) -> tuple[tuple[str, tuple[str, ...
         name = name.strip()
         if not sep or not name:
             raise PitchError(f"expected a team as NAME=PLAYER,PLAYER (such as Us=Ann,Cy), got {spec!r}", "--team")
-        members = [m for m in rest.replace(",", " ").replace("+", " ").split() if m]
+        members = _names(rest)
         if not members:
             raise PitchError(f"team {name} has no players", "--team")
         out.append((name, tuple(table.player(m, f"--team {name}") for m in members)))
     return tuple(out)
+
+
+def _names(text: str) -> list[str]:
+    """Names in one argument: separated by commas (or +) when there is one, so "Ann, Dee Dee" keeps a
+    name with a space; else by spaces."""
+    if "," in text or "+" in text:
+        return [n.strip() for n in text.replace("+", ",").split(",") if n.strip()]
+    return text.split()
 
 
 def _auto_teams(ruleset: Any, players: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
@@ -275,7 +283,7 @@ def new_match(
     if players_opt:
         if players:
             raise PitchError("give the players once: as arguments or as --players", "--players")
-        players = [p for item in players_opt for p in item.replace(",", " ").split()]
+        players = [p for item in players_opt for p in _names(item)]
     if team:
         team = [t for item in team for t in item.split(";") if t.strip()]
     if rematch:
@@ -404,6 +412,22 @@ def _point_help(pid: str) -> str:
     return f"Who won {pid}: a team or player, or none if it was not out."
 
 
+def auction_calls(text: str, table: Any, where: str) -> list[str]:
+    """"Bob:pass Dee Dee:2, Ann:3" -> the calls as the log keeps them (a name may have spaces)."""
+    import re
+
+    from pitchkeeper.game.records import parse_call
+
+    found = re.findall(r"\s*([^:,]+?)\s*:\s*([^\s,]+)", text)
+    if not found or re.sub(r"[^:,\s]+?\s*:\s*[^\s,]+|[^:,]+?\s*:\s*[^\s,]+|[\s,]", "", text):
+        raise PitchError(f"expected the calls as \"Bob:pass Cy:2 Dee:3\", got {text!r}", where)
+    calls = []
+    for i, (who, call) in enumerate(found, 1):
+        name, c = parse_call(f"{who}:{call}", table, f"{where}: auction[{i}]")
+        calls.append(f"{name}:{c}")
+    return calls
+
+
 def _amount(text: str, ruleset: Any) -> int | str:
     t = text.strip().lower()
     b = ruleset.settings["bidding"]
@@ -477,14 +501,12 @@ def build_hand(kw: dict[str, Any], k: Kept, base: dict[str, Any] | None, number:
     `awarded` (edit) is who won each point of it as judged, so a hand entered as cards can have one
     point changed. A new hand entered by points must answer every point of the ruleset.
     """
-    from pitchkeeper.game import answers
-    from pitchkeeper.game.scoring import always_out
-
     import time
 
-    from pitchkeeper.game import match
+    from pitchkeeper.game import answers, match
     from pitchkeeper.game.cards import parse_suit
-    from pitchkeeper.game.records import HAND_KEYS, HAND_RECORD_KEYS, parse_call
+    from pitchkeeper.game.records import HAND_KEYS, HAND_RECORD_KEYS
+    from pitchkeeper.game.scoring import always_out
 
     ruleset, table = k.ruleset, k.record.table
     hand: dict[str, Any] = dict(base) if base else {}
@@ -526,11 +548,7 @@ def build_hand(kw: dict[str, Any], k: Kept, base: dict[str, Any] | None, number:
         if kw["auction"].strip() in NOT_OUT:
             hand.pop("auction", None)
         else:
-            calls = []
-            for i, c in enumerate(kw["auction"].replace(",", " ").split(), 1):
-                who, call = parse_call(c, table, f"--auction: auction[{i}]")
-                calls.append(f"{who}:{call}")
-            hand["auction"] = calls
+            hand["auction"] = auction_calls(kw["auction"], table, "--auction")
     points, cards = _outcome_given(kw)
     for spec in kw.get("point") or []:
         pid, sep, who = spec.partition("=")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -109,14 +110,15 @@ def _rows_in_order(p: Progression, idx: int, row_of: Any, nrows: int) -> dict[st
     level only when they are, and never in the wrong order."""
     order = sorted(p.sides, key=lambda s: p.scores[s][idx])
     rows = {s: row_of(p.scores[s][idx]) for s in order}
-    for a, b in zip(order, order[1:]):  # upwards: row numbers fall as scores rise
+    for a, b in pairwise(order):  # upwards: row numbers fall as scores rise
         if p.scores[b][idx] > p.scores[a][idx] and rows[b] >= rows[a]:
             rows[b] = rows[a] - 1
         elif p.scores[b][idx] == p.scores[a][idx]:
             rows[b] = rows[a]
     if rows[order[-1]] < 0:  # pushed above the top: push down from there instead
         rows[order[-1]] = 0
-        for a, b in zip(reversed(order), list(reversed(order))[1:]):
+        down = order[::-1]
+        for a, b in pairwise(down):
             if p.scores[b][idx] < p.scores[a][idx] and rows[b] <= rows[a]:
                 rows[b] = rows[a] + 1
             elif p.scores[b][idx] == p.scores[a][idx]:
