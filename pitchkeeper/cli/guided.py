@@ -57,7 +57,7 @@ def _ask(q: _Question, echo: bool, interactive: bool = False) -> tuple[str, Any]
     """Ask until the answer parses; < goes back, q quits. Returns (the answer as typed, its value)."""
     while True:
         shown = f" [{q.default}]" if q.default not in (None, "") else ""
-        prompt = f"{q.prompt}{shown}: "
+        prompt = _fit_prompt(f"{q.prompt}{shown}: ")
         if interactive:
             try:
                 line = input(prompt) + "\n"  # readline (when loaded) edits the line and keeps a history
@@ -85,6 +85,17 @@ def _ask(q: _Question, echo: bool, interactive: bool = False) -> tuple[str, Any]
             _say(f"  ? {e.message} (< goes back, q stops)")
 
 
+def _fit_prompt(prompt: str) -> str:
+    """A prompt wider than the terminal: its head printed as wrapped lines, the last line left to ask on."""
+    from pitchkeeper.show.ansi import Console, Text
+
+    out = Console()
+    parts = Text(prompt.rstrip()).wrap(out.width - 1, indent=0)
+    for part in parts[:-1]:
+        out.print(part, wrap=False)
+    return parts[-1].plain + " "
+
+
 def _say(text: str) -> None:
     """A line of the dialogue, wrapped to the terminal (a phone is 40 columns)."""
     from pitchkeeper.show.ansi import Console, Text
@@ -100,7 +111,7 @@ def _questions(k: Kept, raw: dict[str, str], values: dict[str, Any]) -> list[_Qu
 
     r, table = k.ruleset, k.record.table
     b = r.settings["bidding"]
-    who = "/".join(table.sides)
+    who = ", ".join(table.sides)
     qs = [
         _Question("bidder", f"who won the bid? ({', '.join(table.players)})", raw.get("bidder"),
                   lambda t: table.player(t, "bidder")),
@@ -108,7 +119,7 @@ def _questions(k: Kept, raw: dict[str, str], values: dict[str, Any]) -> list[_Qu
                                      else f" ({b['min']}-{b['max']})"),
                   raw.get("amount", str(b["forced_bid"] or b["min"])), lambda t: _bid_in_range(t, r)),
         _Question("trump", "trump (S, H, D, C)", raw.get("trump"), parse_suit),
-        _Question("auction", "the auction, e.g. Bob:pass Cy:2 (- to skip)", raw.get("auction", "-"),
+        _Question("auction", "auction (Name:pass Name:2; - skips)", raw.get("auction", "-"),
                   lambda t: None if t.strip() in NOT_OUT else auction_calls(t, table, "auction")),
         _Question("entry", "points (p) or cards taken (c)", raw.get("entry", "p"),
                   lambda t: {"p": "points", "points": "points", "c": "cards", "cards": "cards"}[t.lower()]
@@ -166,7 +177,7 @@ def _point_answer(table: Any, text: str, must: bool, rule: Any) -> str | None:
     from pitchkeeper.game import answers
 
     if not text.strip():
-        raise PitchError(f"say {answers.question(rule)[4:-1]}: a side or player" +
+        raise PitchError(f"say {answers.question(rule)[:-1]}: a side or player" +
                          ("" if must else ", - if not out") + (", tie" if rule.of == "game" else ""))
     if answers.nobody(rule, text, must):
         return None

@@ -37,8 +37,8 @@ def question(rule: PointRule) -> str:
 def ways(rule: PointRule, must: bool) -> str:
     """What may be answered besides a side or player."""
     if rule.of == "game":
-        return "tie, or none"
-    return "" if must else "none if not out"
+        return "tie, or - for none"
+    return "" if must else "- if not out"
 
 
 def nobody(rule: PointRule, text: str, must: bool) -> bool:
