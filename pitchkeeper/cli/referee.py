@@ -19,9 +19,16 @@ if TYPE_CHECKING:
     from pitchkeeper.words.disputes import Answer
 
 
-def _ruleset(rules: str | None, command: str) -> Ruleset:
+def _ruleset(rules: str | None, command: str, current: bool = False) -> Ruleset:
+    """The ruleset named by --rules; with `current`, else the one the current match is played under."""
     from pitchkeeper.game import rulesets
 
+    if not rules and current:
+        from pitchkeeper.logbook import store
+
+        path = store.current_match()
+        if path is not None and path.exists():
+            return store.pinned_ruleset(store.read_record(path), path)[0]
     if not rules:
         fail(f"--rules: say which ruleset ({command} --rules seven-point, or a .toml file); "
              "'pitchkeeper rules list' names the built-in ones")
@@ -102,13 +109,14 @@ def _draw_trick(j: TrickJudgement) -> None:
 def rules_explain(
     topic: Annotated[str | None, typer.Argument(help="A dispute, such as off-jack, low, follow, revoke; "
                                                      "leave it out for the list.", show_default=False)] = None,
-    rules: RulesOpt = None,
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Ruleset: a built-in name or a .toml file "
+                                              "(default: the current match's).", show_default=False)] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Settle a table argument: this ruleset's answer to a common dispute, with an example."""
     from pitchkeeper.words import disputes
 
-    ruleset = _ruleset(rules, "rules explain")
+    ruleset = _ruleset(rules, "rules explain", current=True)
     if topic is None:
         answers = disputes.explain_all(ruleset)
         if as_json:
