@@ -4,7 +4,8 @@ It asks the questions of one hand (dealer known; bidder, bid, trump, the auction
 every point of the ruleset - "who was dealt low?" where the rule gives it to the player dealt it -
 or the cards), re-asks on bad input, goes back one answer on `<`, shows the verdict and the new
 scores before "save this hand?", and records each hand through the same path as `pitchkeeper hand`
-(cli.table.record_hand), so a guided hand is checked and written alike. At a terminal the prompts
+its answers make a HandEntry (pitchkeeper.logbook.entry), which the Logbook turns into the log's hand
+and checks and writes alike. At a terminal the prompts
 have line editing and history (readline, where Python has it).
 """
 
@@ -18,23 +19,9 @@ from typing import Annotated, Any
 import typer
 
 from pitchkeeper.cli import MatchOpt, app
-from pitchkeeper.cli.table import (
-    NOT_OUT,
-    Kept,
-    _amount,
-    _draw_board,
-    _draw_verdict,
-    _interactive,
-    _owner_name,
-    _warn,
-    auction_calls,
-    open_kept,
-    record_hand,
-    replay_kept,
-    status_of,
-)
+from pitchkeeper.cli.table import _book, _draw_board, _draw_verdict, _interactive, _warn, board_of, record_hand
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game.records import POINT_IDS
+from pitchkeeper.logbook.entry import NOT_OUT, amount_of, auction_calls, owner_name
 
 
 class _Back(Exception):
@@ -103,7 +90,7 @@ def _say(text: str) -> None:
     Console().print(Text(text))
 
 
-def _questions(k: Kept, raw: dict[str, str], values: dict[str, Any]) -> list[_Question]:
+def _questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> list[_Question]:
     """The questions of one hand, given the answers so far (the points asked depend on the entry chosen)."""
     from pitchkeeper.game import answers
     from pitchkeeper.game.cards import parse_cards, parse_suit
@@ -153,7 +140,7 @@ def _bid_in_range(text: str, ruleset: Any) -> int | str:
     """A bid typed at the prompt, checked against the ruleset's range at once (so it is asked again)."""
     from pitchkeeper.game.scoring import amount_worth
 
-    v = _amount(text, ruleset)
+    v = amount_of(text, ruleset)
     amount_worth(ruleset, 0 if v == "smudge" else v, v == "smudge")
     return v
 
@@ -181,26 +168,26 @@ def _point_answer(table: Any, text: str, must: bool, rule: Any) -> str | None:
                          ("" if must else ", - if not out") + (", tie" if rule.of == "game" else ""))
     if answers.nobody(rule, text, must):
         return None
-    return _owner_name(table, text, rule.label)
+    return owner_name(table, text, rule.label)
 
 
-def _hand_kw(k: Kept, values: dict[str, Any], path: Path) -> dict[str, Any]:
-    """The answers as the options of `hand`, so both record a hand the same way."""
-    kw: dict[str, Any] = {"bidder": values["bidder"], "amount": str(values["amount"]), "trump": values["trump"],
-                          "match": str(path), "point": [], "cards": None, "dealt": None,
-                          "auction": " ".join(values["auction"]) if values.get("auction") else None}
+def _entry(k: Any, values: dict[str, Any]) -> Any:
+    """The answers of one hand as a HandEntry: recorded exactly as `hand` records its options. Every
+    point was asked, so the entry requires every point (a None answer is an explicit nobody)."""
+    from pitchkeeper.logbook.entry import NOBODY, HandEntry
+
+    auction = values.get("auction") or None
     if values["entry"] == "points":
-        for rule in k.ruleset.points:
-            who = values.get(f"pt:{rule.id}") or "none"  # every point was asked: None is an explicit nobody
-            if rule.id in POINT_IDS:
-                kw["pt_" + rule.id.replace("-", "_")] = who
-            else:
-                kw["point"].append(f"{rule.id}={who}")
-    else:
-        kw["cards"] = [f"{s}: {' '.join(values.get(f'cards:{s}') or [])}" for s in k.record.table.sides]
-        dealt = [f"{values[key]}: {key[6:]}" for key in values if key.startswith("dealt:")]
-        kw["dealt"] = dealt or None
-    return kw
+        points = {rule.id: values[f"pt:{rule.id}"] or NOBODY for rule in k.ruleset.points if f"pt:{rule.id}" in values}
+        return HandEntry(bidder=values["bidder"], amount=values["amount"], trump=values["trump"], auction=auction,
+                         points=points, require_every_point=True)
+    cards = {s: values.get(f"cards:{s}") or [] for s in k.record.table.sides}
+    dealt: dict[str, list[str]] = {}
+    for key in values:
+        if key.startswith("dealt:"):
+            dealt.setdefault(values[key], []).append(key[6:])
+    return HandEntry(bidder=values["bidder"], amount=values["amount"], trump=values["trump"], auction=auction,
+                     cards=cards, dealt=dealt or None)
 
 
 def _line_editing() -> None:
@@ -267,8 +254,7 @@ def play(
             return
     else:
         path = store.resolve_match_path(match)
-    k = open_kept(path)
-    state = replay_kept(k)
+    k, state = _book(str(path)).load()
     if state.ending:
         sys.stdout.write(f"the game is over: {state.ending.winner} won on hand {state.ending.hand}. "
                          "Start the next with: pitchkeeper new --rematch\n")
@@ -292,13 +278,13 @@ def play(
                 q = qs[i]
                 if q.key == "save" and "preview" not in values:
                     try:  # the verdict and the new scores, judged exactly as saving would, before the question
-                        preview = record_hand({**_hand_kw(k, values, path), "dry_run": True})
+                        preview = record_hand(_entry(k, values), str(path), dry_run=True)
                     except PitchError as e:
                         _say(f"  ? {e.message}")
                         i = [x.key for x in qs].index("entry")
                         continue
                     _draw_verdict(preview.state.hands[-1].verdict, preview.state.table)
-                    _draw_board(status_of(preview.kept, preview.state))
+                    _draw_board(board_of(preview.after, preview.state))
                     values["preview"] = True
                 try:
                     text, value = _ask(q, echo, interactive)
@@ -322,7 +308,7 @@ def play(
                     i = 0
                     continue
                 try:
-                    w = record_hand(_hand_kw(k, values, path))
+                    w = record_hand(_entry(k, values), str(path))
                 except PitchError as e:
                     _say(f"  ? {e.message}")
                     values.pop("preview", None)
@@ -334,7 +320,7 @@ def play(
             return
         _warn(w.warnings)
         _say(f"saved hand {n}: " + ", ".join(f"{s} {v}" for s, v in w.state.scores.items()))
-        k, state = w.kept, w.state
+        k, state = w.after, w.state
         if state.ending:
             _say(f"{state.ending.winner} won on hand {state.ending.hand} - {state.ending.reason}")
             return

@@ -24,11 +24,11 @@ def _ruleset(rules: str | None, command: str, current: bool = False) -> Ruleset:
     from pitchkeeper.game import rulesets
 
     if not rules and current:
-        from pitchkeeper.logbook import store
+        from pitchkeeper.logbook import loader, store
 
         path = store.current_match()
         if path is not None and path.exists():
-            return store.pinned_ruleset(store.read_record(path), path)[0]
+            return loader.pinned_ruleset(store.read_record(path), path)[0]
     if not rules:
         fail(f"--rules: say which ruleset ({command} --rules seven-point, or a .toml file); "
              "'pitchkeeper rules list' names the built-in ones")

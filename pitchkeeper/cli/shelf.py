@@ -16,14 +16,13 @@ from pitchkeeper.errors import PitchError
 
 
 def _row(number: int, f: Path, current: Path | None) -> dict[str, Any]:
-    from pitchkeeper.cli.table import open_kept, replay_kept
     from pitchkeeper.game.match import target_words
+    from pitchkeeper.logbook.book import Logbook
 
     row: dict[str, Any] = {"number": number, "id": f.stem, "match": str(f),
                            "current": current is not None and f.resolve() == current.resolve()}
     try:
-        k = open_kept(f)
-        state = replay_kept(k)
+        k, state = Logbook(f).load()
         row.update(rules=k.ruleset.name, title=k.data.get("title"), players=list(k.record.table.players),
                    goal=target_words(k.ruleset.settings["win"]["reach"], state.target),
                    hands=len(state.hands), scores=state.scores, winner=state.winner,
@@ -91,12 +90,11 @@ def use(
     as_json: JsonOpt = False,
 ) -> None:
     """Make a kept match the current one again (every table command then works on it)."""
-    from pitchkeeper.cli.table import open_kept, replay_kept
     from pitchkeeper.logbook import shelf, store
+    from pitchkeeper.logbook.book import Logbook
 
     path = shelf.find(which)
-    k = open_kept(path)  # a broken log is refused: the table would only meet the error on every command
-    state = replay_kept(k)
+    k, state = Logbook(path).load()  # a broken log is refused: the table would meet its error on every command
     store.write_pointer(path)
     if as_json:
         emit_json({"match": str(path), "rules": k.ruleset.name, "hands": len(state.hands), "scores": state.scores,
