@@ -73,11 +73,12 @@ def _ask(q: _Question, echo: bool, interactive: bool = False) -> tuple[str, Any]
 
 
 def _fit_prompt(prompt: str) -> str:
-    """A prompt wider than the terminal: its head printed as wrapped lines, the last line left to ask on."""
+    """A prompt too wide for the terminal and an answer: its head printed as wrapped lines, the last line left
+    to ask on."""
     from pitchkeeper.show.ansi import Console, Text
 
     out = Console()
-    parts = Text(prompt.rstrip()).wrap(out.width - 1, indent=0)
+    parts = Text(prompt.rstrip()).wrap(out.width - 10, indent=0)  # room left for the answer typed
     for part in parts[:-1]:
         out.print(part, wrap=False)
     return parts[-1].plain + " "
@@ -106,7 +107,7 @@ def _questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> list[_Que
                                      else f" ({b['min']}-{b['max']})"),
                   raw.get("amount", str(b["forced_bid"] or b["min"])), lambda t: _bid_in_range(t, r)),
         _Question("trump", "trump (S, H, D, C)", raw.get("trump"), parse_suit),
-        _Question("auction", "auction (Name:pass Name:2; - skips)", raw.get("auction", "-"),
+        _Question("auction", "auction (- for none)", raw.get("auction", "-"),
                   lambda t: None if t.strip() in NOT_OUT else auction_calls(t, table, "auction")),
         _Question("entry", "points (p) or cards taken (c)", raw.get("entry", "p"),
                   lambda t: {"p": "points", "points": "points", "c": "cards", "cards": "cards"}[t.lower()]
@@ -295,7 +296,7 @@ def play(
                     else:
                         i -= 1
                     continue
-                raw[q.key], values[q.key] = text, value
+                raw[q.key], values[q.key] = (value if isinstance(value, str) and q.key != "entry" else text), value
                 values.pop("preview", None) if q.key != "save" else None
                 if q.key != "save":
                     i += 1
