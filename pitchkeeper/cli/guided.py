@@ -18,10 +18,11 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import MatchOpt, app
-from pitchkeeper.cli.table import _book, _draw_board, _draw_verdict, _interactive, _warn, board_of, record_hand
+from pitchkeeper.cli import MatchOpt, interactive, topic, warn
 from pitchkeeper.errors import PitchError
 from pitchkeeper.logbook.entry import NOT_OUT, amount_of, auction_calls, owner_name
+
+commands = topic()
 
 
 class _Back(Exception):
@@ -40,12 +41,12 @@ class _Question:
     parse: Any  # str -> value, raising PitchError to ask again
 
 
-def _ask(q: _Question, echo: bool, interactive: bool = False) -> tuple[str, Any]:
+def _ask(q: _Question, echo: bool, at_terminal: bool = False) -> tuple[str, Any]:
     """Ask until the answer parses; < goes back, q quits. Returns (the answer as typed, its value)."""
     while True:
         shown = f" [{q.default}]" if q.default not in (None, "") else ""
         prompt = _fit_prompt(f"{q.prompt}{shown}: ")
-        if interactive:
+        if at_terminal:
             try:
                 line = input(prompt) + "\n"  # readline (when loaded) edits the line and keeps a history
             except EOFError:
@@ -199,7 +200,7 @@ def _line_editing() -> None:
         pass
 
 
-def _start_match(echo: bool, interactive: bool) -> Path:
+def _start_match(echo: bool, at_terminal: bool) -> Path:
     """No current match: ask for the ruleset, the players and the first dealer, and start one (as `new`)."""
     from pitchkeeper.cli.table import _names, new_match
     from pitchkeeper.game import rulesets
@@ -207,7 +208,7 @@ def _start_match(echo: bool, interactive: bool) -> Path:
 
     _say("no current match: start one (q stops)")
     rules = _ask(_Question("rules", "ruleset (rules list names them)", "seven-point",
-                           lambda t: rulesets.load(t) and t), echo, interactive)[1]
+                           lambda t: rulesets.load(t) and t), echo, at_terminal)[1]
 
     def players(text: str) -> list[str]:
         names = _names(text)
@@ -216,10 +217,10 @@ def _start_match(echo: bool, interactive: bool) -> Path:
         return names
 
     names = _ask(_Question("players", "players, clockwise (commas if a name has a space)", None, players), echo,
-                 interactive)[1]
+                 at_terminal)[1]
     first = _ask(_Question("dealer", "who deals first?", names[0],
                            lambda t: next((n for n in names if n.lower() == t.strip().lower()), None)
-                           or _bad(f"one of {', '.join(names)}")), echo, interactive)[1]
+                           or _bad(f"one of {', '.join(names)}")), echo, at_terminal)[1]
     new_match(rules=rules, players=names, rules_opt=None, players_opt=None, team=None, solo=False, dealer=first,
               target=None, stake=None, title=None, match=None, rematch=False, of=None, force=False, as_json=False)
     path = store.current_match()
@@ -227,7 +228,7 @@ def _start_match(echo: bool, interactive: bool) -> Path:
     return path
 
 
-@app.command("play")
+@commands.command("play")
 def play(
     match: MatchOpt = None,
     piped: Annotated[bool, typer.Option("--piped", help="Read the answers from standard input even though it is "
@@ -239,28 +240,31 @@ def play(
     """
     from pitchkeeper.game import match as m
     from pitchkeeper.logbook import store
+    from pitchkeeper.logbook.book import Logbook
+    from pitchkeeper.show import board
 
-    interactive = _interactive()
-    if not interactive and not piped:
+    at_terminal = interactive()
+    if not at_terminal and not piped:
         raise PitchError("play asks questions, and standard input is not a terminal; to pipe the answers "
                          "deliberately, add --piped")
-    if interactive:
+    if at_terminal:
         _line_editing()
-    echo = not interactive
+    echo = not at_terminal
     if match is None and store.current_match() is None:
         try:
-            path = _start_match(echo, interactive)
+            path = _start_match(echo, at_terminal)
         except (_Quit, _Back):
             sys.stdout.write("no match was started\n")
             return
     else:
         path = store.resolve_match_path(match)
-    k, state = _book(str(path)).load()
+    book = Logbook(path)
+    k, state = book.load()
     if state.ending:
         sys.stdout.write(f"the game is over: {state.ending.winner} won on hand {state.ending.hand}. "
                          "Start the next with: pitchkeeper new --rematch\n")
         return
-    _warn(k.warnings)
+    warn(k.warnings)
     while True:
         dealer = m.dealer_due(k.record)
         n = len(k.record.hands) + 1
@@ -279,16 +283,16 @@ def play(
                 q = qs[i]
                 if q.key == "save" and "preview" not in values:
                     try:  # the verdict and the new scores, judged exactly as saving would, before the question
-                        preview = record_hand(_entry(k, values), str(path), dry_run=True)
+                        preview = book.record(_entry(k, values), dry_run=True)
                     except PitchError as e:
                         _say(f"  ? {e.message}")
                         i = [x.key for x in qs].index("entry")
                         continue
-                    _draw_verdict(preview.state.hands[-1].verdict, preview.state.table)
-                    _draw_board(board_of(preview.after, preview.state))
+                    board.verdict(preview.state.hands[-1].verdict, preview.state.table)
+                    board.draw(preview.scoreboard().to_json())
                     values["preview"] = True
                 try:
-                    text, value = _ask(q, echo, interactive)
+                    text, value = _ask(q, echo, at_terminal)
                 except _Back:
                     values.pop("preview", None)
                     if i == 0:
@@ -309,7 +313,7 @@ def play(
                     i = 0
                     continue
                 try:
-                    w = record_hand(_entry(k, values), str(path))
+                    w = book.record(_entry(k, values))
                 except PitchError as e:
                     _say(f"  ? {e.message}")
                     values.pop("preview", None)
@@ -319,7 +323,7 @@ def play(
         except _Quit as e:
             _say(f"{e}: hand {n} was not saved; the hands before it are in {path}")
             return
-        _warn(w.warnings)
+        warn(w.warnings)
         _say(f"saved hand {n}: " + ", ".join(f"{s} {v}" for s, v in w.state.scores.items()))
         k, state = w.after, w.state
         if state.ending:

@@ -11,8 +11,10 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, app, emit_json
+from pitchkeeper.cli import JsonOpt, emit_json, topic
 from pitchkeeper.errors import PitchError
+
+commands = topic()
 
 
 def _row(number: int, f: Path, current: Path | None) -> dict[str, Any]:
@@ -33,7 +35,7 @@ def _row(number: int, f: Path, current: Path | None) -> dict[str, Any]:
     return row
 
 
-@app.command("matches")
+@commands.command("matches")
 def matches(
     show_path: Annotated[bool, typer.Option("--path", help="Print only the data folder the logs are kept in.")]
     = False,
@@ -83,7 +85,7 @@ def matches(
                    "match N current", style="dim"))
 
 
-@app.command("use")
+@commands.command("use")
 def use(
     which: Annotated[str, typer.Argument(metavar="MATCH", help="The match's number in `matches`, its name, a "
                                          "unique part of its name or title, or a log file.", show_default=False)],
@@ -104,7 +106,7 @@ def use(
     sys.stdout.write(f"current match: {path.stem} ({k.ruleset.name}, hand {len(state.hands)}; {scores})\n")
 
 
-@app.command("where")
+@commands.command("where")
 def where(as_json: JsonOpt = False) -> None:
     """The data folder (match logs, the current-match pointer) and the current match."""
     from pitchkeeper.logbook import paths, store
@@ -124,7 +126,7 @@ def where(as_json: JsonOpt = False) -> None:
                      "(set PITCHKEEPER_HOME to keep them elsewhere)\n")
 
 
-@app.command("sheet")
+@commands.command("sheet")
 def sheet(
     rules: Annotated[str, typer.Argument(metavar="RULESET", help="A built-in name or a ruleset file.",
                                          show_default=False)],
