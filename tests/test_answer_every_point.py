@@ -155,3 +155,13 @@ def test_rules_explain_without_rules_takes_the_current_matchs(_home: Path):
     ok("new", "solo-pitch", "Ann", "Bob", "Cy")
     assert "(solo-pitch," in ok("rules", "explain", "low")
     assert "(seven-point," in ok("rules", "explain", "low", "--rules", "seven-point")
+
+
+def test_a_point_the_ruleset_lacks_is_not_taken_for_another_by_prefix(tmp_path: Path):
+    p = tmp_path / "t10.toml"
+    out = ok("new", "trickster-10", "Ann", "Bob", "Cy", "Dee", "--match", str(p))
+    assert "--ace WHO --jack WHO" in out and "--high" not in out  # the hint in this ruleset's own points
+    before = p.read_bytes()
+    err = refused(run("hand", "Ann", "5", "S", "--high", "Us", "--rest", "none", "--match", str(p)))
+    assert "trickster-10 has no point 'high'" in err  # not high-joker
+    assert p.read_bytes() == before

@@ -177,11 +177,14 @@ def new_match(
                    "first_dealer": first, "target": target or ruleset.settings["win"]["target"],
                    "stake": stake, "rematch_of": rematch_of})
         return
+    from pitchkeeper.game.answers import entry_hint
+
     sides = ", ".join(f"{t} ({' & '.join(ms)})" for t, ms in table.teams) if table.teams else "each for himself"
     goal = m.target_words(ruleset.settings["win"]["reach"], target or ruleset.settings["win"]["target"])
     sys.stdout.write(f"new match: {path}\n  {ruleset.name}, {goal}; "
                      f"{sides}; {first} deals first\n"
-                     "  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP --high WHO --low WHO ...\n")
+                     f"  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP {entry_hint(ruleset)}\n"
+                     "  or answer the questions of: pitchkeeper play\n")
 
 
 # ---------------------------------------------------------------------------

@@ -121,7 +121,10 @@ class HandEntry:
             hand["bid"] = {"player": table.player(who, self.label("bidder")), "amount": amount}
         for key, word in (("bid", "BIDDER and AMOUNT"), ("trump", "TRUMP")):
             if key not in hand:
-                raise PitchError(f"say the {word}: pitchkeeper hand Ann 3 spades --high Us --low Them ...", word)
+                from pitchkeeper.game.answers import entry_hint
+
+                raise PitchError(f"say the {word}: pitchkeeper hand {table.players[0]} {ruleset.settings['bidding']['min']}"
+                                 f" spades {entry_hint(ruleset)}", word)
         if self.auction is not None:
             calls_in = [self.auction] if isinstance(self.auction, str) else list(self.auction)
             if not " ".join(calls_in).strip() or " ".join(calls_in).strip().lower() in NOT_OUT:
@@ -134,8 +137,10 @@ class HandEntry:
         # a contract id the ruleset lacks is named by its own field (--off-jack); anything else by --point
         points: dict[str, Any] = {}
         for given, who in self.points.items():
-            pid = given if given in ids else point_id(ruleset, given, self.label("points", given)
-                                                      if given in POINT_IDS else self.label("point"))
+            if given in POINT_IDS and given not in ids:  # --high in a game without high: not high-joker by prefix
+                raise PitchError(f"{ruleset.name} has no point '{given}' (its points: {', '.join(ids)})",
+                                 self.label("points", given))
+            pid = given if given in ids else point_id(ruleset, given, self.label("point"))
             if pid in points:  # a point named twice is an error, not "the last one wins"
                 raise PitchError(f"{pid} is answered twice ({points[pid]}, {who}): say it once", self.label("point"))
             points[pid] = who
