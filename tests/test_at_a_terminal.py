@@ -1,6 +1,7 @@
-"""`play` at a real terminal (a pseudo-terminal 40 columns wide, as on a phone): a whole game with
+"""At a real terminal (a pseudo-terminal 40 columns wide, as on a phone): `play` through a whole game with
 mistakes and corrections, arrow keys editing a line, the verdict before "save this hand?", and "no"
-going back to the answers. Driven by pexpect, as a person at the table meets it."""
+going back to the answers; and `stats` drawing its progress bar only there. Driven by pexpect, as a
+person at the table meets it."""
 
 from __future__ import annotations
 
@@ -128,3 +129,17 @@ def test_play_starts_a_match_when_there_is_none(tmp_path: Path):
     data = tomllib.loads(logs[0].read_text())
     assert data["players"] == ["Ann Marie", "Bob", "Cy"] and data["first_dealer"] == "Bob"
     assert (tmp_path / "current").read_text().strip() == str(logs[0].resolve())
+
+
+def test_stats_shows_a_progress_bar_on_a_terminal_only(tmp_path: Path):
+    logs = tmp_path / "home"
+    logs.mkdir()
+    sample = (Path(__file__).parent / "data" / "export" / "cutthroat.toml").read_text()
+    for i in range(60):
+        (logs / f"m{i}.toml").write_text(sample)
+    child = spawn(logs, "stats", "--all")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    seen = child.logfile_read.text
+    assert "reading logs" in seen and "60 match(es)" in seen
