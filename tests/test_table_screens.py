@@ -45,7 +45,8 @@ def lake(tmp_path: Path) -> Path:
 
 
 def widest(text: str) -> int:
-    return max(len(line) for line in text.splitlines())
+    """The widest line, but for a line that is one word (a file's path): it is never cut in two."""
+    return max(len(line) for line in text.splitlines() if len(line.split()) > 1)
 
 
 @pytest.mark.parametrize("command", [["status"], ["history"], ["chart"], ["matches"]])

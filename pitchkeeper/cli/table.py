@@ -181,10 +181,13 @@ def new_match(
 
     sides = ", ".join(f"{t} ({' & '.join(ms)})" for t, ms in table.teams) if table.teams else "each for himself"
     goal = m.target_words(ruleset.settings["win"]["reach"], target or ruleset.settings["win"]["target"])
-    sys.stdout.write(f"new match: {path}\n  {ruleset.name}, {goal}; "
-                     f"{sides}; {first} deals first\n"
-                     f"  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP {entry_hint(ruleset)}\n"
-                     "  or answer the questions of: pitchkeeper play\n")
+    from pitchkeeper.show.ansi import Console
+
+    out = Console()  # lines wrapped to the terminal (a phone is 40 columns)
+    for line in (f"new match: {path}", f"  {ruleset.name}, {goal}; {sides}; {first} deals first",
+                 f"  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP {entry_hint(ruleset)}",
+                 "  or answer the questions of: pitchkeeper play"):
+        out.print(line)
 
 
 # ---------------------------------------------------------------------------

@@ -91,9 +91,10 @@ class Text:
         while len(chars) - start > room:
             cut = start + room
             brk = max((i for i in range(start + 1, cut + 1) if chars[i][0] == " "), default=None)
-            end = brk if brk is not None else cut
-            lines.append(_from_chars(chars[start:end], self.style))
-            start = end + 1 if brk is not None else end
+            if brk is None:  # one word longer than the line (a path): kept whole, never cut in two
+                brk = next((i for i in range(cut, len(chars)) if chars[i][0] == " "), len(chars))
+            lines.append(_from_chars(chars[start:brk], self.style))
+            start = brk + 1
             while start < len(chars) and chars[start][0] == " ":
                 start += 1
             room = width - indent
