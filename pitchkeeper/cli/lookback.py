@@ -66,7 +66,7 @@ def export_cmd(
     ruleset, record, state, _ = _replayed(match_opt)
     ex = export.build(ruleset, record, state)
     if name == "text":
-        from pitchkeeper.game.match import target_words
+        from pitchkeeper.game.vocabulary import target_words
 
         text = export.to_text(ex, target_words(ruleset.settings["win"]["reach"], state.target))
     else:
@@ -85,7 +85,7 @@ def export_cmd(
 @commands.command("chart")
 def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The score after each hand as a chart in the terminal: one symbol per side, the target dotted."""
-    from pitchkeeper.game.match import target_words
+    from pitchkeeper.game.vocabulary import target_words
     from pitchkeeper.reports import chart
 
     ruleset, record, state, path = _replayed(match_opt)

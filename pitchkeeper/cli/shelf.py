@@ -18,7 +18,7 @@ commands = topic()
 
 
 def _row(number: int, f: Path, current: Path | None) -> dict[str, Any]:
-    from pitchkeeper.game.match import target_words
+    from pitchkeeper.game.vocabulary import target_words
     from pitchkeeper.logbook.book import Logbook
 
     row: dict[str, Any] = {"number": number, "id": f.stem, "match": str(f),

@@ -178,9 +178,10 @@ def new_match(
                    "stake": stake, "rematch_of": rematch_of})
         return
     from pitchkeeper.game.answers import entry_hint
+    from pitchkeeper.game.vocabulary import target_words
 
     sides = ", ".join(f"{t} ({' & '.join(ms)})" for t, ms in table.teams) if table.teams else "each for himself"
-    goal = m.target_words(ruleset.settings["win"]["reach"], target or ruleset.settings["win"]["target"])
+    goal = target_words(ruleset.settings["win"]["reach"], target or ruleset.settings["win"]["target"])
     from pitchkeeper.show.ansi import Console
 
     out = Console()  # lines wrapped to the terminal (a phone is 40 columns)
@@ -401,7 +402,7 @@ def status(
 
     path = store.resolve_match_path(match)
     if share:
-        from pitchkeeper.game.match import target_words
+        from pitchkeeper.game.vocabulary import target_words
         from pitchkeeper.reports import export
 
         k, state = book_of(match).load()
@@ -443,7 +444,7 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
 
     out = Console()
     if out.width < NARROW:  # a phone: each hand as a few short lines, not a table cut to ellipses
-        from pitchkeeper.game.match import target_words
+        from pitchkeeper.game.vocabulary import target_words
         from pitchkeeper.show import history as narrow
         from pitchkeeper.show.ansi import Text as AText
 

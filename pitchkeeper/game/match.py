@@ -302,12 +302,6 @@ def dealer_due(record: MatchRecord) -> str | None:
     return record.first_dealer
 
 
-def target_words(reach: str, target: int) -> str:
-    """The goal as the table says it, agreeing with `needed`: "to 21", or "must pass 21" where the
-    ruleset requires exceeding the target (a side at 0 then needs 22, not 21)."""
-    return f"to {target}" if reach == "reach" else f"must pass {target}"
-
-
 def needed(ruleset: Ruleset, target: int, score: int) -> int:
     """Points a side still needs to be out (0 when it is)."""
     goal = target if ruleset.settings["win"]["reach"] == "reach" else target + 1

@@ -31,7 +31,7 @@ def draw(st: dict[str, Any], last: bool = False) -> None:
         rows.append([*cells, Text(*palette.score(v)), str(need) if need else "out", flag])
     out = Console()
     t = grid(rows, right=(len(rows[0]) - 3, len(rows[0]) - 2), width=out.width)
-    from pitchkeeper.game.match import target_words
+    from pitchkeeper.game.vocabulary import target_words
 
     head = (f"{st['rules']} {target_words(st['reach'], st['target'])}" + (f" - {st['title']}" if st["title"] else "")
             + f"  (hand {st['hands']})")

@@ -116,7 +116,7 @@ def history(k: Any, state: Any) -> None:
         pts = ", ".join(f"{a.point}:{a.side}" for a in v.awards)
         cells = [Text.assemble((str(h.scores[s]), "bold"), " ", signed(v.delta[s])) for s in state.scores]
         t.add_row(str(h.number), hand.dealer, bid, suit_text(v.trump), Text(pts, style="dim"), *cells)
-    from pitchkeeper.game.match import target_words
+    from pitchkeeper.game.vocabulary import target_words
 
     goal = target_words(k.ruleset.settings["win"]["reach"], state.target)
     console().print(Text(f"{k.ruleset.name} {goal}  {k.path}", style="bold"))
