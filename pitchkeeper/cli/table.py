@@ -67,21 +67,6 @@ def _names(text: str) -> list[str]:
     return text.split()
 
 
-def _new_path(rules_name: str) -> Path:
-    import time
-
-    from pitchkeeper.logbook.paths import matches_dir
-
-    folder = matches_dir()
-    stem = f"{time.strftime('%Y-%m-%d')}-{Path(rules_name).stem}"
-    p = folder / f"{stem}.toml"
-    n = 2
-    while p.exists():
-        p = folder / f"{stem}-{n}.toml"
-        n += 1
-    return p
-
-
 @commands.command("new")
 def new_match(
     rules: Annotated[str | None, typer.Argument(help="Ruleset: a built-in name or a .toml file.",
@@ -114,13 +99,11 @@ def new_match(
     as_json: JsonOpt = False,
 ) -> None:
     """Start a match: ruleset, players, teams and first dealer. It becomes the current match."""
-    from pitchkeeper.game import match as m
     from pitchkeeper.game import rulesets
     from pitchkeeper.game.records import parse_table
-    from pitchkeeper.logbook import loader, store
+    from pitchkeeper.logbook import paths, store
     from pitchkeeper.logbook.book import Logbook
 
-    rematch_of = None
     if rules_opt:
         if rules and not players_opt:  # `new --rules R Ann Bob ...`: every argument is a player
             players = [rules, *(players or [])]
@@ -137,21 +120,8 @@ def new_match(
         if rules or players or team or solo:
             raise PitchError("--rematch takes the table of the last game: give no ruleset, players or teams")
         src = store.resolve_match_path(of)
-        prev, state = Logbook(src).load()
-        if state.ending is None and not force:
-            raise PitchError(f"{src}: the game is still on (hand {len(state.hands)}); finish it, or add --force")
-        rec = prev.record
-        table = rec.table
-        teams: Any = {t: list(ms) for t, ms in table.teams} if table.teams else {}
-        first = m.dealer_due(rec) or table.players[0]
-        if dealer:
-            first = table.player(dealer, "--dealer")
-        target = target if target is not None else rec.target
-        stake = stake if stake is not None else rec.stake
-        title = title or prev.data.get("title")
-        rematch_of = str(src.resolve())
-        ref = loader.rules_ref(prev.data, src, None)
-        names = list(table.players)
+        book = Logbook(src).rematch(Path(match) if match else None, first_dealer=dealer, target=target,
+                                    stake=stake, title=title, force=force)
     else:
         if not rules:
             raise PitchError("name the ruleset and the players: pitchkeeper new seven-point Ann Bob Cy Dee "
@@ -165,12 +135,13 @@ def new_match(
         if team and solo:
             raise PitchError("give teams or --solo, not both")
         teams = dict(_team_specs(team, table)) if team else {} if solo else None
-        names = list(table.players)
-    path = Path(match) if match else _new_path(rulesets.load(ref).name)
-    book = Logbook.create(path, ref, names, teams, first, title, target, stake=stake, rematch_of=rematch_of)
+        path = Path(match) if match else paths.new_log_path(rulesets.load(ref).name)
+        book = Logbook.create(path, ref, list(table.players), teams, first, title, target, stake=stake)
+    path = book.path
     store.write_pointer(path)
     k = book.load()[0]
-    ruleset, table = k.ruleset, k.record.table
+    ruleset, table, first = k.ruleset, k.record.table, k.record.first_dealer
+    rematch_of, target, stake = k.data.get("rematch_of"), k.record.target, k.record.stake
     if as_json:
         emit_json({"match": str(path), "rules": ruleset.name, "digest": ruleset.digest, "players": list(table.players),
                    "teams": {t: list(ms) for t, ms in table.teams} if table.teams else None,
@@ -179,11 +150,10 @@ def new_match(
         return
     from pitchkeeper.game.answers import entry_hint
     from pitchkeeper.game.vocabulary import target_words
+    from pitchkeeper.show.ansi import Console
 
     sides = ", ".join(f"{t} ({' & '.join(ms)})" for t, ms in table.teams) if table.teams else "each for himself"
     goal = target_words(ruleset.settings["win"]["reach"], target or ruleset.settings["win"]["target"])
-    from pitchkeeper.show.ansi import Console
-
     out = Console()  # lines wrapped to the terminal (a phone is 40 columns)
     for line in (f"new match: {path}", f"  {ruleset.name}, {goal}; {sides}; {first} deals first",
                  f"  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP {entry_hint(ruleset)}",
