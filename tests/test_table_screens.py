@@ -235,7 +235,10 @@ def test_bids_made_percent_set_most_and_best_partnership():
     assert s["set_most"] == {"who": ["South"], "set": 1, "of_bids": {"South": 1}}
     assert s["best_partnership"]["name"] == "Them (East, West)" and s["best_partnership"]["won_rate"] == 1.0
     table = ok("stats", str(EXPORT / "partners.toml"), columns=80)
-    assert "made %" in table and "100%" in table and "set most: South (1 of 1 bids)" in table
+    assert "2 100%" in table and "0 0%" in table and "set most: South (1 of 1 bids)" in table
+    # partners: North took 3 points himself in 5 hands, his side 8 (the sides' and his own per hand)
+    assert lines["North"]["own_points"] == 3 and lines["North"]["own_points_per_hand"] == 0.6
+    assert lines["North"]["points_per_hand"] == 1.6
     assert "best partnership: Them (East, West), won 1 of 1 games (100%)" in table
 
 

@@ -51,12 +51,14 @@ class Summary:
         f = self.figures or {}
         return MatchFigures(self.players, self.teams, self.hands, self.winner, self.finished, dict(f["taken"]),
                             dict(f["scored"]), {p: tuple(b) for p, b in f["bids"].items()},  # type: ignore[misc]
-                            f["player_points"], f["side_points"], self.rules or "", f.get("date", ""))
+                            f["player_points"], f["side_points"], self.rules or "", f.get("date", ""),
+                            f.get("player_taken"))
 
 
 def _match_json(fig: Any) -> dict[str, Any]:
     return {"taken": fig.taken, "scored": fig.scored, "bids": {p: list(b) for p, b in fig.bids.items()},
-            "player_points": fig.player_points, "side_points": fig.side_points, "date": fig.date}
+            "player_points": fig.player_points, "side_points": fig.side_points, "date": fig.date,
+            "player_taken": fig.player_taken}
 
 
 def summarise(path: Path, st: os.stat_result, cache: Any) -> Summary:

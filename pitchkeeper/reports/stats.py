@@ -156,6 +156,14 @@ class Line:
     taken: int  # points won in play by their side, over their hands
     scored: int  # net score change of their side (sets count against)
     points: dict[str, int]  # point id -> how often they won it
+    own: int = 0  # points won by this player by name (a player line), in matches that record it
+    own_hands: int = 0  # the hands of those matches
+
+    @property
+    def own_per_hand(self) -> float | None:
+        """Points a player won himself per hand (his partner's not counted); None where no match
+        recorded who won each point by player (entered by team)."""
+        return round(self.own / self.own_hands, 2) if self.own_hands else None
 
     @property
     def average_bid(self) -> float | None:
@@ -176,7 +184,8 @@ class Line:
                 "matches": self.matches, "finished": self.finished, "won": self.won, "hands": self.hands,
                 "bids": self.bids, "made": self.made, "set": self.set, "pitched": self.pitched,
                 "average_bid": self.average_bid, "made_rate": self.made_rate, "taken": self.taken,
-                "points_per_hand": self.points_per_hand, "scored": self.scored, "points": points}
+                "points_per_hand": self.points_per_hand, "own_points": self.own,
+                "own_points_per_hand": self.own_per_hand, "scored": self.scored, "points": points}
 
 
 @dataclass(frozen=True)
@@ -226,8 +235,8 @@ class Stats:
 class _Acc:
     """Mutable running sums for one Line while tallying (frozen into a Line at the end)."""
 
-    __slots__ = ("bid_total", "bids", "finished", "hands", "made", "matches", "members", "names", "pitched",
-                 "points", "scored", "set", "taken", "won")
+    __slots__ = ("bid_total", "bids", "finished", "hands", "made", "matches", "members", "names", "own", "own_hands",
+                 "pitched", "points", "scored", "set", "taken", "won")
 
     def __init__(self, members: tuple[str, ...]) -> None:
         self.members = members
@@ -235,6 +244,7 @@ class _Acc:
         self.matches = self.finished = self.won = self.hands = 0
         self.bids = self.made = self.set = self.pitched = self.bid_total = self.taken = self.scored = 0
         self.points: dict[str, int] = {}
+        self.own = self.own_hands = 0
 
     def add_bids(self, b: tuple[int, int, int, int, int]) -> None:
         self.bids += b[0]
@@ -250,7 +260,7 @@ class _Acc:
     def freeze(self, name: str) -> Line:
         return Line(name, self.members, tuple(self.names), self.matches, self.finished, self.won, self.hands,
                     self.bids, self.made, self.set, self.pitched, self.bid_total, self.taken, self.scored,
-                    dict(self.points))
+                    dict(self.points), self.own, self.own_hands)
 
 
 @dataclass(frozen=True)
@@ -272,6 +282,7 @@ class MatchFigures:
     side_points: dict[str, dict[str, int]]  # side -> point id -> times won
     rules: str = ""  # the ruleset's name (for --rules)
     date: str = ""  # YYYY-MM-DD the match began (its `created`, else the file's date; for --since/--until)
+    player_taken: dict[str, int] | None = None  # player -> points won by name; None: not recorded per player
 
 
 def date_of(data: Mapping[str, Any], path: Path) -> str:
@@ -321,6 +332,8 @@ def figures(state: MatchState, date: str = "") -> MatchFigures:
     player_points: dict[str, dict[str, int]] = {}
     side_points: dict[str, dict[str, int]] = {}
     individual = not table.teams
+    player_taken: dict[str, int] = dict.fromkeys(table.players, 0)
+    by_player = individual
     for h in state.hands:
         v = h.verdict
         for s in sides:
@@ -336,13 +349,15 @@ def figures(state: MatchState, date: str = "") -> MatchFigures:
         for a in v.awards:
             who = a.player if a.player is not None else (a.side if individual else None)
             if who is not None:
+                by_player = by_player or a.player is not None
+                player_taken[who] = player_taken.get(who, 0) + a.value
                 pp = player_points.setdefault(who, {})
                 pp[a.point] = pp.get(a.point, 0) + 1
             sp = side_points.setdefault(a.side, {})
             sp[a.point] = sp.get(a.point, 0) + 1
     return MatchFigures(tuple(table.players), tuple(table.teams or ()), len(state.hands), state.winner,
                         state.ending is not None, taken, scored, {p: tuple(b) for p, b in bids.items()},  # type: ignore[misc]
-                        player_points, side_points, state.rules, date)
+                        player_points, side_points, state.rules, date, player_taken if by_player else None)
 
 
 def tally(states: Iterable[MatchState]) -> Stats:
@@ -377,6 +392,9 @@ def merge(all_figures: Iterable[MatchFigures]) -> Stats:
             acc.scored += f.scored[side]
         for p in f.players:
             players[p].names[p] = None
+            if f.player_taken is not None:
+                players[p].own += f.player_taken.get(p, 0)
+                players[p].own_hands += f.hands
         for p, b in f.bids.items():
             players[p].add_bids(b)
             if f.teams:

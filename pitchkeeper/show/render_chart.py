@@ -55,7 +55,9 @@ def _table(title: str) -> RTable:
 
 
 def stats(s: Any, console: Console | None = None) -> None:
-    """Per player and per team: bids and results, then the points each won (each table fits 80 columns)."""
+    """Per player and per team: bids and results, then the points each won (each table fits 80 columns).
+
+    pts/h: points the side took per hand; own/h: points the player won himself per hand."""
     console = console or Console(highlight=False)
     console.print(Text.assemble((f"{s.matches} match(es)", "bold"), f", {s.finished} finished, {s.hands} hands"))
     for title, lines in (("players", s.players), ("teams", s.teams)):
@@ -64,13 +66,16 @@ def stats(s: Any, console: Console | None = None) -> None:
         console.print()
         t = _table(title)
         t.add_column("name", overflow="fold")
-        for col in ("games", "won", "hands", "bids", "made", "made %", "set", "avg bid", "pts/hand"):
+        own = title == "players"  # a player's own points per hand, beside his side's
+        for col in ("games", "won", "hands", "bids", "made", "set", "avg bid", "pts/h",
+                    *(["own/h"] if own else [])):
             t.add_column(col, justify="right", no_wrap=True)
         for ln in lines:
-            t.add_row(ln.name, str(ln.matches), str(ln.won), str(ln.hands), str(ln.bids), str(ln.made),
-                      "-" if ln.made_rate is None else f"{100 * ln.made_rate:.0f}%", str(ln.set),
+            made = str(ln.made) if ln.made_rate is None else f"{ln.made} {100 * ln.made_rate:.0f}%"
+            t.add_row(ln.name, str(ln.matches), str(ln.won), str(ln.hands), str(ln.bids), made, str(ln.set),
                       "-" if ln.average_bid is None else f"{ln.average_bid:.2f}",
-                      "-" if ln.points_per_hand is None else f"{ln.points_per_hand:.2f}")
+                      "-" if ln.points_per_hand is None else f"{ln.points_per_hand:.2f}",
+                      *(["-" if ln.own_per_hand is None else f"{ln.own_per_hand:.2f}"] if own else []))
         console.print(t)
         p = _table(f"points won by {title} (how often)")
         p.add_column("name", overflow="fold")
