@@ -106,6 +106,8 @@ def test_edit_keeps_the_rest_of_a_hand_entered_by_points(seven: Path):
     before = seven.read_bytes()
     refused(run("edit", "1", "--low", "Us", "--low", "Them", "--match", str(seven), "--yes"))
     assert seven.read_bytes() == before
+    ok("edit", "1", "--high", "Them", "--low", "Them", "--rest", "none", "--match", str(seven), "--yes")
+    assert hands(seven)[0]["points"] == {"high": "Them", "low": "Them"}  # the rest: not out
 
 
 def dealt_points(name: str) -> list[str]:
