@@ -315,10 +315,11 @@ def _register_hand_commands() -> None:
     params = _hand_parameters()
 
     def hand(**kw: Any) -> None:
-        """Record a hand: bidder, amount, trump, and who took each point (or the cards each side took).
+        """Record a hand: bidder, amount, trump, and who won each point (or the cards each side took).
 
-        The dealer follows the rotation. Prints the verdict and the scoreboard; with --json, the
-        `judge match` object of the whole match.
+        Every point of the ruleset is answered: a team or player, none (not out), tie (game), or
+        --rest none for the points not named. The dealer follows the rotation. Prints the verdict and
+        the scoreboard; with --json, the `judge match` object of the whole match.
         """
         _hand_command(**kw)
 
