@@ -55,7 +55,7 @@ def test_every_reader_reports_a_broken_log_in_one_shape(tmp_path: Path, old: str
     problems = json.loads(r.stdout)["problems"]
     assert r.exit_code == 2 and [(p["line"], p["where"]) for p in problems if not p["warning"]] == [(line, key)]
     found = loader.check(path).errors
-    assert [str(f) for f in found] == [f"{shape}{found[0].message}"] and what in found[0].message
+    assert [str(f) for f in found] == [f"error: {shape}{found[0].message}"] and what in found[0].message
 
 
 def test_a_header_problem_names_the_file_and_key(tmp_path: Path) -> None:

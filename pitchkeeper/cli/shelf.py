@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from pitchkeeper.cli import JsonOpt, emit_json, topic
-from pitchkeeper.errors import PitchError
+from pitchkeeper.errors import PitchError, shown
 
 commands = topic()
 
@@ -71,17 +71,17 @@ def matches(
 
     for row in rows:
         mark = "*" if row["current"] else " "
-        out.print(Text.assemble((f"{mark}{row['number']:>3}  ", "bold"), (row["id"], "bold")))
+        out.print(Text.assemble((f"{mark}{row['number']:>3}  ", "bold"), (shown(row["id"]), "bold")))
         if row["title"]:
-            say(Text(f"      {row['title']}"))
+            say(Text(f"      {shown(row['title'])}"))
         if row["state"] == "broken":
-            say(Text(f"      broken: {row['error']}", style="red"))
+            say(Text(f"      broken: {shown(row['error'])}", style="red"))
             continue
         scores = ", ".join(f"{s} {n}" for s, n in row["scores"].items())
         state = (Text(f"won by {row['winner']}", style="green") if row["winner"]
                  else Text(f"playing, hand {row['hands']}" if row["hands"] else "not begun"))
         say(Text.assemble(f"      {row['rules']} {row['goal']}; {scores}; ", state))
-    out.print(Text(f"kept in {paths.matches_dir()}; * is the current match; `pitchkeeper use N` makes "
+    out.print(Text(f"kept in {shown(paths.matches_dir())}; * is the current match; `pitchkeeper use N` makes "
                    "match N current", style="dim"))
 
 
@@ -103,7 +103,7 @@ def use(
                    "winner": state.winner})
         return
     scores = ", ".join(f"{s} {n}" for s, n in state.scores.items())
-    sys.stdout.write(f"current match: {path.stem} ({k.ruleset.name}, hand {len(state.hands)}; {scores})\n")
+    sys.stdout.write(f"current match: {shown(path.stem)} ({k.ruleset.name}, hand {len(state.hands)}; {scores})\n")
 
 
 @commands.command("where")

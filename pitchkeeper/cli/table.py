@@ -1,8 +1,8 @@
-"""Commands that keep a match at the table: new, hand, play, status, history, undo, edit, matches, check.
+"""Commands that keep a match at the table: new, hand, edit, undo, status, history, check.
 
-The match log is the source of truth: every command reads it, replays it, and (for the writing
-commands) writes the new text only after parsing and replaying it whole, under the log's lock.
-Rich is imported only by the code that draws; `--json` never loads it.
+Each parses its options, calls the library (pitchkeeper.logbook: the one loader, the Logbook's
+locked write path, HandEntry) and shows the result (pitchkeeper.show: `board` without Rich for
+hand and status, `render` with Rich for the rest; `--json` never loads Rich).
 """
 
 from __future__ import annotations
@@ -14,18 +14,12 @@ from typing import Annotated, Any
 import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, book_of, emit_json, interactive, topic, warn
-from pitchkeeper.errors import PitchError
+from pitchkeeper.errors import PitchError, shown
 from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 
 commands = topic()
 
-NARROW = 72  # below this many columns, tables are drawn as stacked lines (a phone is 40)
-
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
-
-
-# ---------------------------------------------------------------------------
-# Reading a kept match (pitchkeeper.logbook: the one loader and the one write path)
 
 
 def _confirm(question: str, yes: bool, what: str) -> None:
@@ -155,7 +149,7 @@ def new_match(
     sides = ", ".join(f"{t} ({' & '.join(ms)})" for t, ms in table.teams) if table.teams else "each for himself"
     goal = target_words(ruleset.settings["win"]["reach"], target or ruleset.settings["win"]["target"])
     out = Console()  # lines wrapped to the terminal (a phone is 40 columns)
-    for line in (f"new match: {path}", f"  {ruleset.name}, {goal}; {sides}; {first} deals first",
+    for line in (f"new match: {shown(path)}", f"  {ruleset.name}, {goal}; {sides}; {first} deals first",
                  f"  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP {entry_hint(ruleset)}",
                  "  or answer the questions of: pitchkeeper play"):
         out.print(line)
@@ -305,7 +299,7 @@ def _edit_command(**kw: Any) -> None:
     _confirm(f"save the corrected hand {number}?", kw.get("yes", False), "edit")
     book.commit(change)
     if not kw.get("as_json"):
-        sys.stdout.write(f"hand {number} corrected in {book.path}\n")
+        sys.stdout.write(f"hand {number} corrected in {shown(book.path)}\n")
     warn(change.warnings)
 
 
@@ -351,9 +345,9 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
                    "scores": {"before": before.scores, "after": after.scores},
                    "winner": {"before": before.winner, "after": after.winner}})
         return
-    from pitchkeeper.show import render
+    from pitchkeeper.show import board
 
-    render.change(before, after, number)
+    board.change(before, after, number)
 
 
 # ---------------------------------------------------------------------------
@@ -411,25 +405,9 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
                    "scores": state.scores, "winner": state.winner,
                    "won_on_hand": state.ending.hand if state.ending else None})
         return
-    from pitchkeeper.show.ansi import Console
+    from pitchkeeper.show import board
 
-    out = Console()
-    if out.width < NARROW:  # a phone: each hand as a few short lines, not a table cut to ellipses
-        from pitchkeeper.game.vocabulary import target_words
-        from pitchkeeper.show import history as narrow
-        from pitchkeeper.show.ansi import Text as AText
-
-        head = f"{k.ruleset.name} {target_words(k.ruleset.settings['win']['reach'], state.target)}"
-        for line in narrow.lines(state, k.record, head, str(k.path), out.width):
-            out.print(line)
-        if state.ending:
-            out.print(AText.assemble(("winner: ", "bold"), (state.ending.winner, "bold green"),
-                                     f" on hand {state.ending.hand} - {state.ending.reason}"))
-        warn(list(k.warnings) + list(state.warnings))
-        return
-    from pitchkeeper.show import render
-
-    render.history(k, state)
+    board.history(k, state)
     warn(list(k.warnings) + list(state.warnings))
 
 
@@ -479,11 +457,11 @@ def check(
         emit_json({"match": str(path), "ok": not report.errors, "problems": found, "warnings": list(warnings)})
     else:
         for w in warnings:
-            sys.stderr.write(f"warning: {w}\n")
+            sys.stderr.write(f"warning: {shown(w)}\n")
         for f in report.problems:
             sys.stderr.write(f"{f}\n")
-        if report.errors:
-            sys.stderr.write(f"{len(report.errors)} problem(s) in {path}\n")
+        if report.errors and len(report.problems) > 1:  # one problem is one line; several get a count
+            sys.stderr.write(f"{len(report.errors)} problem(s) in {shown(path)}\n")
         else:
             sys.stdout.write(f"{path}: ok - {report.hands} hand(s), {report.ruleset.name}"
                              + (f", {len(found)} warning(s)" if found else "") + "\n")

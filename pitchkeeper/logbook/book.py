@@ -253,7 +253,8 @@ class Logbook:
             self._write(change)
 
     def _write(self, change: Change) -> None:
-        """Write a change while holding the lock."""
+        """Write a change while holding the lock (first sweeping what a killed writer left, as `record` does)."""
+        store.sweep_temps(self.path)
         if store.read_text(self.path) != change.before.text:
             again = "run undo again" if change.what == "undo" else f"run the {change.what} again"
             when = "meanwhile" if change.what == "undo" else f"while this {change.what} was prepared"
