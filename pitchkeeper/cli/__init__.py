@@ -30,8 +30,9 @@ JUDGE = {"hand": "judge", "match": "judge", "trick": "judge"}
 RULES = {"list": "rules", "show": "rules", "check": "rules", "diff": "rules", "new": "rules", "explain": "rules"}
 TOURNAMENT = dict.fromkeys(("new", "seat", "record", "standings", "cards", "check"), "tournament")
 COMMANDS: dict[str, Any] = {  # in the order `pitchkeeper --help` lists them
-    **dict.fromkeys(("new", "hand", "edit", "status", "history", "undo", "matches", "check"), "table"),
+    **dict.fromkeys(("new", "hand", "edit", "status", "history", "undo", "check"), "table"),
     "play": "guided",
+    **dict.fromkeys(("matches", "use", "where", "sheet"), "shelf"),
     **dict.fromkeys(("export", "chart", "stats"), "lookback"),
     "judge": (JUDGE, "Judge a hand, a trick or a whole match from a record file."),
     "rules": (RULES, "List, show, check, compare and explain rulesets, and start house rules."),
@@ -73,6 +74,16 @@ class LazyGroup(TyperGroup):
         except PitchError as e:
             sys.stderr.write(f"error: {e}\n")
             raise typer.Exit(2) from None
+
+    def format_epilog(self, ctx: Any, formatter: Any) -> None:
+        """The data folder in the root help: a person looking for the logs finds them here."""
+        super().format_epilog(ctx, formatter)
+        if ctx.parent is None:
+            from pitchkeeper.logbook.paths import data_dir
+
+            formatter.write_paragraph()
+            formatter.write_text(f"Match logs are kept in {data_dir()} (PITCHKEEPER_HOME moves them; "
+                                 "`pitchkeeper where` shows it, `pitchkeeper matches` lists them).")
 
     def main(self, *args: Any, standalone_mode: bool = True, **kw: Any) -> Any:
         """Every way a run can end badly, as one line on stderr.

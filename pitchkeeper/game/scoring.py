@@ -41,7 +41,7 @@ class Award(NamedTuple):
         if how == "sweep":
             return f"{self.side}{', the bidding side,' if rule.only_bidder else ''} took every trick"
         if how == "entered":
-            return f"{who} won {rule.label} (entered by hand)"
+            return f"{who} {'was dealt' if rule.to == 'dealt' else 'won'} {rule.label} (entered by hand)"
         c = self.card or ""
         worth = "" if self.value == 1 else f" ({self.value} points)"
         if what == "high":
