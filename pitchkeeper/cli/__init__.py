@@ -270,7 +270,7 @@ def rules_new(
 # Command modules add their commands to the apps above, one module per area of the CLI. The
 # console script (pitchkeeper.launch) loads only the area a command line needs and builds only
 # the command it runs: Typer otherwise makes every command's parameters at each start (~10 ms).
-AREAS = ("table", "guided", "referee", "lookback")
+AREAS = ("table", "guided", "referee", "lookback", "serve")
 # Which area defines each command ("judge trick" is a command of the judge group).
 COMMAND_AREAS = {
     **dict.fromkeys(("new", "hand", "status", "history", "undo", "edit", "matches", "check"), "table"),
@@ -278,6 +278,7 @@ COMMAND_AREAS = {
     **dict.fromkeys(("export", "chart", "stats"), "lookback"),
     "judge trick": "referee",
     "rules explain": "referee",
+    "serve": "serve",
 }
 
 
