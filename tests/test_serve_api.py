@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serving import PIN, Api, Events, Server, new_log
 
 import pitchkeeper
 from pitchkeeper.web.app import create_app
-from serving import PIN, Api, Events, Server, new_log
 
 ROOT = Path(__file__).resolve().parent.parent
 # every match record shipped: the examples, and the test logs that are whole matches

@@ -267,7 +267,8 @@ async def entry_page(request: Request, *, answers: entry_form.Answers | None = N
     ctx = {
         **site.board_context(s), "form": f, "a": answers, "number": number, "error": error, "preview": preview,
         "notice": notice, "csrf": token, "saved": saved if (saved or "").isdigit() else None,
-        "undone": undone if (undone or "").isdigit() else None, "recorded_dealer": recorded_dealer, "hand_list": list(reversed(hands)),
+        "undone": undone if (undone or "").isdigit() else None, "recorded_dealer": recorded_dealer,
+        "hand_list": list(reversed(hands)),
         "next_dealer": s.board["next_dealer"], "count": len(s.state["hands"]), "confirm_undo": confirm_undo,
     }
     return with_cookies(site.render("entry.html", status=status, **ctx), request, client, new)
