@@ -142,7 +142,7 @@ def test_an_unanswered_point_is_refused_naming_it(phone: Phone, log: Path) -> No
 
 
 @pytest.mark.parametrize(("change", "words"), [({"amount": "9"}, "9"), ({"bidder": "Zed"}, "Zed"),
-                                              ({"p.high": "Nobody"}, "Nobody"), ({"trump": ""}, "trump"),
+                                              ({"p.high": "Zorro"}, "Zorro"), ({"trump": ""}, "trump"),
                                               ({"mode": "cards", "c.Us": "AS 1OS"}, "1OS")])
 def test_bad_answers_are_a_message_on_the_page_and_nothing_is_written(phone: Phone, log: Path,
                                                                       change: dict[str, str], words: str) -> None:

@@ -11,7 +11,9 @@ from typing import Annotated
 
 import typer
 
-from pitchkeeper.cli import MatchOpt, app, fail
+from pitchkeeper.cli import MatchOpt, fail, topic
+
+commands = topic()
 
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
@@ -55,7 +57,7 @@ def _url(host: str, port: int) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
-@app.command("serve")
+@commands.command("serve")
 def serve(
     match: MatchOpt = None,
     host: Annotated[str | None, typer.Option("--host", help="The address to listen on (default 127.0.0.1: this "

@@ -362,7 +362,7 @@ async def enter_check(request: Request, save: bool = False) -> Response:
     answers = entry_form.read(form, form.getlist)
     count = len(s.state["hands"])
     try:
-        hand = entry_form.to_hand(answers, f, s.ruleset, s.table)
+        hand = entry_form.to_hand(answers, f)
         if save and form.get("checked") == checked_digest(site, answers, number, int(form.get("hands") or -1)):
             if number is None and count != int(form.get("hands") or -1) and form.get("again") != "1":
                 # someone else saved a hand since this verdict was shown: show it again, ask once more

@@ -129,82 +129,41 @@ def read(form: Mapping[str, Any], getlist: Any) -> Answers:
     return a
 
 
-def to_hand(a: Answers, f: Form, ruleset: Any, table: Any) -> dict[str, Any]:
-    """The hand the answers describe, as the log keeps it. Bad answers are a PitchError naming the question.
+# what each field is called in the page's messages (HandEntry names fields by these)
+WEB_LABELS = {"bidder": "bidder", "amount": "bid", "trump": "trump", "dealer": "dealer", "auction": "auction",
+              "point": "points", "points": "{}", "cards": "cards", "dealt": "dealt", "revokes": "revoked",
+              "file": "file"}
 
-    Names come from the page's own buttons, but are checked again: a form can be posted by hand.
-    """
-    from pitchkeeper.game.cards import parse_cards, parse_suit
-    from pitchkeeper.game.records import parse_call
+
+def to_hand(a: Answers, f: Form) -> Any:
+    """The hand the answers describe: the library's HandEntry (the CLI's too), which checks names, bids,
+    cards and points against the log it goes to. Here only what the page itself asks: that each
+    question was answered (with the ruleset's own question, so "who was dealt low?" is named so)."""
+    from pitchkeeper.logbook.entry import NOBODY, HandEntry
 
     if not a.bidder:
         raise PitchError("who won the bid? tap the bidder", "bidder")
     if not a.amount:
-        raise PitchError("how much was bid? tap the amount", "amount")
+        raise PitchError("how much was bid? tap the amount", "bid")
     if not a.trump:
         raise PitchError("what was trump? tap the suit", "trump")
-    amount: int | str
-    if a.amount == "smudge":
-        amount = "smudge"
-    elif a.amount.isascii() and a.amount.isdigit():
-        amount = int(a.amount)
-    else:
-        raise PitchError(f"{a.amount!r} is not a bid: {', '.join(c.label for c in f.amounts)}", "amount")
-    hand: dict[str, Any] = {}
-    if a.dealer:
-        hand["dealer"] = table.player(a.dealer, "dealer")
-    hand["trump"] = parse_suit(a.trump)
-    hand["bid"] = {"player": table.player(a.bidder, "bidder"), "amount": amount}
-    if a.auction.strip():
-        calls = []
-        for i, c in enumerate(a.auction.replace(",", " ").split(), 1):
-            who, call = parse_call(c, table, f"auction[{i}]")
-            calls.append(f"{who}:{call}")
-        hand["auction"] = calls
+    points: dict[str, Any] = {}
+    cards = dealt = None
     if a.mode == "cards":
-        captured: dict[str, list[str]] = {}
-        for side, text in a.cards.items():
-            if text.strip():
-                name = table.side_or_player(side, f"cards {side}")
-                try:
-                    captured.setdefault(name, []).extend(str(c) for c in parse_cards(text))
-                except PitchError as e:
-                    raise e.at(f"cards {name}") from None
-        if not captured:
-            raise PitchError("type the cards each side took, or switch to who took each point", "cards")
-        hand["captured"] = captured
-        dealt: dict[str, list[str]] = {}
-        for player, text in a.dealt.items():
-            name = table.player(player, "dealt")
-            try:
-                dealt[name] = [str(c) for c in parse_cards(text)]
-            except PitchError as e:
-                raise e.at(f"dealt {name}") from None
-        if dealt:
-            hand["dealt"] = dealt
+        cards = {side: text for side, text in a.cards.items() if text.strip()}
+        if not cards:
+            raise PitchError("type the cards each side took, or switch to who won each point", "cards")
+        dealt = {player: text for player, text in a.dealt.items() if text.strip()} or None
     else:
         unanswered = [q for q in f.questions if q.id not in a.points]
         if unanswered:
-            raise PitchError("answer every point: " + "; ".join(q.text.lower().rstrip("?") + "?" for q in unanswered)
+            raise PitchError("answer every point: " + "; ".join(q.text.lower() for q in unanswered)
                              + " (tap 'not out' or 'tie' where nobody won it)", "points")
-        points: dict[str, str] = {}
-        for q in f.questions:
-            v = a.points[q.id]
-            allowed = {c.value for c in q.choices}
-            if v not in allowed:
-                raise PitchError(f"{v!r} is not an answer to {q.text.lower()} "
-                                 f"(one of {', '.join(c.label for c in q.choices)})", q.id)
-            if v not in (NOT_OUT, TIE):
-                points[q.id] = v
-        extra = sorted(set(a.points) - {q.id for q in f.questions})
-        if extra:
-            raise PitchError(f"{ruleset.name} has no point '{extra[0]}'", extra[0])
-        hand["points"] = points
-    if a.revokes:
-        hand["revokes"] = [table.player(r, "revokes") for r in a.revokes]
-    if a.note:
-        hand["note"] = a.note
-    return hand
+        points = {pid: NOBODY if who in (NOT_OUT, TIE) else who for pid, who in a.points.items()}
+    return HandEntry(bidder=a.bidder, amount=a.amount, trump=a.trump, dealer=a.dealer or None,
+                     auction=a.auction or None, points=points, cards=cards, dealt=dealt,
+                     revokes=list(a.revokes) or None, note=a.note or None, require_every_point=a.mode != "cards",
+                     labels=WEB_LABELS)
 
 
 def answers_of(hand: Mapping[str, Any], f: Form) -> tuple[Answers, str | None]:
