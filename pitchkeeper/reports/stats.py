@@ -38,6 +38,8 @@ def looks_like_match(data: Mapping[str, Any]) -> bool:
 
     Used only when scanning the data folder, where ruleset files or notes may sit beside the logs.
     """
+    if data.get("kind") == "tournament":
+        return False
     if "hands" in data:
         return True
     return "players" in data and not any(k in data for k in HAND_KEYS)
