@@ -62,7 +62,7 @@ def _match_json(fig: Any) -> dict[str, Any]:
 def summarise(path: Path, st: os.stat_result, cache: Any) -> Summary:
     """Read one file into its summary (never raises on bad input: a broken file is a summary of kind "error")."""
     from pitchkeeper.game import match
-    from pitchkeeper.logbook import store
+    from pitchkeeper.logbook import loader, store
     from pitchkeeper.reports import stats
 
     base = (str(path), st.st_mtime_ns, st.st_size)
@@ -73,7 +73,7 @@ def summarise(path: Path, st: os.stat_result, cache: Any) -> Summary:
         if not stats.looks_like_match(data):
             return Summary(*base, kind="other")
         try:
-            ruleset = store.pinned_ruleset(data, path, load=cache.get)[0]
+            ruleset = loader.pinned_ruleset(data, path, load=cache.get)[0]
             state = match.replay(ruleset, match.parse_match(data))
         except PitchError as e:
             raise (e if str(e).startswith(str(path)) else e.at(str(path))) from None
