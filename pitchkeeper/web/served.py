@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pitchkeeper.errors import PitchError
-
 
 @dataclass(frozen=True)
 class Snapshot:
@@ -83,14 +81,8 @@ class Served:
 
     # writes: each is the Logbook's own (lock, read, check, atomic write); a bad one writes nothing
 
-    def _refuse_after_win(self) -> None:
-        s = self.snapshot()
-        if s.won:
-            raise PitchError(f"the game is over: {s.state['winner']} won on hand {s.state['won_on_hand']}; "
-                             "start a new match to record more (nothing was written)", self.path.name)
-
     def append(self, hand: Any) -> dict[str, Any]:
-        self._refuse_after_win()
+        """A hand after the game was won is refused by the Logbook itself (nothing written)."""
         return self.book.append(hand)
 
     def replace(self, number: int, hand: Any) -> dict[str, Any]:
@@ -101,7 +93,6 @@ class Served:
 
     def preview_append(self, hand: Any) -> Any:
         """The change a new hand makes, judged and replayed, not written (logbook Change)."""
-        self._refuse_after_win()
         return self.book.record(hand, dry_run=True)
 
     def preview_replace(self, number: int, hand: Any) -> Any:
