@@ -250,3 +250,14 @@ def test_several_clients_at_once_lose_no_hand_and_each_write_is_an_event(tmp_pat
             assert len(set(versions)) == 16 and versions[-1] == pitchkeeper.Logbook.open(log).version
         finally:
             events.close()
+
+
+def test_a_log_broken_by_hand_is_one_line_on_every_page_and_mended_at_once(api: Api, log: Path) -> None:
+    good = log.read_text()
+    log.write_text(good + "\n[[hands]]\ntrump = \n")
+    r = api("GET", "/api/match")
+    assert r.status_code == 500 and "m.toml" in one_line_error(r, 500)
+    page = api("GET", "/")
+    assert page.status_code == 500 and "The match log cannot be read" in page.text and "Traceback" not in page.text
+    log.write_text(good)
+    assert api("GET", "/api/match").status_code == 200

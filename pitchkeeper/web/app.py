@@ -466,6 +466,15 @@ async def not_found(request: Request, exc: Exception) -> Response:
                        else detail)
 
 
+async def broken_log(request: Request, exc: Exception) -> Response:
+    """The log cannot be read (edited by hand into a broken state, say): say so in one line, every page."""
+    message = one_line(exc)
+    if request.url.path.startswith("/api/"):
+        return api_error(message, 500)
+    return site_of(request).render("error.html", 500, message=f"The match log cannot be read: {message}. "
+                                   "Mend it (pitchkeeper check shows every problem); this page works again at once.")
+
+
 async def server_error(request: Request, exc: Exception) -> Response:
     message = f"internal error: {type(exc).__name__}"
     if request.url.path.startswith("/api/"):
@@ -512,6 +521,7 @@ def create_app(path: str | Path, pin: str, *, poll: float = 0.1, allowed_hosts: 
 
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
-                    exception_handlers={HTTPException: not_found, Exception: server_error})
+                    exception_handlers={HTTPException: not_found, PitchError: broken_log,
+                                        Exception: server_error})
     app.state.site = site
     return app
