@@ -49,7 +49,7 @@ def one_line(e: BaseException, path: Path | None = None) -> str:
 class Site:
     """One run of `serve`: the match, its watcher, the PIN, and the templates."""
 
-    def __init__(self, path: Path, pin: str, poll: float = 0.1) -> None:
+    def __init__(self, path: Path, pin: str, poll: float = 0.05) -> None:
         import jinja2
 
         self.served = Served(path)
@@ -85,6 +85,7 @@ class Site:
 
     async def write(self, fn: Any, *args: Any) -> Any:
         async with self.write_lock:
+            self.hub.check()  # a change by another writer since the last look is an event of its own
             try:
                 return await run_in_threadpool(fn, *args)
             finally:
@@ -494,7 +495,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
             await task
 
 
-def create_app(path: str | Path, pin: str, *, poll: float = 0.1, allowed_hosts: list[str] | None = None) -> Starlette:
+def create_app(path: str | Path, pin: str, *, poll: float = 0.05, allowed_hosts: list[str] | None = None) -> Starlette:
     """The ASGI app of one match. `allowed_hosts`: the Host names it answers (None: any)."""
     site = Site(Path(path), pin, poll)
     routes = [

@@ -3,8 +3,8 @@
 The log can be written by anyone (a phone through this server, the CLI in another terminal, a script
 through the Python API), so the server does not trust its own writes to know when it changed: one task
 polls the file's stat (cheap: no read) and, when it moved, reads the log's version and tells every
-subscriber. A write made through this server calls `check()` at once, so its event does not wait for
-the next poll. Everything runs on the event loop thread, so events go out in the order the file moved.
+subscriber. A write made through this server calls `check()` before and after it, so its event does
+not wait for the next poll and is not merged with another writer's. Everything runs on the event loop thread, so events go out in the order the file moved.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ KEEPALIVE = 15.0  # seconds between comments on an idle stream (proxies and phon
 class Hub:
     """The log's last known version, and a queue per open event stream."""
 
-    def __init__(self, path: Path, read: Callable[[], dict[str, Any]], interval: float = 0.1) -> None:
+    def __init__(self, path: Path, read: Callable[[], dict[str, Any]], interval: float = 0.05) -> None:
         """`read()` -> the event's data for the log as it stands (at least {"version": ...})."""
         self.path = path
         self.read = read
