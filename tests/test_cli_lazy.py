@@ -31,8 +31,7 @@ def test_each_command_is_defined_in_the_module_the_map_names(words: str, module:
             "print(sorted(m for m in sys.modules if m.startswith('pitchkeeper.cli.')))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = p.stdout.splitlines()[1]
-    assert loaded == str([f"pitchkeeper.cli.{module}"] if module != "guided" else
-                         ["pitchkeeper.cli.guided", "pitchkeeper.cli.table"]), (words, loaded)
+    assert loaded == str([f"pitchkeeper.cli.{module}"]), (words, loaded)
 
 
 def test_the_map_names_every_command_its_modules_define() -> None:

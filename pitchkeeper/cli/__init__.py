@@ -146,6 +146,22 @@ def need_ruleset(rules: str | None, command: str) -> Any:
     return rulesets.load(rules)
 
 
+def book_of(match: str | None) -> Any:
+    """The Logbook of --match (or of the current match)."""
+    from pitchkeeper.logbook import store
+    from pitchkeeper.logbook.book import Logbook
+
+    return Logbook(store.resolve_match_path(match))
+
+
+def interactive() -> bool:
+    """Is standard input a terminal (someone to ask)?"""
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def warn(lines: Any) -> None:
     for w in lines:
         sys.stderr.write(f"warning: {w}\n")

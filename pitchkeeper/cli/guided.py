@@ -14,8 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import MatchOpt, topic
-from pitchkeeper.cli.table import _book, _draw_board, _draw_verdict, _interactive, _warn, board_of, record_hand
+from pitchkeeper.cli import MatchOpt, book_of, interactive, topic, warn
 from pitchkeeper.errors import PitchError
 from pitchkeeper.logbook.entry import NOT_OUT, amount_of, owner_name
 
@@ -160,19 +159,20 @@ def play(
 ) -> None:
     """Guided entry for a whole game: asks hand by hand (< goes back, q stops), shows the scoreboard after each."""
     from pitchkeeper.game import match as m
+    from pitchkeeper.show import board
 
-    interactive = _interactive()
-    if not interactive and not piped:
+    at_terminal = interactive()
+    if not at_terminal and not piped:
         raise PitchError("play asks questions, and standard input is not a terminal; to pipe the answers "
                          "deliberately, add --piped")
-    book = _book(match)
+    book = book_of(match)
     path = book.path
     k, state = book.load()
     if state.ending:
         sys.stdout.write(f"the game is over: {state.ending.winner} won on hand {state.ending.hand}. "
                          "Start the next with: pitchkeeper new --rematch\n")
         return
-    _warn(k.warnings)
+    warn(k.warnings)
     while True:
         dealer = m.dealer_due(k.record)
         n = len(k.record.hands) + 1
@@ -189,7 +189,7 @@ def play(
                     i = len(qs) - 1
                 q = qs[i]
                 try:
-                    text, value = _ask(q, echo=not interactive)
+                    text, value = _ask(q, echo=not at_terminal)
                 except _Back:
                     if i == 0:
                         sys.stdout.write("  (this is the first question of the hand)\n")
@@ -207,7 +207,7 @@ def play(
                     i = 0
                     continue
                 try:
-                    w = record_hand(_entry(k, values), str(path))
+                    w = book.record(_entry(k, values))
                 except PitchError as e:
                     sys.stdout.write(f"  ? {e.message}\n")
                     i = [x.key for x in qs].index("entry")
@@ -216,9 +216,9 @@ def play(
         except _Quit as e:
             sys.stdout.write(f"{e}: hand {n} was not saved; the hands before it are in {path}\n")
             return
-        _warn(w.warnings)
-        _draw_verdict(w.state.hands[-1].verdict, w.state.table)
-        _draw_board(board_of(w.after, w.state))
+        warn(w.warnings)
+        board.verdict(w.state.hands[-1].verdict, w.state.table)
+        board.draw(w.scoreboard().to_json())
         k, state = w.after, w.state
         if state.ending:
             return

@@ -13,9 +13,9 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, topic
+from pitchkeeper.cli import JsonOpt, MatchOpt, book_of, emit_json, interactive, topic, warn
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game.records import POINT_IDS  # each gets an option of its own on `hand` and `edit`
+from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 
 commands = topic()
 
@@ -26,52 +26,11 @@ YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confir
 # Reading a kept match (pitchkeeper.logbook: the one loader and the one write path)
 
 
-def _book(match: str | None) -> Any:
-    """The Logbook of --match (or of the current match)."""
-    from pitchkeeper.logbook import store
-    from pitchkeeper.logbook.book import Logbook
-
-    return Logbook(store.resolve_match_path(match))
-
-
-def board_of(k: Any, state: Any) -> dict[str, Any]:
-    """The scoreboard of a replayed log as the `status --json` object (and what `status` draws)."""
-    from pitchkeeper.game.scoreboard import scoreboard
-
-    return scoreboard(k.ruleset, k.record, state, match=str(k.path), warnings=k.warnings).to_json()
-
-
-def _out() -> Any:
-    """The console for the at-the-table output (pitchkeeper.show.ansi: no Rich to load on every hand)."""
-    from pitchkeeper.show.ansi import Console
-
-    return Console()
-
-
-def _draw_verdict(v: Any, table: Any) -> None:
-    """The verdict on the hand just recorded (the scorecard without the card-by-card game count)."""
-    from pitchkeeper.show import scorecard
-
-    scorecard.draw(v, table, breakdown=False)
-
-
-def _warn(lines: Any) -> None:
-    for w in lines:
-        sys.stderr.write(f"warning: {w}\n")
-
-
-def _interactive() -> bool:
-    try:
-        return sys.stdin.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
 def _confirm(question: str, yes: bool, what: str) -> None:
     """Ask before a destructive change; never prompt when stdin is not a terminal."""
     if yes:
         return
-    if not _interactive():
+    if not interactive():
         raise PitchError(f"{what} asks before it changes the log, and standard input is not a terminal: add --yes")
     if not typer.confirm(question, default=False):
         raise typer.Exit(1)
@@ -299,24 +258,26 @@ def _who_cards(specs: list[str] | None, where: str) -> dict[str, str] | None:
 
 def record_hand(entry: Any, match: str | None, dry_run: bool = False) -> Any:
     """Append one hand to the log (the Logbook's locked write path); the Change made."""
-    return _book(match).record(entry, dry_run=dry_run)
+    return book_of(match).record(entry, dry_run=dry_run)
 
 
 def _hand_command(**kw: Any) -> None:
     w = record_hand(entry_of(kw), kw.get("match"), bool(kw.get("dry_run")))
-    _warn(w.warnings)
+    warn(w.warnings)
     if kw.get("as_json"):
         emit_json(w.state.to_json())
         return
-    _draw_verdict(w.state.hands[w.number - 1].verdict, w.state.table)
-    _draw_board(board_of(w.after, w.state))
+    from pitchkeeper.show import board
+
+    board.verdict(w.state.hands[w.number - 1].verdict, w.state.table)
+    board.draw(w.scoreboard().to_json())
     if kw.get("dry_run"):
         sys.stdout.write("(dry run: nothing was written)\n")
 
 
 def _edit_command(**kw: Any) -> None:
     number = kw["number"]
-    book = _book(kw.get("match"))
+    book = book_of(kw.get("match"))
     change = book.prepare_replace(number, entry_of(kw))
     _show_change(change.replayed_before, change.state, number, kw.get("as_json", False))
     if not change.changes_anything:
@@ -329,7 +290,7 @@ def _edit_command(**kw: Any) -> None:
     book.commit(change)
     if not kw.get("as_json"):
         sys.stdout.write(f"hand {number} corrected in {book.path}\n")
-    _warn(change.warnings)
+    warn(change.warnings)
 
 
 def _register_hand_commands() -> None:
@@ -373,29 +334,9 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
                    "scores": {"before": before.scores, "after": after.scores},
                    "winner": {"before": before.winner, "after": after.winner}})
         return
-    from rich.table import Table as RTable
-    from rich.text import Text
-
     from pitchkeeper.show import render
 
-    t = RTable(title=f"hand {number}", title_justify="left", show_edge=False, pad_edge=False)
-    t.add_column("")
-    t.add_column("before")
-    t.add_column("after")
-
-    def summary(h: Any) -> str:
-        v = h.verdict
-        pts = ", ".join(f"{a.point}:{a.side}" for a in v.awards) or "-"
-        return f"{v.bid.player} {v.bid.label} in {v.trump}, {'made' if v.bid.made else 'set'}; {pts}"
-
-    t.add_row("hand", summary(old), summary(new))
-    for s in before.scores:
-        t.add_row(f"{s} change", f"{old.verdict.delta[s]:+d}", f"{new.verdict.delta[s]:+d}")
-    for s in before.scores:
-        t.add_row(f"{s} now", str(before.scores[s]), Text(str(after.scores[s]), style="bold"
-                                                          if after.scores[s] != before.scores[s] else ""))
-    t.add_row("winner", str(before.winner or "-"), str(after.winner or "-"))
-    render.console().print(t)
+    render.change(before, after, number)
 
 
 # ---------------------------------------------------------------------------
@@ -416,62 +357,19 @@ def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
 
         k = loader.load(path)
         st = remember(k, k.replay(), k.stamp)
-    _warn(st["warnings"])
+    warn(st["warnings"])
     if as_json:
         emit_json(st)
         return
-    _draw_board(st, last=True)
+    from pitchkeeper.show import board
 
-
-def _draw_board(st: dict[str, Any], last: bool = False) -> None:
-    """The scoreboard, drawn from `status --json` data (so a cached status draws without replaying)."""
-    from pitchkeeper.show.ansi import Text, grid
-
-    rows: list[list[Any]] = [["side"] + (["players"] if st["teams"] else []) + ["score", "needs", ""]]
-    for s, v in st["scores"].items():
-        need = st["needed"][s]
-        flag = Text("in the hole", style="red") if v < 0 else Text("")
-        if st["winner"] == s:
-            flag = Text("winner", style="bold green")
-        cells: list[Any] = [Text(s, style="bold")] + ([" & ".join(st["sides"][s])] if st["teams"] else [])
-        rows.append([*cells, Text(str(v), style="bold red" if v < 0 else "bold"), str(need) if need else "out", flag])
-    out = _out()
-    t = grid(rows, right=(len(rows[0]) - 3, len(rows[0]) - 2), width=out.width)
-    head = (f"{st['rules']} to {st['target']}" + (f" - {st['title']}" if st["title"] else "")
-            + f"  (hand {st['hands']})")
-    out.print(Text(head, style="bold"))
-    for line in t:
-        out.print(line)
-    h = st["last_hand"]
-    if last and h:
-        pts = ", ".join(f"{a['point']} {a['side']}" for a in h["awards"]) or "no points"
-        delta = ", ".join(f"{s} {d:+d}" for s, d in h["delta"].items())
-        made = h["bid"]["made"]
-        out.print(Text.assemble(("last hand ", "dim"), f"{h['number']}: {h['bid']['player']} bid "
-                                f"{h['bid']['amount']} in {h['trump']}, ", ("made" if made else "set",
-                                                                            "green" if made else "red"),
-                                f"; {pts}; {delta}"))
-    if st["winner"]:
-        out.print(Text.assemble(("winner: ", "bold"), (st["winner"], "bold green"),
-                                f" on hand {st['won_on_hand']} - {st['reason']}"))
-        out.print(Text("start the next game with: pitchkeeper new --rematch", style="dim"))
-    else:
-        only = " (only the bidding side can win)" if st["only_bidder"] else ""
-        out.print(Text(f"{st['next_dealer']} deals next{only}"))
-    sk = st["stakes"]
-    if sk:
-        parts = [f"stake {sk['stake']} {sk['unit']} a player"] if sk["stake"] else []
-        if sk["forfeits"]:
-            parts.append(f"pool {sk['pool']} (" + ", ".join(f"{p} {n}" for p, n in sk["forfeits"].items()) + ")")
-        if sk["settled"]:
-            parts.append("settled: " + ", ".join(f"{s} {n:+d}" for s, n in sk["settled"].items()))
-        out.print(Text("; ".join(parts), style="cyan"))
+    board.draw(st, last=True)
 
 
 @commands.command("history")
 def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The match hand by hand: dealer, bid, points, score changes and running totals."""
-    k, state = _book(match).load()
+    k, state = book_of(match).load()
     if as_json:
         rows = []
         for h, hand in zip(state.hands, k.record.hands, strict=True):
@@ -483,30 +381,10 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
                    "scores": state.scores, "winner": state.winner,
                    "won_on_hand": state.ending.hand if state.ending else None})
         return
-    from rich import box
-    from rich.table import Table as RTable
-    from rich.text import Text
-
     from pitchkeeper.show import render
 
-    t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for col, just in (("#", "right"), ("dealer", "left"), ("bid", "left"), ("trump", "left"), ("points", "left")):
-        t.add_column(col, justify=just)  # type: ignore[arg-type]
-    for s in state.scores:
-        t.add_column(s, justify="right")
-    for h, hand in zip(state.hands, k.record.hands, strict=True):
-        v = h.verdict
-        bid = Text.assemble(f"{v.bid.player} {v.bid.label} ", ("made" if v.bid.made else "set",
-                                                               "green" if v.bid.made else "red"))
-        pts = ", ".join(f"{a.point}:{a.side}" for a in v.awards)
-        cells = [Text.assemble((str(h.scores[s]), "bold"), " ", render.signed(v.delta[s])) for s in state.scores]
-        t.add_row(str(h.number), hand.dealer, bid, render.suit_text(v.trump), Text(pts, style="dim"), *cells)
-    render.console().print(Text(f"{k.ruleset.name} to {state.target}  {k.path}", style="bold"))
-    render.console().print(t)
-    if state.ending:
-        render.console().print(Text.assemble(("winner: ", "bold"), (state.ending.winner, "bold green"),
-                                           f" on hand {state.ending.hand} - {state.ending.reason}"))
-    _warn(list(k.warnings) + list(state.warnings))
+    render.history(k, state)
+    warn(list(k.warnings) + list(state.warnings))
 
 
 # ---------------------------------------------------------------------------
@@ -517,7 +395,7 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
 def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) -> None:
     """Drop the last hand of the match (after asking)."""
 
-    book = _book(match)
+    book = book_of(match)
     change = book.prepare_drop()
     count, k = change.number, change.before
     v = change.replayed_before.hands[-1].verdict
@@ -571,26 +449,9 @@ def matches(as_json: JsonOpt = False) -> None:
     if not rows:
         sys.stdout.write("no matches yet: start one with `pitchkeeper new`\n")
         return
-    from rich import box
-    from rich.table import Table as RTable
-    from rich.text import Text
-
     from pitchkeeper.show import render
 
-    t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for col in ("", "match", "rules", "hands", "scores", "state"):
-        t.add_column(col)
-    for row in rows:
-        if row["state"] == "broken":
-            st = Text(f"broken: {row['error']}", style="red")
-        elif row["winner"]:
-            st = Text(f"won by {row['winner']}", style="green")
-        else:
-            st = Text("playing")
-        scores = ", ".join(f"{s} {n}" for s, n in (row["scores"] or {}).items())
-        t.add_row("*" if row["current"] else "", Path(row["match"]).name, row["rules"] or "", str(row["hands"] or 0),
-                  scores, st)
-    render.console().print(t)
+    render.matches(rows)
 
 
 @commands.command("check")

@@ -46,7 +46,7 @@ CLI_LABELS = {"bidder": "BIDDER", "amount": "AMOUNT", "trump": "TRUMP", "dealer"
 Cards = str | Sequence[str]  # "AS JS 10H" or ["AS", "JS", "10H"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class HandEntry:
     """A hand as entered. Every field left as None keeps what the corrected hand had (`edit`)."""
 
@@ -132,7 +132,7 @@ class HandEntry:
                     who, call = parse_call(c, table, f"{self.label('auction')}: auction[{i}]")
                     calls.append(f"{who}:{call}")
                 hand["auction"] = calls
-        from pitchkeeper.game.records import POINT_IDS
+        from pitchkeeper.game.points import POINT_IDS
 
         ids = [p.id for p in ruleset.points]
         # a contract id the ruleset lacks is named by its own field (--off-jack); anything else by --point

@@ -61,22 +61,19 @@ def _match_json(fig: Any) -> dict[str, Any]:
 
 def summarise(path: Path, st: os.stat_result, cache: Any) -> Summary:
     """Read one file into its summary (never raises on bad input: a broken file is a summary of kind "error")."""
-    from pitchkeeper.game import match
     from pitchkeeper.logbook import loader, store
     from pitchkeeper.reports import stats
 
     base = (str(path), st.st_mtime_ns, st.st_size)
     try:
-        data = store.read_record(path)
+        text = store.read_text(path, "file")
+        data = store.parse_text(text, path, "")
         if data.get("kind") == "tournament":
             return _tournament_summary(path, base)
         if not stats.looks_like_match(data):
             return Summary(*base, kind="other")
-        try:
-            ruleset = loader.pinned_ruleset(data, path, load=cache.get)[0]
-            state = match.replay(ruleset, match.parse_match(data))
-        except PitchError as e:
-            raise (e if str(e).startswith(str(path)) else e.at(str(path))) from None
+        # the one loader: the ruleset the log pins, errors in the one shape (file:line: hands[n].key: ...)
+        state = loader.load(path, text, load_ruleset=cache.get, kind="file", data=data).replay()
     except PitchError as e:
         return Summary(*base, kind="error", error=str(e))
     fig = stats.figures(state)
