@@ -4,7 +4,8 @@ The log can be written by anyone (a phone through this server, the CLI in anothe
 through the Python API), so the server does not trust its own writes to know when it changed: one task
 polls the file's stat (cheap: no read) and, when it moved, reads the log's version and tells every
 subscriber. A write made through this server calls `check()` before and after it, so its event does
-not wait for the next poll and is not merged with another writer's. Everything runs on the event loop thread, so events go out in the order the file moved.
+not wait for the next poll and is not merged with another writer's. Everything runs on the event
+loop thread, so events go out in the order the file moved.
 """
 
 from __future__ import annotations

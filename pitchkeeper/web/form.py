@@ -104,7 +104,8 @@ def build(ruleset: Any, table: Any) -> Form:
             extra = ()
         else:
             extra = (Choice(NOT_OUT, "not out", "nobody had it"),)
-        text = f"Who was dealt {name}?" if dealt else f"Who took {name}?"
+        # the CLI's words (issue 11): "who was dealt low?" where the point goes to the player dealt it
+        text = f"Who won {name}?" if rule.of == "game" else f"Who was dealt {name}?" if dealt else f"Who took {name}?"
         questions.append(Question(rule.id, name, text, dealt, who + extra))
     return Form(table.players, sides, tuple(amounts), tuple(questions),
                 tuple(q.id for q in questions if q.dealt))
