@@ -58,7 +58,7 @@ class Site:
         self.write_lock = asyncio.Lock()
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                                       trim_blocks=True, lstrip_blocks=True)
-        self.env.globals.update(card=view.card_text, signed=view.signed, suits=entry_form.SUITS,
+        self.env.globals.update(card=view.card_text, signed=view.signed, num=view.number, suits=entry_form.SUITS,
                                 suit_sign=view.SUIT_SIGNS)
 
     # -- reading

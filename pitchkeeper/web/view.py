@@ -74,6 +74,11 @@ def bid_line(hand: dict[str, Any]) -> str:
     return f"{b['player']} bid {b['amount']} in {trump} – " + ("made" if b["made"] else "set")
 
 
+def number(n: int) -> str:
+    """A score with a real minus sign (a hyphen reads as a dash across a room)."""
+    return f"−{-n}" if n < 0 else str(n)
+
+
 def signed(n: int | None) -> str:
     if n is None:
         return ""
