@@ -138,6 +138,13 @@ def test_a_whole_game_tapped_on_a_phone_shows_on_the_scoreboard_live(server: tup
                 assert f"Hand {n}: {bidder} bid {amount}" in phone.locator("#preview h3").inner_text()
                 if n == 1:
                     phone.locator("#verdict").screenshot(path=str(shots / "phone-verdict.png"))
+                if n == 3:  # an answer changed after the verdict: no Save until it is checked again
+                    phone.tap('label[data-q="p.game"][data-v="Them"]')
+                    assert phone.locator("#preview.stale").count() == 1
+                    assert not phone.locator("[data-action=save]").is_visible()
+                    phone.tap('label[data-q="p.game"][data-v="Us"]')
+                    phone.tap("[data-action=check]")
+                    phone.wait_for_selector("#preview:not(.stale) [data-action=save]")
                 assert len(pitchkeeper.Logbook.open(log).state()["hands"]) == n - 1  # shown, not yet saved
                 phone.tap("[data-action=save]")
                 phone.wait_for_selector(f"text=Hand {n} saved.")
