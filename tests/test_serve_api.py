@@ -4,6 +4,7 @@ a write after the win is refused, unknown routes are 404, and every change - the
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -261,3 +262,45 @@ def test_a_log_broken_by_hand_is_one_line_on_every_page_and_mended_at_once(api: 
     assert page.status_code == 500 and "The match log cannot be read" in page.text and "Traceback" not in page.text
     log.write_text(good)
     assert api("GET", "/api/match").status_code == 200
+
+
+def test_wrong_pins_from_another_machine_are_throttled_not_from_this_one(log: Path) -> None:
+    import asyncio
+
+    import httpx
+
+    from pitchkeeper.web.guard import MAX_FAILURES
+
+    app = create_app(log, PIN)
+
+    async def run(client: tuple[str, int]) -> list[int]:
+        transport = httpx.ASGITransport(app=app, client=client)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+            codes = []
+            for pin in ["000000"] * (MAX_FAILURES + 1) + [PIN]:
+                r = await c.post("/api/hands", json=HAND, headers={"X-Pitchkeeper-Pin": pin})
+                codes.append(r.status_code)
+            return codes
+
+    far = asyncio.run(run(("192.168.1.50", 50000)))
+    assert far[:MAX_FAILURES] == [401] * MAX_FAILURES and far[MAX_FAILURES:] == [429, 429]  # even the right PIN
+    near = asyncio.run(run(("127.0.0.1", 50000)))
+    assert near == [401] * (MAX_FAILURES + 1) + [201]
+
+
+def test_a_stream_that_reconnects_after_a_change_gets_it_at_once(log: Path) -> None:
+    """A page whose connection dropped while the log changed (Wi-Fi at a table...) catches up on reconnect."""
+    import httpx
+
+    with Server(create_app(log, PIN)) as server:
+        old = httpx.get(server.url + "/api/match").json()["version"]
+        first = Events(server.url)
+        pitchkeeper.Logbook.open(log).append(HAND)
+        new = pitchkeeper.Logbook.open(log).version
+        assert first.wait(1) == [{"version": new}]  # the server has seen the change
+        first.close()
+        # no further change: only the catch-up can answer this one (else the read times out and fails)
+        with httpx.stream("GET", server.url + "/api/events", headers={"Last-Event-ID": old},
+                          timeout=httpx.Timeout(5.0)) as r:
+            data = next(line for line in r.iter_lines() if line.startswith("data:"))
+        assert json.loads(data[5:]) == {"version": new}
