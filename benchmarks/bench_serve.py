@@ -10,6 +10,8 @@ machine) over a 30-hand seven-point match whose target is out of reach, then mea
 - the delay from a write to its event on an open `/api/events` stream, median of N: writes by another
   program through the Python API (as the CLI in another terminal: the server sees them by watching
   the file) and writes through `POST /api/hands`; goal < 500 ms;
+- the same delay as an open scoreboard page in headless Chromium sees it (the new hand drawn), when
+  Playwright and Chromium are installed;
 - 5 clients posting 20 hands each at once: every one of the 100 hands kept, none twice.
 """
 
@@ -111,6 +113,35 @@ class Stream:
             return self.arrived[count - 1]
 
 
+def page_delays(url: str, book: object, runs: int, hands: int) -> list[float] | str:
+    """From a write to the new hand drawn on an open scoreboard page in headless Chromium (event, fetch
+    of /board, swap), if Playwright and Chromium are here; else why not."""
+    import shutil
+
+    chromium = os.environ.get("PITCHKEEPER_CHROMIUM") or shutil.which("chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return "skipped: no Playwright (pip install -e '.[browser]')"
+    if not chromium:
+        return "skipped: no Chromium"
+    out = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--no-first-run"])
+        page = browser.new_page()
+        page.goto(url + "/")
+        page.wait_for_selector("#live.on")
+        for i in range(runs):
+            t = time.perf_counter()
+            book.append(hand(i))  # type: ignore[attr-defined]
+            page.wait_for_selector(f'#board[data-hands="{hands + i + 1}"]', timeout=10_000)
+            out.append((time.perf_counter() - t) * 1000)
+        browser.close()
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=50)
@@ -153,6 +184,7 @@ def main() -> None:
                 arrived, _ = stream.wait_for(n)
                 through_api.append((arrived - t) * 1000)
             c.close()
+            in_page = page_delays(f"http://{host}:{port}", book, args.runs, 30 + 2 * args.runs)
 
             before = len(tomllib.loads(log.read_text())["hands"])
             codes: list[int] = []
@@ -193,6 +225,12 @@ def main() -> None:
         ok = med(xs) < EVENT_GOAL_MS
         print(f"  {name:<38} median {med(xs):7.1f} ms  (max {max(xs):.0f})  goal < {EVENT_GOAL_MS:.0f} ms  "
               f"{'ok' if ok else 'OVER'}")
+    if isinstance(in_page, str):
+        print(f"  hand drawn on an open scoreboard page (Chromium)  {in_page}")
+    else:
+        ok = med(in_page) < EVENT_GOAL_MS
+        print(f"  hand drawn on an open scoreboard page (Chromium) median {med(in_page):7.1f} ms  (max {max(in_page):.0f})  "
+              f"goal < {EVENT_GOAL_MS:.0f} ms  {'ok' if ok else 'OVER'}")
     all_kept = kept == 100 and twice == 0 and codes == [201] * 100
     print(f"  5 clients x 20 hands at once: {codes.count(201)} answered 201, {kept} kept, {twice} twice, "
           f"in {burst_s:.2f} s  goal 100 kept, none twice  {'ok' if all_kept else 'FAILED'}")

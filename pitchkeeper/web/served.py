@@ -67,9 +67,13 @@ class Served:
         with self._lock:
             if self._cache is not None and st is not None and self._cache[0] == st:
                 return self._cache[1]
+        from pitchkeeper.game.scoreboard import scoreboard
+
         version = self.book.version  # before the state: a change in between brings an event, never a stale version
         loaded, state = self.book.load()
-        board = self.book.scoreboard().to_json()
+        # the scoreboard of this very reading (Logbook.scoreboard() would read and parse the file again)
+        board = scoreboard(loaded.ruleset, loaded.record, state, match=str(loaded.path),
+                           warnings=loaded.warnings).to_json()
         snap = Snapshot(version, loaded, state.to_json(), board)
         with self._lock:
             self._cache = (st if _stat(self.path) == st else None, snap)
