@@ -10,6 +10,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from helpers import imported_by
 from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
@@ -501,18 +502,13 @@ def test_the_table_commands_draw_without_loading_rich(tmp_path: Path) -> None:
 
     log = tmp_path / "m.toml"
     env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path / "home")}
-    code = (
-        "import sys, runpy\n"
-        "sys.argv = ['pitchkeeper'] + sys.argv[1:]\n"
-        "try:\n    runpy.run_module('pitchkeeper', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-        "print('RICH', 'rich' in sys.modules)\n"
-    )
     subprocess.run([sys.executable, "-m", "pitchkeeper", "new", "seven-point", "Ann", "Bob", "Cy", "Dee",
                     "--match", str(log)], env=env, check=True, capture_output=True)
     for args in (["hand", "Ann", "3", "S", "--high", "Us", "--low", "Them", "--match", str(log)],
                  ["status", "--match", str(log)]):
-        p = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, check=False)
-        assert "RICH False" in p.stdout, p.stdout + p.stderr
+        mods, p = imported_by(args, env)
+        assert p.returncode == 0, p.stderr
+        assert "rich" not in mods and "pitchkeeper.show.board" in mods
         assert "Us" in p.stdout and "Them" in p.stdout
 
 
