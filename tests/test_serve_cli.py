@@ -115,16 +115,16 @@ def test_a_port_in_use_is_one_line(log: Path, env: dict[str, str]) -> None:
 
 
 def test_the_table_commands_never_load_the_web_stack(log: Path, env: dict[str, str]) -> None:
-    code = (
-        "import sys, runpy\n"
-        "sys.argv = ['pitchkeeper'] + sys.argv[1:]\n"
-        "try:\n    runpy.run_module('pitchkeeper', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-        f"print('WEB', sorted(m for m in sys.modules if m.startswith({WEB!r})))\n"
-    )
+    from helpers import imported_by
+
     points = ["--high", "Us", "--low", "Them", "--jack", "none", "--off-jack", "none", "--high-joker", "none",
               "--low-joker", "none", "--game", "Us"]
     for args in (["hand", "Ann", "3", "S", *points], ["status"], ["status", "--json"], ["history"], ["--help"]):
-        p = subprocess.run([sys.executable, "-c", code, *args, *(["--match", str(log)] if args[0] != "--help" else [])],
-                           env=env, capture_output=True, text=True, check=False)
-        assert "WEB []" in p.stdout, (args, p.stdout[-500:], p.stderr)
+        mods, p = imported_by([*args, *(["--match", str(log)] if args[0] != "--help" else [])], env)
+        assert p.returncode == 0, (args, p.stderr[-500:])
+        assert sorted(m for m in mods if m.startswith(WEB)) == [], args
     assert log.read_text().count("\n[[hands]]") == 1  # the hand really was recorded on the way
+    mods, _p = imported_by(["serve", "--help"], env)  # its help neither: the stack loads when it serves
+    assert sorted(m for m in mods if m.startswith(WEB)) == []
+    mods, p = imported_by(["serve", "--match", "missing.toml"], env)  # the control: serve itself does load it
+    assert p.returncode == 2 and {"starlette", "uvicorn", "jinja2"} <= mods
