@@ -60,10 +60,11 @@ def _url(host: str, port: int) -> str:
 @commands.command("serve")
 def serve(
     match: MatchOpt = None,
-    host: Annotated[str | None, typer.Option("--host", help="The address to listen on (default 127.0.0.1: this "
+    host: Annotated[str | None, typer.Option("--host", metavar="HOST", help="The address to listen on (default 127.0.0.1: this "
                                              "machine only).", show_default=False)] = None,
-    port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, help="The port (0: any free one).")] = 8765,
-    pin: Annotated[str | None, typer.Option("--pin", help="The table's PIN for writes (default: a new one, "
+    port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, metavar="PORT",
+                                      help="The port (0: any free one).")] = 8765,
+    pin: Annotated[str | None, typer.Option("--pin", metavar="PIN", help="The table's PIN for writes (default: a new one, "
                                             "printed).", show_default=False)] = None,
     lan: Annotated[bool, typer.Option("--lan", help="Listen on the local network and print the address to "
                                       "open, with a QR code.")] = False,
@@ -100,12 +101,11 @@ def serve(
     out.write(f"  PIN         {table_pin}" + ("  (as given)" if pin is not None else "") + "\n")
     if loopback:
         out.write("  listening on this machine only; --lan lets the phones at the table in\n")
-    elif lan or bind in ("0.0.0.0", "::"):
-        if shown is None:
-            out.write("  (no local network address found: is this machine on a network?)\n")
-        else:
-            out.write(f"\nopen on a phone (same Wi-Fi): {base}/enter\n")
-            segno.make(f"{base}/enter", error="m").terminal(out=out, compact=True, border=2)
+    elif shown is None:  # the local network (--lan, or a --host that is not this machine alone)
+        out.write("  (no local network address found: is this machine on a network?)\n")
+    else:
+        out.write(f"\nopen on a phone (same Wi-Fi): {base}/enter\n")
+        segno.make(f"{base}/enter", error="m").terminal(out=out, compact=True, border=2)
     out.write("Ctrl-C stops.\n")
     out.flush()
     config = uvicorn.Config(web, log_level="warning", access_log=False, timeout_graceful_shutdown=1,
