@@ -253,7 +253,7 @@ async def entry_page(request: Request, *, answers: entry_form.Answers | None = N
     token = site.guard.csrf_token(client)
     if not site.guard.session_ok(request.cookies.get(SESSION_COOKIE)):
         resp = site.render("pin.html", status=status if error else 200, csrf=token, error=error,
-                           title=s.board.get("title") or s.ruleset.name)
+                           title=site.board_context(s)["title"])
         return with_cookies(resp, request, client, new)
     f = entry_form.build(s.ruleset, s.table)
     if answers is None:
