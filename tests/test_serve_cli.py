@@ -85,6 +85,10 @@ def test_lan_prints_the_address_with_a_qr_code(log: Path, env: dict[str, str]) -
         assert "open on a phone" in text or "no local network address" in text
         if "open on a phone" in text:
             assert sum("█" in line or "▀" in line or "▄" in line for line in out) >= 10  # the QR code
+            lan_url = re.search(r"open on a phone \(same Wi-Fi\): (http://\S+)/enter", text).group(1)
+            port = lan_url.rsplit(":", 1)[1]
+            board = httpx.get(f"http://127.0.0.1:{port}/").text  # listening on every interface, loopback too
+            assert f"{lan_url}/enter" in board and 'class="segno"' in board  # the TV shows where to go
     finally:
         p.send_signal(signal.SIGINT)
         p.wait(15)

@@ -282,3 +282,15 @@ def test_the_css_has_a_class_for_every_side_colour() -> None:
     css = (Path(view.__file__).parent / "static" / "style.css").read_text()
     for i, colour in enumerate(view.COLOURS):
         assert f".c{i} {{ --side: {colour}; }}" in css
+
+
+def test_on_the_local_network_the_scoreboard_shows_where_to_enter_hands(log: Path) -> None:
+    lan = Api(create_app(log, PIN, entry_url="http://192.168.1.20:8765/enter"))
+    local = Api(create_app(log, PIN))
+    try:
+        html = lan("GET", "/").text
+        assert "http://192.168.1.20:8765/enter" in html and '<svg viewBox="' in html and 'class="segno"' in html
+        assert 'class="segno"' not in local("GET", "/").text  # on this machine only, no phone can reach it
+    finally:
+        lan.close()
+        local.close()

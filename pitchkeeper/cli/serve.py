@@ -90,11 +90,16 @@ def serve(
     table_pin = _check_pin(pin) if pin is not None else new_pin()
     bind = host or ("0.0.0.0" if lan else "127.0.0.1")
     loopback = bind in LOOPBACK_HOSTS
-    web = create_app(path, table_pin, allowed_hosts=LOOPBACK_HOSTS if loopback else None)  # a broken log stops here
     sock = _listen(bind, port)
     port = sock.getsockname()[1]  # type: ignore[attr-defined]
     shown = _lan_address() if bind in ("0.0.0.0", "::") else bind
     base = _url(shown or "127.0.0.1", port)
+    entry_url = f"{base}/enter" if not loopback and shown else None  # the TV shows it, with a QR code to scan
+    try:
+        web = create_app(path, table_pin, allowed_hosts=LOOPBACK_HOSTS if loopback else None, entry_url=entry_url)
+    except BaseException:  # a broken log stops here: let the port go
+        sock.close()  # type: ignore[attr-defined]
+        raise
     out = sys.stdout
     out.write(f"serving {path}\n")
     out.write(f"  scoreboard  {base}/\n  enter hands {base}/enter\n")

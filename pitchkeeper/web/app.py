@@ -49,7 +49,7 @@ def one_line(e: BaseException, path: Path | None = None) -> str:
 class Site:
     """One run of `serve`: the match, its watcher, the PIN, and the templates."""
 
-    def __init__(self, path: Path, pin: str, poll: float = 0.05) -> None:
+    def __init__(self, path: Path, pin: str, poll: float = 0.05, entry_url: str | None = None) -> None:
         import jinja2
 
         self.served = Served(path)
@@ -58,6 +58,8 @@ class Site:
         self.write_lock = asyncio.Lock()
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                                       trim_blocks=True, lstrip_blocks=True)
+        self.entry_url = entry_url
+        self.entry_qr = view.qr_svg(entry_url) if entry_url else None
         self.env.globals.update(card=view.card_text, signed=view.signed, num=view.number, suits=entry_form.SUITS,
                                 suit_sign=view.SUIT_SIGNS)
 
@@ -79,6 +81,7 @@ class Site:
             "last": last, "last_lines": view.verdict_lines(last, labels) if last else [],
             "bid_line": view.bid_line(last) if last else "",
             "reach_words": "must pass" if s.board["reach"] == "exceed" else "to",
+            "entry_url": self.entry_url, "entry_qr": self.entry_qr,
         }
 
     # -- writing: one at a time in this server; each write's event goes out before the next write
@@ -495,9 +498,11 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
             await task
 
 
-def create_app(path: str | Path, pin: str, *, poll: float = 0.05, allowed_hosts: list[str] | None = None) -> Starlette:
-    """The ASGI app of one match. `allowed_hosts`: the Host names it answers (None: any)."""
-    site = Site(Path(path), pin, poll)
+def create_app(path: str | Path, pin: str, *, poll: float = 0.05, allowed_hosts: list[str] | None = None,
+               entry_url: str | None = None) -> Starlette:
+    """The ASGI app of one match. `allowed_hosts`: the Host names it answers (None: any). `entry_url`:
+    the entry page's address on the local network, shown on the scoreboard with a QR code to scan."""
+    site = Site(Path(path), pin, poll, entry_url)
     routes = [
         Route("/", scoreboard_page),
         Route("/board", board_part),

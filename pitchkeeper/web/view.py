@@ -79,6 +79,15 @@ def number(n: int) -> str:
     return f"−{-n}" if n < 0 else str(n)
 
 
+def qr_svg(url: str) -> Any:
+    """The QR code of an address as inline SVG (dark on white, as every phone camera reads it)."""
+    import segno
+    from markupsafe import Markup
+
+    svg = segno.make(url, error="m").svg_inline(scale=5, dark="#10151c", light="#ffffff", border=3, omitsize=True)
+    return Markup(svg)  # segno's own markup, of our own address: nothing from outside
+
+
 def signed(n: int | None) -> str:
     if n is None:
         return ""
