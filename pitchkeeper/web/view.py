@@ -97,7 +97,7 @@ def signed(n: int | None) -> str:
 # ---------------------------------------------------------------------------
 # the score chart: an inline SVG, drawn on the server (no chart library to ship)
 
-W, H, PAD_L, PAD_R, PAD_T, PAD_B = 640, 260, 34, 14, 12, 24
+W, H, PAD_L, PAD_R, PAD_T, PAD_B = 860, 260, 34, 14, 12, 24  # wide: a TV has room across, not down
 
 
 @dataclass(frozen=True)
