@@ -73,8 +73,15 @@ def test_serve_prints_where_and_a_new_pin_and_answers_on_loopback(served: tuple[
     with socket.socket() as s:  # bound to 127.0.0.1: not to every interface
         s.bind(("0.0.0.0", 0))
         assert s.getsockname()[1] != port
-    p.send_signal(signal.SIGINT)
-    assert p.wait(15) == 130
+    # Ctrl-C with a page open (its event stream never ends by itself): stops, without a traceback
+    import urllib.request
+
+    with urllib.request.urlopen(url + "/api/events", timeout=10) as stream:
+        assert stream.readline().startswith(b"retry:")
+        p.send_signal(signal.SIGINT)
+        assert p.wait(15) == 130
+    stderr = p.stderr.read() if p.stderr else ""
+    assert "Traceback" not in stderr and stderr.strip() == "interrupted"
 
 
 def test_lan_prints_the_address_with_a_qr_code(log: Path, env: dict[str, str]) -> None:

@@ -115,4 +115,11 @@ def serve(
     out.flush()
     config = uvicorn.Config(web, log_level="warning", access_log=False, timeout_graceful_shutdown=1,
                             lifespan="on", server_header=False)
-    uvicorn.Server(config).run(sockets=[sock])  # type: ignore[list-item]
+    hub = web.state.site.hub
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: object) -> None:
+            hub.close_soon()  # end the open pages' event streams, so Ctrl-C stops at once
+            super().handle_exit(sig, frame)  # type: ignore[arg-type]
+
+    Server(config).run(sockets=[sock])  # type: ignore[list-item]

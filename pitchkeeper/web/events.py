@@ -28,7 +28,9 @@ class Hub:
         self.path = path
         self.read = read
         self.interval = interval
-        self.subscribers: set[asyncio.Queue[dict[str, Any]]] = set()
+        self.subscribers: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        self.closing = False
+        self.loop: asyncio.AbstractEventLoop | None = None
         self._stat = self._stat_now()
         self.last: dict[str, Any] = self._read_or_last()
 
@@ -61,17 +63,29 @@ class Hub:
 
     async def run(self) -> None:
         """The one polling task (started with the app, cancelled when it stops)."""
+        self.loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(self.interval)
             self.check()
 
-    def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
-        q: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    def subscribe(self) -> asyncio.Queue[dict[str, Any] | None]:
+        q: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.subscribers.add(q)
         return q
 
-    def unsubscribe(self, q: asyncio.Queue[dict[str, Any]]) -> None:
+    def unsubscribe(self, q: asyncio.Queue[dict[str, Any] | None]) -> None:
         self.subscribers.discard(q)
+
+    def close(self) -> None:
+        """End every open stream (the server is stopping: open pages must not hold it up)."""
+        self.closing = True
+        for q in self.subscribers:
+            q.put_nowait(None)
+
+    def close_soon(self) -> None:
+        """`close`, from a signal handler or another thread: on the loop's own thread."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.close)
 
     async def stream(self, last_seen: str | None = None) -> AsyncIterator[str]:
         """The text/event-stream of one client: one `message` event per change, data = JSON with
@@ -79,6 +93,8 @@ class Hub:
         it missed at once."""
         q = self.subscribe()
         try:
+            if self.closing:
+                return
             yield "retry: 1000\n: pitchkeeper events\n\n"
             if last_seen and last_seen != self.last.get("version"):
                 yield _event(self.last)
@@ -88,6 +104,8 @@ class Hub:
                 except TimeoutError:
                     yield ": keep-alive\n\n"
                     continue
+                if data is None:  # the server is stopping
+                    return
                 yield _event(data)
         finally:
             self.unsubscribe(q)
