@@ -294,3 +294,14 @@ def test_on_the_local_network_the_scoreboard_shows_where_to_enter_hands(log: Pat
     finally:
         lan.close()
         local.close()
+
+
+@pytest.mark.parametrize("field", [{"hands": "x"}, {"hands": "99999999999999999999"}, {"number": "abc"},
+                                   {"checked": ""}, {"mode": "nonsense"}])
+def test_a_tampered_form_is_never_a_server_error(phone: Phone, log: Path, field: dict[str, str]) -> None:
+    phone.login()
+    phone.check(TAPS)
+    fields = {"csrf": token(phone.page), **TAPS, **hidden(phone.page), **field}
+    r = phone.post("/enter/save", fields)
+    assert r.status_code in (200, 400) and "Traceback" not in r.text
+    assert len(hands_of(log)) <= 1

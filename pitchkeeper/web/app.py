@@ -41,9 +41,9 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 
 
-def one_line(e: BaseException, path: Path | None = None) -> str:
-    text = " ".join(str(e).split("\n"))
-    return text
+def one_line(e: BaseException) -> str:
+    """The error as the one line the CLI would print (a message never spans lines on the wire)."""
+    return " ".join(str(e).split("\n"))
 
 
 class Site:
@@ -60,8 +60,7 @@ class Site:
                                       trim_blocks=True, lstrip_blocks=True)
         self.entry_url = entry_url
         self.entry_qr = view.qr_svg(entry_url) if entry_url else None
-        self.env.globals.update(card=view.card_text, signed=view.signed, num=view.number, suits=entry_form.SUITS,
-                                suit_sign=view.SUIT_SIGNS)
+        self.env.globals.update(signed=view.signed, num=view.number, suits=entry_form.SUITS)
 
     # -- reading
 
@@ -332,9 +331,9 @@ async def enter_pin(request: Request) -> Response:
     return with_cookies(resp, request, client, new, session=site.guard.session_value())
 
 
-def _number(form: Any) -> int | None:
-    n = form.get("number")
-    return int(n) if isinstance(n, str) and n.isdigit() else None
+def _number(form: Any, key: str = "number") -> int | None:
+    n = form.get(key)
+    return int(n) if isinstance(n, str) and n.isascii() and n.isdigit() and len(n) < 9 else None
 
 
 def _where_less(message: str, path: Path) -> str:
@@ -367,8 +366,9 @@ async def enter_check(request: Request, save: bool = False) -> Response:
     count = len(s.state["hands"])
     try:
         hand = entry_form.to_hand(answers, f)
-        if save and form.get("checked") == checked_digest(site, answers, number, int(form.get("hands") or -1)):
-            if number is None and count != int(form.get("hands") or -1) and form.get("again") != "1":
+        seen = _number(form, "hands")  # the hands the log had when the verdict was shown
+        if save and seen is not None and form.get("checked") == checked_digest(site, answers, number, seen):
+            if number is None and count != seen and form.get("again") != "1":
                 # someone else saved a hand since this verdict was shown: show it again, ask once more
                 change = await run_in_threadpool(site.served.preview_append, hand)
                 notice = (f"Hand {count} was saved from another device since you checked this one. "
