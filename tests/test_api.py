@@ -225,3 +225,17 @@ def test_the_example_in_docs_api_runs(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.chdir(tmp_path)
     for code in blocks:
         exec(compile(code, "docs/api.md", "exec"), {"__name__": "docs_api"})
+
+
+def test_rematch_passes_the_deal_and_keeps_the_table(tmp_path: Path) -> None:
+    log = pitchkeeper.Logbook.create(tmp_path / "g1.toml", "seven-point", ["Ann", "Bob", "Cy", "Dee"], target=2,
+                                     first_dealer="Cy", title="Friday")
+    with pytest.raises(pitchkeeper.PitchError, match="the game is still on"):
+        log.rematch(tmp_path / "g2.toml")
+    log.append({"trump": "S", "bid": {"player": "Ann", "amount": 2}, "points": {"high": "Us", "low": "Us"}})
+    assert log.state()["winner"] == "Us"
+    nxt = log.rematch(tmp_path / "g2.toml")
+    k = nxt.load()[0]
+    assert (k.record.first_dealer, k.record.target, k.data["title"], k.data["rematch_of"]) == (
+        "Dee", 2, "Friday", str(log.path.resolve()))
+    assert k.record.table == log.load()[0].record.table and nxt.state()["hands"] == []

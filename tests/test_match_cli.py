@@ -131,7 +131,7 @@ def test_hand_follows_the_deal_round_the_table(log: Path):
 
 def test_a_dealer_out_of_turn_is_recorded_with_a_warning(log: Path):
     r = add(log, "Ann", "3", "S", "--high", "Us", "--low", "Us", "--dealer", "Bob")
-    assert "warning: hands[1].dealer: Bob deals, but the deal passes to Dee" in r.stderr
+    assert r.stderr.startswith("warning: ") and "hands[1].dealer: Bob deals, but the deal passes to Dee" in r.stderr
     assert hands_of(log)[0]["dealer"] == "Bob"
     assert json.loads(ok("status", "--match", str(log), "--json").stdout)["next_dealer"] == "Cy"
 
@@ -383,7 +383,8 @@ def test_check_reports_every_problem_with_its_hand_and_line(tmp_path: Path):
     text = p.read_text()
     assert any(f"{p}:{store.hand_line(text, 2)}: hands[2]" in ln and "'Zed' is not a player" in ln for ln in lines)
     assert any(f"{p}:{store.hand_line(text, 3)}: hands[3].bid.amount" in ln and "out of range" in ln for ln in lines)
-    assert any("warning: hands[4].dealer" in ln for ln in lines)
+    assert any(ln.startswith("warning: ") and "hands[4].dealer" in ln for ln in lines)
+    assert all(ln.startswith(("error: ", "warning: ")) for ln in lines[:-1])
     assert any(f"{p}:{store.hand_line(text, 5)}: hands[5]" in ln and "twice" in ln for ln in lines)
     assert lines[-1] == f"3 problem(s) in {p}"
     report = json.loads(run("check", str(p), "--json").stdout)
@@ -395,7 +396,7 @@ def test_check_passes_a_good_log_with_warnings(tmp_path: Path, log: Path):
     assert "ok - 1 hand(s)" in ok("check", str(log)).stdout
     log.write_text(log.read_text().replace('\ndealer = "Dee"', '\ndealer = "Bob"'))
     r = ok("check", str(log))
-    assert "warning: hands[1].dealer: Bob deals, but the deal passes to Dee" in r.stderr
+    assert r.stderr.startswith("warning: ") and "hands[1].dealer: Bob deals, but the deal passes to Dee" in r.stderr
 
 
 def test_check_a_broken_file(tmp_path: Path):

@@ -18,7 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from pitchkeeper import __version__
-from pitchkeeper.errors import PitchError
+from pitchkeeper.errors import PitchError, shown
 
 # click's UsageError, whether Typer carries its own click (0.28) or uses the package
 UsageError = typer.BadParameter.__mro__[1]
@@ -28,6 +28,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 # command -> the module (pitchkeeper.cli.<module>) that defines it; a group -> its own map and help
 JUDGE = {"hand": "judge", "match": "judge", "trick": "judge"}
 RULES = {"list": "rules", "show": "rules", "check": "rules", "diff": "rules", "new": "rules", "explain": "rules"}
+TOURNAMENT = dict.fromkeys(("new", "seat", "record", "standings", "cards", "check"), "tournament")
 COMMANDS: dict[str, Any] = {  # in the order `pitchkeeper --help` lists them
     **dict.fromkeys(("new", "hand", "edit", "status", "history", "undo", "matches", "check"), "table"),
     "play": "guided",
@@ -35,6 +36,7 @@ COMMANDS: dict[str, Any] = {  # in the order `pitchkeeper --help` lists them
     "serve": "serve",
     "judge": (JUDGE, "Judge a hand, a trick or a whole match from a record file."),
     "rules": (RULES, "List, show, check, compare and explain rulesets, and start house rules."),
+    "tournament": (TOURNAMENT, "Tournaments and leagues: seat the room, take every table's result, rank the players."),
 }
 
 
@@ -72,6 +74,62 @@ class LazyGroup(TyperGroup):
         except PitchError as e:
             sys.stderr.write(f"error: {e}\n")
             raise typer.Exit(2) from None
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kw: Any) -> Any:
+        """Every way a run can end badly, as one line on stderr.
+
+        Bad input (PitchError) and usage errors (an unknown option, a missing argument, a value out
+        of range) -> `error: ...` and exit status 2 (Click's usage hint follows only on a terminal);
+        anything unforeseen -> a line that calls it a bug and where to report it, exit status 1.
+        """
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kw)
+        from pitchkeeper import launch
+
+        # Click's base error, whether Typer bundles Click (0.28) or depends on it (0.26)
+        ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+        try:
+            rv = super().main(*args, standalone_mode=False, **kw)
+        except PitchError as e:  # raised while the arguments were read (an option's callback)
+            sys.stderr.write(f"error: {e}\n")
+            sys.exit(2)
+        except ClickException as e:
+            if type(e).__name__ == "NoArgsIsHelpError":  # a bare group: its help is the answer
+                e.show()
+            else:
+                sys.stderr.write(usage_line(e))
+            sys.exit(2)
+        except typer.Abort:
+            sys.stderr.write("aborted\n")
+            sys.exit(1)
+        except Exception as e:
+            where = getattr(e, "filename", None)
+            if isinstance(e, OSError) and where is not None and e.strerror:  # the system refused a file named
+                sys.stderr.write(f"error: {shown(where)}: {shown(e.strerror)}\n")
+                sys.exit(2)
+            launch.crash(e)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) and not isinstance(rv, bool) else 0)
+
+
+def usage_line(e: Any) -> str:
+    """A Click usage error as `error: COMMAND: what` (one line); the hint to try -h only on a terminal."""
+    import re
+
+    msg = e.format_message()
+    if re.match(r"No such option: -\d", msg):
+        msg += " (a negative number is read as an option; write -- before it)"
+    ctx = getattr(e, "ctx", None)
+    path = ctx.command_path.split(" ", 1)[1] if ctx is not None and " " in ctx.command_path else ""
+    line = f"error: {shown(path + ': ' if path else '')}{shown(msg)}\n"
+    try:
+        tty = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if tty and ctx is not None:
+        line += f"usage: {shown(ctx.get_usage().replace('Usage: ', '', 1))}\n" \
+                f"Try '{shown(ctx.command_path)} {ctx.help_option_names[0]}' for help.\n"
+    return line
 
 
 def build(name: str, target: Any) -> Any:
@@ -164,7 +222,14 @@ def interactive() -> bool:
 
 def warn(lines: Any) -> None:
     for w in lines:
-        sys.stderr.write(f"warning: {w}\n")
+        sys.stderr.write(f"warning: {shown(w)}\n")
+
+
+def _debug(value: bool) -> None:
+    if value:
+        from pitchkeeper import launch
+
+        launch.DEBUG = True
 
 
 def _version(value: bool) -> None:
@@ -177,6 +242,9 @@ def _version(value: bool) -> None:
 def _root(
     version: Annotated[bool, typer.Option("--version", "-V", callback=_version, is_eager=True,
                                           help="Show the version and exit.")] = False,
+    debug: Annotated[bool, typer.Option("--debug", callback=_debug, is_eager=True, expose_value=False,
+                                        help="On an internal error (a bug), show its traceback "
+                                        "(also: PITCHKEEPER_DEBUG=1).")] = False,
 ) -> None:
     """pitchkeeper: the score, the verdict and the record of every Pitch game."""
 

@@ -12,8 +12,8 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, topic, warn
-from pitchkeeper.errors import PitchError
+from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, interactive, topic, warn
+from pitchkeeper.errors import PitchError, shown
 
 commands = topic()
 
@@ -48,6 +48,8 @@ def export_cmd(
                                              help="Write to this file (atomically) instead of standard output.")] = None,
     bom: Annotated[bool, typer.Option("--bom", help="CSV: start with a byte-order mark, so that Excel reads "
                                       "the names as UTF-8 (tools reading the CSV do not want one).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Write over OUT if it exists (never over a match "
+                                        "log).")] = False,
 ) -> None:
     """Export a match: CSV for spreadsheets, JSON (judge match + the log's keys), Markdown, or a printable HTML page."""
     from pitchkeeper.reports import export
@@ -62,6 +64,8 @@ def export_cmd(
                              "--format") from None
     else:
         name = export.format_name(fmt)
+    if out is not None:
+        _may_write_over(out, force)
     ruleset, record, state, _ = _replayed(match_opt)
     text = export.render(name, export.build(ruleset, record, state))
     if bom and name == "csv":
@@ -72,7 +76,29 @@ def export_cmd(
     from pitchkeeper.logbook import store
 
     store.write_atomic(out, text)
-    sys.stderr.write(f"wrote {out} ({name}, {len(state.hands)} hands)\n")
+    sys.stderr.write(f"wrote {shown(out)} ({name}, {len(state.hands)} hands)\n")
+
+
+def _may_write_over(out: Path, force: bool) -> None:
+    """An export never writes over a match log; over any other existing file, only if asked to."""
+    import os
+
+    from pitchkeeper.logbook import store
+
+    try:
+        exists = os.path.lexists(out)
+    except (OSError, ValueError):
+        return  # a name no file can have: the write itself says what is wrong
+    if not exists:
+        return
+    if store.holds_a_record(out):
+        raise PitchError("is a match log: an export never writes over one; choose another file", str(out))
+    if force:
+        return
+    if not interactive():
+        raise PitchError("already exists: add --force to write over it", str(out))
+    if not typer.confirm(f"{shown(out)} exists: write over it?", default=False):
+        raise typer.Exit(1)
 
 
 @commands.command("chart")
@@ -97,6 +123,8 @@ def stats_cmd(
                                                          metavar="[MATCH]...", show_default=False)] = None,
     all_logs: Annotated[bool, typer.Option("--all", "-a", help="Every match log in the data folder.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 2 at the end if any log could not be read.")] = False,
+    ratings: Annotated[bool, typer.Option("--ratings", help="Add each player's rating from every game kept in the "
+                                          "data folder (match logs and tournaments).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Bids made and set, average bid, points per hand, who takes each point, games won: per player and team.
@@ -130,18 +158,27 @@ def stats_cmd(
     for r in stats.read_many(todo):
         if r.error:
             problems += 1
-            sys.stderr.write(f"skipped: {r.error}\n")
+            sys.stderr.write(f"error: {r.error}\n")
         elif r.figures is not None:
             read.append(r.figures)
     result = stats.merge(read)
+    rated = None
+    if ratings:
+        from pitchkeeper.reports import ratings as rating_mod
+
+        rated = rating_mod.rate_kept()
     if as_json:
         obj = result.to_json()
         obj["skipped"] = problems
+        if rated is not None:
+            obj["ratings"] = [r.to_json() for r in rated]
         emit_json(obj)
     else:
         from pitchkeeper.show import render_chart
 
         render_chart.stats(result)
+        if rated is not None:
+            sys.stdout.write(rating_mod.ratings_text(rated))
     if problems and (strict or not read):
         raise typer.Exit(2)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from pitchkeeper.cli import JsonOpt, RulesOpt, emit_json, fail, need_ruleset, topic
+from pitchkeeper.errors import shown
 
 if TYPE_CHECKING:
     from pitchkeeper.words.disputes import Answer
@@ -73,9 +74,10 @@ def rules_check(
 
     problems, chain = rulesets.check(file)
     if problems:
-        for p in problems:
-            sys.stderr.write(f"{chain[-1]}: {p}\n")
-        sys.stderr.write(f"{len(problems)} problem(s) in {file}\n")
+        for p in problems:  # one line each, `error: FILE: key: what`; a count when there are several
+            sys.stderr.write(f"error: {shown(chain[-1])}: {shown(p)}\n")
+        if len(problems) > 1:
+            sys.stderr.write(f"{len(problems)} problem(s) in {shown(file)}\n")
         raise typer.Exit(2)
     r = rulesets.load(file)
     via = f" (extends {', '.join(Path(c).stem for c in r.chain[:-1])})" if len(r.chain) > 1 else ""
@@ -121,8 +123,8 @@ def rules_new(
     from pitchkeeper.logbook import store
 
     store.write_atomic(file, text)
-    sys.stdout.write(f"wrote {file}: uncomment and change what your table plays differently, "
-                     f"then run: pitchkeeper rules check {file}\n")
+    sys.stdout.write(f"wrote {shown(file)}: uncomment and change what your table plays differently, "
+                     f"then run: pitchkeeper rules check {shown(file)}\n")
 
 
 

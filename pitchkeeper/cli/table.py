@@ -1,8 +1,8 @@
-"""Commands that keep a match at the table: new, hand, play, status, history, undo, edit, matches, check.
+"""Commands that keep a match at the table: new, hand, edit, undo, status, history, matches, check.
 
-The match log is the source of truth: every command reads it, replays it, and (for the writing
-commands) writes the new text only after parsing and replaying it whole, under the log's lock.
-Rich is imported only by the code that draws; `--json` never loads it.
+Each parses its options, calls the library (pitchkeeper.logbook: the one loader, the Logbook's
+locked write path, HandEntry) and shows the result (pitchkeeper.show: `board` without Rich for
+hand and status, `render` with Rich for the rest; `--json` never loads Rich).
 """
 
 from __future__ import annotations
@@ -14,16 +14,12 @@ from typing import Annotated, Any
 import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, book_of, emit_json, interactive, topic, warn
-from pitchkeeper.errors import PitchError
+from pitchkeeper.errors import PitchError, shown
 from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 
 commands = topic()
 
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
-
-
-# ---------------------------------------------------------------------------
-# Reading a kept match (pitchkeeper.logbook: the one loader and the one write path)
 
 
 def _confirm(question: str, yes: bool, what: str) -> None:
@@ -55,21 +51,6 @@ def _team_specs(specs: list[str], table: Any) -> tuple[tuple[str, tuple[str, ...
             raise PitchError(f"team {name} has no players", "--team")
         out.append((name, tuple(table.player(m, f"--team {name}") for m in members)))
     return tuple(out)
-
-
-def _new_path(rules_name: str) -> Path:
-    import time
-
-    from pitchkeeper.logbook.paths import matches_dir
-
-    folder = matches_dir()
-    stem = f"{time.strftime('%Y-%m-%d')}-{Path(rules_name).stem}"
-    p = folder / f"{stem}.toml"
-    n = 2
-    while p.exists():
-        p = folder / f"{stem}-{n}.toml"
-        n += 1
-    return p
 
 
 @commands.command("new")
@@ -104,13 +85,11 @@ def new_match(
     as_json: JsonOpt = False,
 ) -> None:
     """Start a match: ruleset, players, teams and first dealer. It becomes the current match."""
-    from pitchkeeper.game import match as m
     from pitchkeeper.game import rulesets
     from pitchkeeper.game.records import parse_table
-    from pitchkeeper.logbook import loader, store
+    from pitchkeeper.logbook import paths, store
     from pitchkeeper.logbook.book import Logbook
 
-    rematch_of = None
     if rules_opt:
         if rules and not players_opt:  # `new --rules R Ann Bob ...`: every argument is a player
             players = [rules, *(players or [])]
@@ -127,21 +106,8 @@ def new_match(
         if rules or players or team or solo:
             raise PitchError("--rematch takes the table of the last game: give no ruleset, players or teams")
         src = store.resolve_match_path(of)
-        prev, state = Logbook(src).load()
-        if state.ending is None and not force:
-            raise PitchError(f"{src}: the game is still on (hand {len(state.hands)}); finish it, or add --force")
-        rec = prev.record
-        table = rec.table
-        teams: Any = {t: list(ms) for t, ms in table.teams} if table.teams else {}
-        first = m.dealer_due(rec) or table.players[0]
-        if dealer:
-            first = table.player(dealer, "--dealer")
-        target = target if target is not None else rec.target
-        stake = stake if stake is not None else rec.stake
-        title = title or prev.data.get("title")
-        rematch_of = str(src.resolve())
-        ref = loader.rules_ref(prev.data, src, None)
-        names = list(table.players)
+        book = Logbook(src).rematch(Path(match) if match else None, first_dealer=dealer, target=target,
+                                    stake=stake, title=title, force=force)
     else:
         if not rules:
             raise PitchError("name the ruleset and the players: pitchkeeper new seven-point Ann Bob Cy Dee "
@@ -155,12 +121,13 @@ def new_match(
         if team and solo:
             raise PitchError("give teams or --solo, not both")
         teams = dict(_team_specs(team, table)) if team else {} if solo else None
-        names = list(table.players)
-    path = Path(match) if match else _new_path(rulesets.load(ref).name)
-    book = Logbook.create(path, ref, names, teams, first, title, target, stake=stake, rematch_of=rematch_of)
+        path = Path(match) if match else paths.new_log_path(rulesets.load(ref).name)
+        book = Logbook.create(path, ref, list(table.players), teams, first, title, target, stake=stake)
+    path = book.path
     store.write_pointer(path)
     k = book.load()[0]
-    ruleset, table = k.ruleset, k.record.table
+    ruleset, table, first = k.ruleset, k.record.table, k.record.first_dealer
+    rematch_of, target, stake = k.data.get("rematch_of"), k.record.target, k.record.stake
     if as_json:
         emit_json({"match": str(path), "rules": ruleset.name, "digest": ruleset.digest, "players": list(table.players),
                    "teams": {t: list(ms) for t, ms in table.teams} if table.teams else None,
@@ -168,7 +135,7 @@ def new_match(
                    "stake": stake, "rematch_of": rematch_of})
         return
     sides = ", ".join(f"{t} ({' & '.join(ms)})" for t, ms in table.teams) if table.teams else "each for himself"
-    sys.stdout.write(f"new match: {path}\n  {ruleset.name}, to {target or ruleset.settings['win']['target']}; "
+    sys.stdout.write(f"new match: {shown(path)}\n  {ruleset.name}, to {target or ruleset.settings['win']['target']}; "
                      f"{sides}; {first} deals first\n"
                      "  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP --high WHO --low WHO ...\n")
 
@@ -289,7 +256,7 @@ def _edit_command(**kw: Any) -> None:
     _confirm(f"save the corrected hand {number}?", kw.get("yes", False), "edit")
     book.commit(change)
     if not kw.get("as_json"):
-        sys.stdout.write(f"hand {number} corrected in {book.path}\n")
+        sys.stdout.write(f"hand {number} corrected in {shown(book.path)}\n")
     warn(change.warnings)
 
 
@@ -334,9 +301,9 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
                    "scores": {"before": before.scores, "after": after.scores},
                    "winner": {"before": before.winner, "after": after.winner}})
         return
-    from pitchkeeper.show import render
+    from pitchkeeper.show import board
 
-    render.change(before, after, number)
+    board.change(before, after, number)
 
 
 # ---------------------------------------------------------------------------
@@ -381,9 +348,9 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
                    "scores": state.scores, "winner": state.winner,
                    "won_on_hand": state.ending.hand if state.ending else None})
         return
-    from pitchkeeper.show import render
+    from pitchkeeper.show import board
 
-    render.history(k, state)
+    board.history(k, state)
     warn(list(k.warnings) + list(state.warnings))
 
 
@@ -470,11 +437,11 @@ def check(
         emit_json({"match": str(path), "ok": not report.errors, "problems": found, "warnings": list(warnings)})
     else:
         for w in warnings:
-            sys.stderr.write(f"warning: {w}\n")
+            sys.stderr.write(f"warning: {shown(w)}\n")
         for f in report.problems:
             sys.stderr.write(f"{f}\n")
-        if report.errors:
-            sys.stderr.write(f"{len(report.errors)} problem(s) in {path}\n")
+        if report.errors and len(report.problems) > 1:  # one problem is one line; several get a count
+            sys.stderr.write(f"{len(report.errors)} problem(s) in {shown(path)}\n")
         else:
             sys.stdout.write(f"{path}: ok - {report.hands} hand(s), {report.ruleset.name}"
                              + (f", {len(found)} warning(s)" if found else "") + "\n")

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pitchkeeper.errors import PitchError, unknown_key
+from pitchkeeper.errors import PitchError, control_free, unknown_key
 from pitchkeeper.game.records import MATCH_KEYS, Hand, Table, parse_hand, parse_table
 from pitchkeeper.game.rulesets import Ruleset
 from pitchkeeper.game.scoring import Verdict, verdict
@@ -83,6 +83,11 @@ def parse_match(data: Mapping[str, Any]) -> MatchRecord:
     first = data.get("first_dealer")
     if first is not None:
         first = table.player(first, "first_dealer")
+    title = data.get("title")
+    if title is not None:
+        if not isinstance(title, str):
+            raise PitchError(f"expected text, got {title!r}", "title")
+        control_free(title, "title", "a title is plain text")
     stake = data.get("stake")
     if stake is not None and (not isinstance(stake, int) or isinstance(stake, bool) or stake < 0):
         raise PitchError(f"expected a whole number of 0 or more, got {stake!r}", "stake")

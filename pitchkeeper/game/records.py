@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from pitchkeeper.errors import PitchError, did_you_mean, or_list, unknown_key
+from pitchkeeper.errors import PitchError, control_free, did_you_mean, or_list, unknown_key
 from pitchkeeper.game.cards import Card, Suit, parse_card, parse_cards, parse_suit
 from pitchkeeper.game.points import POINT_IDS  # noqa: F401 (the contract's point ids, re-exported)
 
@@ -181,10 +181,7 @@ def _text(v: Any, where: str) -> str:
 
 def _printable(v: str, where: str) -> None:
     """No control characters: a name or note is printed to terminals, and must not drive them."""
-    import unicodedata
-
-    if any(unicodedata.category(ch) == "Cc" for ch in v):
-        raise PitchError(f"{v!r} holds a control character; names and notes are plain text", where)
+    control_free(v, where)
 
 
 def parse_table(data: Mapping[str, Any]) -> Table:

@@ -7,7 +7,8 @@ both understand. Nothing here imports Rich or prints.
 
 from __future__ import annotations
 
-from pitchkeeper.game.cards import SUIT_NAMES, SUIT_SYMBOLS, pretty
+from pitchkeeper.game.cards import pretty
+from pitchkeeper.game.vocabulary import SUIT_NAMES, SUIT_SYMBOLS
 
 RED_SUITS = ("H", "D")
 DIM = "dim"
