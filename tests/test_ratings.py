@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
+from helpers import imported_by
 from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
@@ -75,11 +73,11 @@ def test_a_swiss_event_seeded_by_ratings_lists_the_strongest_team_first(_home: P
 
 def test_stats_without_ratings_never_imports_openskill(_home: Path) -> None:
     _keep_kitchen(_home)
-    code = ("import sys, runpy\nsys.argv = ['pitchkeeper', 'stats', '--all', '--json']\n"
-            "try:\n    runpy.run_module('pitchkeeper', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-            "print('LOADED', [m for m in ('openskill',) if m in sys.modules])\n")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, env={**os.environ})
-    assert "LOADED []" in p.stdout, p.stdout + p.stderr
+    mods, p = imported_by(["stats", "--all", "--json"], {"PITCHKEEPER_HOME": str(_home)})
+    assert p.returncode == 0, p.stderr
+    assert "openskill" not in mods and "sqlite3" not in mods
+    mods, p = imported_by(["stats", "--all", "--ratings", "--json"], {"PITCHKEEPER_HOME": str(_home)})
+    assert p.returncode == 0 and "openskill" in mods  # the check can see it when it is there
 
 
 def test_ratings_are_remembered_until_a_kept_file_changes(_home: Path) -> None:
