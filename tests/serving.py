@@ -61,6 +61,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on",
                                 timeout_graceful_shutdown=1)
+        self.app = app
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -73,6 +74,7 @@ class Server:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.app.state.site.hub.close_soon()  # as `serve` does on Ctrl-C: open streams end first
         self.server.should_exit = True
         self.thread.join(10)
 

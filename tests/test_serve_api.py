@@ -304,3 +304,42 @@ def test_a_stream_that_reconnects_after_a_change_gets_it_at_once(log: Path) -> N
                           timeout=httpx.Timeout(5.0)) as r:
             data = next(line for line in r.iter_lines() if line.startswith("data:"))
         assert json.loads(data[5:]) == {"version": new}
+
+
+def test_the_cli_and_several_clients_at_once_lose_no_hand_and_the_stream_ends_on_the_last_version(
+        tmp_path: Path) -> None:
+    import threading
+
+    import httpx
+
+    log = new_log(tmp_path / "m.toml", {"rules": "partnership-pitch", "players": ["Ann", "Bob", "Cy", "Dee"],
+                                        "teams": TEAMS, "target": 10_000})
+    env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path / "home")}
+    with Server(create_app(log, PIN)) as server:
+        events = Events(server.url)
+
+        def client() -> None:
+            with httpx.Client(base_url=server.url) as c:
+                for _ in range(4):
+                    assert c.post("/api/hands", json=HAND, headers={"X-Pitchkeeper-Pin": PIN}).status_code == 201
+
+        def cli() -> None:
+            for _ in range(3):
+                subprocess.run([sys.executable, "-m", "pitchkeeper", "hand", "Ann", "3", "S", "--high", "Us", "--low",
+                                "Them", "--jack", "Us", "--game", "Us", "--match", str(log)], env=env, check=True,
+                               capture_output=True)
+
+        threads = [threading.Thread(target=client) for _ in range(3)] + [threading.Thread(target=cli) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        try:
+            final = pitchkeeper.Logbook.open(log)
+            assert len(final.state()["hands"]) == 18
+            seen = events.wait(12)  # at least one event per write through the server
+            with events.cond:
+                assert events.cond.wait_for(lambda: events.items[-1]["version"] == final.version, 5)
+            assert len({e["version"] for e in events.items}) == len(events.items) >= len(seen)  # never twice
+        finally:
+            events.close()
