@@ -139,3 +139,17 @@ def test_the_table_commands_never_load_the_web_stack(log: Path, env: dict[str, s
     assert sorted(m for m in mods if m.startswith(WEB)) == []
     mods, p = imported_by(["serve", "--match", "missing.toml"], env)  # the control: serve itself does load it
     assert p.returncode == 2 and {"starlette", "uvicorn", "jinja2"} <= mods
+
+
+def test_without_match_it_serves_the_current_match(tmp_path: Path, env: dict[str, str]) -> None:
+    made = subprocess.run([sys.executable, "-m", "pitchkeeper", "new", "cutthroat-pitch", "Ann", "Bob", "Cy"],
+                          capture_output=True, text=True, env=env, check=True)
+    p, out = start(["--port", "0"], env)
+    try:
+        path = out[0].removeprefix("serving ").strip()
+        assert path and path in made.stdout
+        url = re.search(r"scoreboard\s+(http://\S+)/", "\n".join(out)).group(1)
+        assert httpx.get(url + "/api/match").json()["rules"] == "cutthroat-pitch"
+    finally:
+        p.send_signal(signal.SIGINT)
+        p.wait(15)
