@@ -76,7 +76,7 @@ class Site:
         last = s.state["hands"][-1] if s.state["hands"] else None
         return {
             "board": s.board, "state": s.state, "version": s.version, "sides": view.sides(s.board),
-            "chart": view.chart(s.state, s.board), "title": s.board.get("title") or s.ruleset.title or s.ruleset.name,
+            "chart": view.chart(s.state, s.board), "title": title_of(s),
             "last": last, "last_lines": view.verdict_lines(last, labels) if last else [],
             "bid_line": view.bid_line(last) if last else "",
             "reach_words": "must pass" if s.board["reach"] == "exceed" else "to",
@@ -92,6 +92,12 @@ class Site:
                 return await run_in_threadpool(fn, *args)
             finally:
                 self.hub.check()
+
+
+def title_of(s: Snapshot) -> str:
+    """The match's own title, or who plays whom ("Us vs Them"); the ruleset is named under it."""
+    sides = list(s.board["scores"])
+    return s.board.get("title") or (" vs ".join(sides) if len(sides) <= 4 else s.ruleset.name)
 
 
 def page_headers() -> dict[str, str]:
