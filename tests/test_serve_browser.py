@@ -173,6 +173,7 @@ def test_a_whole_game_tapped_on_a_phone_shows_on_the_scoreboard_live(server: tup
             assert "Us won on hand 4" in tv.locator(".winner-line").inner_text()
             phone.wait_for_selector("text=Us won")
             phone.screenshot(path=str(shots / "phone-won.png"), full_page=True)
+            tv.wait_for_selector("#board:not(.flash)")  # the new hand's highlight has faded
             tv.screenshot(path=str(shots / "scoreboard-tv.png"))
             tablet = browser.new_context(viewport={"width": 800, "height": 1280}).new_page()
             tablet_watch = Watch(tablet)

@@ -30,7 +30,10 @@
         el.replaceWith(fresh);
         var after = fresh.getAttribute("data-hands");
         document.dispatchEvent(new CustomEvent("pitchkeeper:changed", { detail: { before: before, after: after } }));
-        if (before !== after) fresh.classList.add("flash");
+        if (before !== after) {  // a new hand: light the board up for a moment
+          fresh.addEventListener("animationend", function () { fresh.classList.remove("flash"); });
+          fresh.classList.add("flash");
+        }
       })
       .catch(function () { live.classList.add("stale"); })
       .then(function () {
