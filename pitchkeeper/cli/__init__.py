@@ -34,6 +34,7 @@ COMMANDS: dict[str, Any] = {  # in the order `pitchkeeper --help` lists them
     "play": "guided",
     **dict.fromkeys(("matches", "use", "where", "sheet"), "shelf"),
     **dict.fromkeys(("export", "chart", "stats"), "lookback"),
+    "serve": "serve",
     "judge": (JUDGE, "Judge a hand, a trick or a whole match from a record file."),
     "rules": (RULES, "List, show, check, compare and explain rulesets, and start house rules."),
     "tournament": (TOURNAMENT, "Tournaments and leagues: seat the room, take every table's result, rank the players."),
