@@ -211,10 +211,12 @@ def test_a_correction_re_ranks_and_keeps_the_seated_round(tmp_path: Path) -> Non
     ok("tournament", "check", t)
 
 
-def test_a_hand_kept_file_is_checked_and_read() -> None:
-    out = ok("tournament", "check", DATA / "league.toml")
+def test_a_hand_kept_file_is_checked_and_read(tmp_path: Path) -> None:
+    league = tmp_path / "league.toml"  # a copy: reading leaves a cache beside the file, never in the source tree
+    league.write_bytes((DATA / "league.toml").read_bytes())
+    out = ok("tournament", "check", league)
     assert "round-robin, 6 players, 2 of 3 round(s) seated, 2 complete" in out
-    s = js("tournament", "standings", DATA / "league.toml")
+    s = js("tournament", "standings", league)
     assert [(r["name"], r["rank"], r["wins"], r["points"]) for r in s["teams"]] == [
         ("Ann&Bob", 1, 1, 40), ("Eve&Fay", 2, 1, 22), ("Cy&Dee", 3, 0, 15)]  # wins, then points
     code, _, err = run("tournament", "check", DATA / "twice.toml")
@@ -260,8 +262,9 @@ def test_table_cards_and_standings_pages(tmp_path: Path) -> None:
 def test_reading_commands_load_neither_rich_nor_openskill(tmp_path: Path, words: list[str]) -> None:
     t = new(tmp_path / "t.toml", "-r", "partnership-pitch", "-f", "progressive", "-p", "Ann,Bob,Cy,Dee")
     mods, p = imported_by(["tournament", *words, str(t), "--json"])
-    assert p.returncode == 0 and p.stdout.startswith("{"), p.stderr
-    assert [m for m in ("rich", "pydantic", "openskill", "sqlite3", "pitchkeeper.tournament.html") if m in mods] == []
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["round"] in (0, 1)
+    assert not {"rich", "pydantic", "openskill", "sqlite3", "pitchkeeper.tournament.html"} & mods
 
 
 def test_tables_reporting_at_once_never_lose_a_result(tmp_path: Path) -> None:
