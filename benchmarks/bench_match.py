@@ -74,7 +74,7 @@ def main() -> None:
         log = home / "thirty.toml"
         make_log(pk, env, log, 30, seed=1)
         base = log.read_bytes()
-        hand = [*pk, "hand", "Ann", "3", "S", "--high", "Us", "--low", "Them", "--jack", "Us", "--game", "Us",
+        hand = [*pk, "hand", "Ann", "3", "S", "--high", "Us", "--low", "Them", "--jack", "Us", "--game", "Us", "--rest", "none",
                 "--match", str(log)]
         fresh = home / "fresh.toml"
         cmds = {

@@ -30,8 +30,9 @@ JUDGE = {"hand": "judge", "match": "judge", "trick": "judge"}
 RULES = {"list": "rules", "show": "rules", "check": "rules", "diff": "rules", "new": "rules", "explain": "rules"}
 TOURNAMENT = dict.fromkeys(("new", "seat", "record", "standings", "cards", "check"), "tournament")
 COMMANDS: dict[str, Any] = {  # in the order `pitchkeeper --help` lists them
-    **dict.fromkeys(("new", "hand", "edit", "status", "history", "undo", "matches", "check"), "table"),
+    **dict.fromkeys(("new", "hand", "edit", "status", "history", "undo", "check"), "table"),
     "play": "guided",
+    **dict.fromkeys(("matches", "use", "where", "sheet"), "shelf"),
     **dict.fromkeys(("export", "chart", "stats"), "lookback"),
     "serve": "serve",
     "judge": (JUDGE, "Judge a hand, a trick or a whole match from a record file."),
@@ -74,6 +75,16 @@ class LazyGroup(TyperGroup):
         except PitchError as e:
             sys.stderr.write(f"error: {e}\n")
             raise typer.Exit(2) from None
+
+    def format_epilog(self, ctx: Any, formatter: Any) -> None:
+        """The data folder in the root help: a person looking for the logs finds them here."""
+        super().format_epilog(ctx, formatter)
+        if ctx.parent is None:
+            from pitchkeeper.logbook.paths import data_dir
+
+            formatter.write_paragraph()
+            formatter.write_text(f"Match logs are kept in {data_dir()} (PITCHKEEPER_HOME moves them; "
+                                 "`pitchkeeper where` shows it, `pitchkeeper matches` lists them).")
 
     def main(self, *args: Any, standalone_mode: bool = True, **kw: Any) -> Any:
         """Every way a run can end badly, as one line on stderr.
@@ -191,7 +202,9 @@ def emit_json(obj: Any) -> None:
     import json
 
     indent = 2 if sys.stdout.isatty() else None
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=indent) + "\n")
+    # JSON is data: on a stream that is not UTF-8 (a legacy console), \u escapes keep every name whole
+    utf8 = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("-", "").replace("_", "") == "utf8"
+    sys.stdout.write(json.dumps(obj, ensure_ascii=not utf8, indent=indent) + "\n")
 
 
 def need_ruleset(rules: str | None, command: str) -> Any:
@@ -218,6 +231,31 @@ def interactive() -> bool:
         return sys.stdin.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def may_write_over(out: Any, force: bool | None) -> None:
+    """A command's output never lands on a match log or tournament (kept data would be lost);
+    over any other existing file only with --force (`force` True) or after asking on a terminal.
+    `force` None: only the first rule (a command that writes its output file without asking)."""
+    import os
+
+    from pitchkeeper.logbook import store
+
+    try:
+        exists = os.path.lexists(out)
+    except (OSError, ValueError):
+        return  # a name no file can have: the write itself says what is wrong
+    if not exists:
+        return
+    if store.holds_a_record(out):
+        raise PitchError("is a match log (or a tournament): it is never written over; choose another file",
+                         str(out))
+    if force or force is None:
+        return
+    if not interactive():
+        raise PitchError("already exists: add --force to write over it", str(out))
+    if not typer.confirm(f"{shown(out)} exists: write over it?", default=False):
+        raise typer.Exit(1)
 
 
 def warn(lines: Any) -> None:
@@ -257,11 +295,39 @@ def _on_sigint(signum: int, frame: object) -> None:
     raise Interrupted()
 
 
+# What a console that cannot show the suit symbols shows instead: the letters of the card tokens.
+LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C", "─": "-", "━": "-",
+           "│": "|", "┃": "|", "┼": "+", "╇": "+", "•": "*", "…": "..."}
+
+
+def _letters(e: UnicodeEncodeError) -> tuple[str, int]:
+    return "".join(LETTERS.get(ch, "?") for ch in e.object[e.start:e.end]), e.end
+
+
+def plain_streams() -> None:
+    """On a console whose encoding cannot show the suit symbols (a Windows code page such as cp1252),
+    write letters instead ('10S', 'S spades'), and '?' for anything else it cannot show, never raise."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            "♠♥♦♣".encode(getattr(stream, "encoding", None) or "utf-8")
+            continue
+        except (UnicodeEncodeError, LookupError):
+            pass
+        import codecs
+
+        codecs.register_error("pitchkeeper-letters", _letters)
+        try:
+            stream.reconfigure(errors="pitchkeeper-letters")  # type: ignore[union-attr]
+        except (AttributeError, ValueError):
+            pass
+
+
 def main() -> None:
     """Entry point: run the app, turning bad input into one line and exit 2."""
     import signal
 
     signal.signal(signal.SIGINT, _on_sigint)
+    plain_streams()
     try:
         app()
     except Interrupted:

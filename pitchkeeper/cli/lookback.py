@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, interactive, topic, warn
+from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, may_write_over, topic, warn
 from pitchkeeper.errors import PitchError, shown
 
 commands = topic()
@@ -42,8 +42,9 @@ def _write_stdout(text: str) -> None:
 @commands.command("export")
 def export_cmd(
     match_opt: MatchOpt = None,
-    fmt: Annotated[str | None, typer.Option("--format", "-f", show_default=False, metavar="csv|json|md|html",
-                                            help="csv, json, md (Markdown) or html; default: from OUT's suffix.")] = None,
+    fmt: Annotated[str | None, typer.Option("--format", "-f", show_default=False, metavar="csv|json|md|html|text",
+                                            help="csv, json, md (Markdown), html, or text (a few lines to paste "
+                                            "into a group chat); default: from OUT's suffix.")] = None,
     out: Annotated[Path | None, typer.Option("--output", "-o", show_default=False, metavar="OUT",
                                              help="Write to this file (atomically) instead of standard output.")] = None,
     bom: Annotated[bool, typer.Option("--bom", help="CSV: start with a byte-order mark, so that Excel reads "
@@ -56,18 +57,24 @@ def export_cmd(
 
     if fmt is None:
         if out is None:
-            raise PitchError("say which format: csv, json, md or html", "--format")
+            raise PitchError("say which format: csv, json, md, html or text", "--format")
         try:
             name = export.format_name(out.suffix)
         except PitchError:
-            raise PitchError(f"cannot tell the format from {out.name}: give csv, json, md or html",
+            raise PitchError(f"cannot tell the format from {out.name}: give csv, json, md, html or text",
                              "--format") from None
     else:
         name = export.format_name(fmt)
     if out is not None:
-        _may_write_over(out, force)
+        may_write_over(out, force)
     ruleset, record, state, _ = _replayed(match_opt)
-    text = export.render(name, export.build(ruleset, record, state))
+    ex = export.build(ruleset, record, state)
+    if name == "text":
+        from pitchkeeper.game.vocabulary import target_words
+
+        text = export.to_text(ex, target_words(ruleset.settings["win"]["reach"], state.target))
+    else:
+        text = export.render(name, ex)
     if bom and name == "csv":
         text = export.BOM + text
     if out is None:
@@ -79,34 +86,13 @@ def export_cmd(
     sys.stderr.write(f"wrote {shown(out)} ({name}, {len(state.hands)} hands)\n")
 
 
-def _may_write_over(out: Path, force: bool) -> None:
-    """An export never writes over a match log; over any other existing file, only if asked to."""
-    import os
-
-    from pitchkeeper.logbook import store
-
-    try:
-        exists = os.path.lexists(out)
-    except (OSError, ValueError):
-        return  # a name no file can have: the write itself says what is wrong
-    if not exists:
-        return
-    if store.holds_a_record(out):
-        raise PitchError("is a match log: an export never writes over one; choose another file", str(out))
-    if force:
-        return
-    if not interactive():
-        raise PitchError("already exists: add --force to write over it", str(out))
-    if not typer.confirm(f"{shown(out)} exists: write over it?", default=False):
-        raise typer.Exit(1)
-
-
 @commands.command("chart")
 def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The score after each hand as a chart in the terminal: one symbol per side, the target dotted."""
+    from pitchkeeper.game.vocabulary import target_words
     from pitchkeeper.reports import chart
 
-    _, record, state, path = _replayed(match_opt)
+    ruleset, record, state, path = _replayed(match_opt)
     p = chart.progression(state)
     if as_json:
         emit_json(p.to_json())
@@ -114,7 +100,7 @@ def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
     from pitchkeeper.show import render_chart
 
     title = record.header.get("title") if isinstance(record.header.get("title"), str) else path.name
-    render_chart.chart(p, f"{title} - {state.rules}, to {state.target}")
+    render_chart.chart(p, f"{title} - {state.rules}, {target_words(ruleset.settings['win']['reach'], state.target)}")
 
 
 @commands.command("stats")
@@ -122,12 +108,19 @@ def stats_cmd(
     matches: Annotated[list[Path] | None, typer.Argument(help="Match logs (default: the current match).",
                                                          metavar="[MATCH]...", show_default=False)] = None,
     all_logs: Annotated[bool, typer.Option("--all", "-a", help="Every match log in the data folder.")] = False,
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Only matches played under this ruleset "
+                                              "(its name).", show_default=False)] = None,
+    since: Annotated[str | None, typer.Option("--since", metavar="YYYY-MM-DD", help="Only matches begun on or "
+                                              "after this day.", show_default=False)] = None,
+    until: Annotated[str | None, typer.Option("--until", metavar="YYYY-MM-DD", help="Only matches begun on or "
+                                              "before this day.", show_default=False)] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 2 at the end if any log could not be read.")] = False,
     ratings: Annotated[bool, typer.Option("--ratings", help="Add each player's rating from every game kept in the "
                                           "data folder (match logs and tournaments).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Bids made and set, average bid, points per hand, who takes each point, games won: per player and team.
+    """Bids made (in percent) and set, who is set most, the best partnership, points per hand, who takes
+    each point, games won: per player and team.
 
     A log that cannot be read is named on standard error (one line) and left out; the others are
     still counted. The exit status is 0 unless --strict is given, or no log at all could be read.
@@ -135,6 +128,12 @@ def stats_cmd(
     from pitchkeeper.logbook import paths, store
     from pitchkeeper.reports import stats
 
+    since = stats.day(since, "--since") if since is not None else None
+    until = stats.day(until, "--until") if until is not None else None
+    if rules is not None:
+        from pitchkeeper.game import rulesets
+
+        rules = rulesets.load(rules).name  # a typo is one line naming the known rulesets, not an empty table
     files: list[Path] = list(matches or [])
     scanned: set[Path] = set()
     if all_logs:
@@ -149,19 +148,25 @@ def stats_cmd(
     seen: set[Path] = set()
     todo: list[tuple[Path, bool]] = []
     for f in files:
-        key = f.resolve()
+        try:
+            key = f.resolve()
+        except (OSError, ValueError):  # a name no file can have: reading it says so
+            key = f
         if key not in seen:
             seen.add(key)
             todo.append((f, f in scanned))
     read = []
     problems = 0
-    for r in stats.read_many(todo):
+    with _progress(len(todo)) as tick:
+        results = stats.read_many(todo, progress=tick)
+    for r in results:
         if r.error:
             problems += 1
             sys.stderr.write(f"error: {r.error}\n")
         elif r.figures is not None:
             read.append(r.figures)
-    result = stats.merge(read)
+    chosen = stats.keep(read, rules, since, until)
+    result = stats.merge(chosen)
     rated = None
     if ratings:
         from pitchkeeper.reports import ratings as rating_mod
@@ -170,6 +175,7 @@ def stats_cmd(
     if as_json:
         obj = result.to_json()
         obj["skipped"] = problems
+        obj["filtered_out"] = len(read) - len(chosen)
         if rated is not None:
             obj["ratings"] = [r.to_json() for r in rated]
         emit_json(obj)
@@ -177,8 +183,45 @@ def stats_cmd(
         from pitchkeeper.show import render_chart
 
         render_chart.stats(result)
+        if len(chosen) < len(read):
+            sys.stderr.write(f"{len(read) - len(chosen)} match(es) left out by --rules/--since/--until\n")
         if rated is not None:
             sys.stdout.write(rating_mod.ratings_text(rated))
     if problems and (strict or not read):
         raise typer.Exit(2)
 
+
+# Below this many logs reading is over before a bar would be seen.
+PROGRESS_FROM = 50
+
+
+class _progress:
+    """A Rich progress bar on standard error while many logs are read, only when it is a terminal
+    (never in a pipe, a log file or --json consumer's stdout); otherwise a no-op."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar: Any = None
+
+    def __enter__(self) -> Any:
+        if self.total < PROGRESS_FROM or not _stderr_is_terminal():
+            return lambda n: None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        self.bar = Progress(TextColumn("reading logs"), BarColumn(), MofNCompleteColumn(),
+                            console=Console(stderr=True), transient=True)
+        self.bar.start()
+        task = self.bar.add_task("read", total=self.total)
+        return lambda n: self.bar.advance(task, n)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False

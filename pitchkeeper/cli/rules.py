@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, RulesOpt, emit_json, fail, need_ruleset, topic
+from pitchkeeper.cli import JsonOpt, emit_json, fail, may_write_over, need_ruleset, topic
 from pitchkeeper.errors import shown
 
 if TYPE_CHECKING:
@@ -117,6 +117,7 @@ def rules_new(
     from pitchkeeper.reports import houserules
 
     base = rulesets.load(extends)
+    may_write_over(file, None)  # never over a match log, even with --force
     if file.exists() and not force:
         fail(f"{file}: already exists (use --force to overwrite)")
     text = houserules.starter(base, extends, file.stem)
@@ -128,17 +129,29 @@ def rules_new(
 
 
 
+def _current_ruleset() -> Any:
+    """The ruleset the current match is played under (the version its log pins), or None."""
+    from pitchkeeper.logbook import loader, store
+
+    path = store.current_match()
+    if path is None or not path.exists():
+        return None
+    return loader.pinned_ruleset(store.read_record(path), path)[0]
+
+
 @commands.command("explain")
 def rules_explain(
     topic: Annotated[str | None, typer.Argument(help="A dispute, such as off-jack, low, follow, revoke; "
                                                      "leave it out for the list.", show_default=False)] = None,
-    rules: RulesOpt = None,
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Ruleset: a built-in name or a .toml file "
+                                              "(default: the current match's).", show_default=False)] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Settle a table argument: this ruleset's answer to a common dispute, with an example."""
     from pitchkeeper.words import disputes
 
-    ruleset = need_ruleset(rules, "rules explain")
+    ruleset = _current_ruleset() if not rules else None
+    ruleset = ruleset or need_ruleset(rules, "rules explain")
     if topic is None:
         answers = disputes.explain_all(ruleset)
         if as_json:

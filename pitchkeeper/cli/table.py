@@ -1,4 +1,4 @@
-"""Commands that keep a match at the table: new, hand, edit, undo, status, history, matches, check.
+"""Commands that keep a match at the table: new, hand, edit, undo, status, history, check.
 
 Each parses its options, calls the library (pitchkeeper.logbook: the one loader, the Logbook's
 locked write path, HandEntry) and shows the result (pitchkeeper.show: `board` without Rich for
@@ -46,11 +46,19 @@ def _team_specs(specs: list[str], table: Any) -> tuple[tuple[str, tuple[str, ...
         name = name.strip()
         if not sep or not name:
             raise PitchError(f"expected a team as NAME=PLAYER,PLAYER (such as Us=Ann,Cy), got {spec!r}", "--team")
-        members = [m for m in rest.replace(",", " ").replace("+", " ").split() if m]
+        members = _names(rest)
         if not members:
             raise PitchError(f"team {name} has no players", "--team")
         out.append((name, tuple(table.player(m, f"--team {name}") for m in members)))
     return tuple(out)
+
+
+def _names(text: str) -> list[str]:
+    """Names in one argument: separated by commas (or +) when there is one, so "Ann, Dee Dee" keeps a
+    name with a space; else by spaces."""
+    if "," in text or "+" in text:
+        return [n.strip() for n in text.replace("+", ",").split(",") if n.strip()]
+    return text.split()
 
 
 @commands.command("new")
@@ -99,7 +107,7 @@ def new_match(
     if players_opt:
         if players:
             raise PitchError("give the players once: as arguments or as --players", "--players")
-        players = [p for item in players_opt for p in item.replace(",", " ").split()]
+        players = [p for item in players_opt for p in _names(item)]
     if team:
         team = [t for item in team for t in item.split(";") if t.strip()]
     if rematch:
@@ -134,10 +142,17 @@ def new_match(
                    "first_dealer": first, "target": target or ruleset.settings["win"]["target"],
                    "stake": stake, "rematch_of": rematch_of})
         return
+    from pitchkeeper.game.answers import entry_hint
+    from pitchkeeper.game.vocabulary import target_words
+    from pitchkeeper.show.ansi import Console
+
     sides = ", ".join(f"{t} ({' & '.join(ms)})" for t, ms in table.teams) if table.teams else "each for himself"
-    sys.stdout.write(f"new match: {shown(path)}\n  {ruleset.name}, to {target or ruleset.settings['win']['target']}; "
-                     f"{sides}; {first} deals first\n"
-                     "  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP --high WHO --low WHO ...\n")
+    goal = target_words(ruleset.settings["win"]["reach"], target or ruleset.settings["win"]["target"])
+    out = Console()  # lines wrapped to the terminal (a phone is 40 columns)
+    for line in (f"new match: {shown(path)}", f"  {ruleset.name}, {goal}; {sides}; {first} deals first",
+                 f"  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP {entry_hint(ruleset)}",
+                 "  or answer the questions of: pitchkeeper play"):
+        out.print(line)
 
 
 # ---------------------------------------------------------------------------
@@ -160,9 +175,12 @@ def _hand_parameters() -> list[Any]:
                                                         show_default=False)]),
     ]
     for pid in POINT_IDS:
-        params.append(p("pt_" + pid.replace("-", "_"), Annotated[str | None, opt(
-            f"--{pid}", help=f"Who took {pid} (team or player; - if it was not out).", show_default=False)]))
+        params.append(p("pt_" + pid.replace("-", "_"), Annotated[list[str] | None, opt(
+            f"--{pid}", metavar="WHO", help=_point_help(pid), show_default=False)]))
     params += [
+        p("rest", Annotated[str | None, opt("--rest", metavar="none", help="The points not named were not out "
+                                            "(--rest none): every point of the ruleset must be answered.",
+                                            show_default=False)]),
         p("point", Annotated[list[str] | None, opt("--point", "-p", help="ID=WHO for any point of the ruleset, "
                                                    "e.g. off-jack=Us (repeat).", show_default=False)]),
         p("cards", Annotated[list[str] | None, opt("--cards", "-c", help="WHO: CARDS - the cards a side or player "
@@ -187,24 +205,49 @@ def _hand_parameters() -> list[Any]:
     return params
 
 
-def entry_of(kw: dict[str, Any]) -> Any:
-    """The options of `hand`/`edit` as a HandEntry (names and cards are checked against the log later)."""
+def _point_help(pid: str) -> str:
+    """The help of --ID: the question the point asks ("dealt" where a ruleset gives it to the player dealt it)."""
+    if pid == "game":
+        return "Who won game: a team or player, tie, or none."
+    if pid in ("low", "deuce"):
+        return (f"Who won {pid}: where the ruleset gives {pid} to the player dealt it (seven-point, the Trickster "
+                f"games), who was dealt it; else its captor. A team or player, or none if not out.")
+    return f"Who won {pid}: a team or player, or none if it was not out."
+
+
+def entry_of(kw: dict[str, Any], new: bool = True) -> Any:
+    """The options of `hand`/`edit` as a HandEntry (names and cards are checked against the log later).
+
+    A new hand entered by points answers every point (`--rest none` for those not out); a point
+    named twice is an error, not "the last one wins".
+    """
+    from pitchkeeper.game.answers import NOBODY as NOBODY_WORDS
     from pitchkeeper.logbook.entry import HandEntry
 
     points: dict[str, str] = {}
     for pid in POINT_IDS:
         v = kw.get("pt_" + pid.replace("-", "_"))
-        if v is not None:
-            points[pid] = v
+        if isinstance(v, str):
+            v = [v]
+        if v:
+            if len(v) > 1:
+                raise PitchError(f"{pid} is answered {len(v)} times ({', '.join(v)}): say it once", f"--{pid}")
+            points[pid] = v[0]
     for spec in kw.get("point") or []:
         pid, sep, who = spec.partition("=")
         if not sep:
             raise PitchError(f"expected ID=WHO, such as off-jack=Us, got {spec!r}", "--point")
+        pid = pid.strip()
+        if pid in points:
+            raise PitchError(f"{pid} is answered twice ({points[pid]}, {who}): say it once", "--point")
         points[pid] = who
+    rest = kw.get("rest")
+    if rest is not None and rest.strip().lower() not in NOBODY_WORDS:
+        raise PitchError(f"--rest says the points not named were not out: --rest none, not {rest!r}", "--rest")
     return HandEntry(bidder=kw.get("bidder"), amount=kw.get("amount"), trump=kw.get("trump"), dealer=kw.get("dealer"),
                      auction=kw.get("auction"), points=points, cards=_who_cards(kw.get("cards"), "--cards"),
                      dealt=_who_cards(kw.get("dealt"), "--dealt"), revokes=kw.get("revoke"), note=kw.get("note"),
-                     file=kw.get("from_file"))
+                     file=kw.get("from_file"), require_every_point=new, rest=rest is not None)
 
 
 def _who_cards(specs: list[str] | None, where: str) -> dict[str, str] | None:
@@ -245,7 +288,7 @@ def _hand_command(**kw: Any) -> None:
 def _edit_command(**kw: Any) -> None:
     number = kw["number"]
     book = book_of(kw.get("match"))
-    change = book.prepare_replace(number, entry_of(kw))
+    change = book.prepare_replace(number, entry_of(kw, new=False))
     _show_change(change.replayed_before, change.state, number, kw.get("as_json", False))
     if not change.changes_anything:
         sys.stderr.write("nothing changes\n")
@@ -266,10 +309,11 @@ def _register_hand_commands() -> None:
     params = _hand_parameters()
 
     def hand(**kw: Any) -> None:
-        """Record a hand: bidder, amount, trump, and who took each point (or the cards each side took).
+        """Record a hand: bidder, amount, trump, and who won each point (or the cards each side took).
 
-        The dealer follows the rotation. Prints the verdict and the scoreboard; with --json, the
-        `judge match` object of the whole match.
+        Every point of the ruleset is answered: a team or player, none (not out), tie (game), or
+        --rest none for the points not named. The dealer follows the rotation. Prints the verdict and
+        the scoreboard; with --json, the `judge match` object of the whole match.
         """
         _hand_command(**kw)
 
@@ -311,12 +355,25 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
 
 
 @commands.command("status")
-def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
+def status(
+    match: MatchOpt = None,
+    share: Annotated[bool, typer.Option("--share", help="A few plain lines to paste into a group chat "
+                                        "(as `export --format text`).")] = False,
+    as_json: JsonOpt = False,
+) -> None:
     """The scoreboard: scores, who deals next, points needed, who is in the hole, the last hand."""
     from pitchkeeper import __version__
     from pitchkeeper.logbook import store
 
     path = store.resolve_match_path(match)
+    if share:
+        from pitchkeeper.game.vocabulary import target_words
+        from pitchkeeper.reports import export
+
+        k, state = book_of(match).load()
+        goal = target_words(k.ruleset.settings["win"]["reach"], state.target)
+        sys.stdout.write(export.to_text(export.build(k.ruleset, k.record, state), goal))
+        return
     st = store.read_cache(path, __version__)  # an unchanged log need not be parsed and replayed again
     if st is None:
         from pitchkeeper.logbook import loader
@@ -381,44 +438,7 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
 
 
 # ---------------------------------------------------------------------------
-# matches, check
-
-
-@commands.command("matches")
-def matches(as_json: JsonOpt = False) -> None:
-    """The match logs in the data folder, with their state; * marks the current match."""
-    from pitchkeeper.logbook import store
-    from pitchkeeper.logbook.book import Logbook
-    from pitchkeeper.logbook.paths import matches_dir
-
-    try:
-        current = store.current_match()
-    except PitchError:
-        current = None
-    files = sorted(matches_dir().glob("*.toml")) if matches_dir().is_dir() else []
-    if current is not None and current.exists() and all(f.resolve() != current.resolve() for f in files):
-        files.append(current)
-    rows = []
-    for f in files:
-        row: dict[str, Any] = {"match": str(f), "current": current is not None and f.resolve() == current.resolve()}
-        try:
-            k, state = Logbook(f).load()
-            row.update(rules=k.ruleset.name, title=k.data.get("title"), players=list(k.record.table.players),
-                       hands=len(state.hands), scores=state.scores, winner=state.winner,
-                       state="won" if state.ending else "playing", error=None)
-        except PitchError as e:
-            row.update(rules=None, title=None, players=None, hands=None, scores=None, winner=None, state="broken",
-                       error=str(e))
-        rows.append(row)
-    if as_json:
-        emit_json(rows)
-        return
-    if not rows:
-        sys.stdout.write("no matches yet: start one with `pitchkeeper new`\n")
-        return
-    from pitchkeeper.show import render
-
-    render.matches(rows)
+# check
 
 
 @commands.command("check")

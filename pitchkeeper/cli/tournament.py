@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, emit_json, topic
+from pitchkeeper.cli import JsonOpt, emit_json, may_write_over, topic
 from pitchkeeper.errors import PitchError
 
 commands = topic()
@@ -82,6 +82,7 @@ def seat_cmd(
         from pitchkeeper.logbook import store
         from pitchkeeper.tournament import html
 
+        may_write_over(cards, None)  # never over a match log or a tournament
         store.write_atomic(cards, html.table_cards(book.load(file), rnd))
     if as_json:
         emit_json(rnd.to_json())
@@ -199,6 +200,7 @@ def standings_cmd(
     else:
         from pitchkeeper.logbook import store
 
+        may_write_over(out, None)  # never over a match log or a tournament
         store.write_atomic(out, text)
         sys.stderr.write(f"wrote {out}\n")
 
@@ -220,6 +222,7 @@ def cards_cmd(
     number = rnd or len(t.rounds)
     if not 0 < number <= len(t.rounds):
         raise PitchError(f"expected a round from 1 to {len(t.rounds)}", "--round")
+    may_write_over(out, None)  # never over a match log or a tournament
     store.write_atomic(out, html.table_cards(t, t.rounds[number - 1]))
     sys.stderr.write(f"wrote {out}: {len(t.rounds[number - 1].tables)} table card(s) for round {number}\n")
 

@@ -147,7 +147,9 @@ def decide(ruleset: Ruleset, table: Table, after: Mapping[str, int], v: Verdict,
     field_ = list(out)
     tie = ""
     for rule in w["precedence"]:
-        if rule == "bidder" and bidder in field_:
+        # a pitch without a contract has no bidder to go out first (seed 001: "without the obligation of
+        # making anything"): the next rule (count-out: high, low, jack, game) decides
+        if rule == "bidder" and bidder in field_ and v.bid.amount:
             if tie:
                 return bidder, f"{head}; {tie}, and a tie goes to the bidding side, {bidder}"
             return bidder, f"{head}; {bidder} bid, and the bidder goes out first"

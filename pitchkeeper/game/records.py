@@ -224,6 +224,13 @@ def parse_table(data: Mapping[str, Any]) -> Table:
     return Table(players, teams)
 
 
+def _whole(digits: str, where: str) -> int:
+    """Typed digits as a number; more digits than any bid has is bad input (and Python refuses thousands)."""
+    if len(digits.strip()) > 18:
+        raise PitchError(f"a number of {len(digits.strip())} digits is no bid", where)
+    return int(digits)
+
+
 def parse_bid(v: Any, table: Table, where: str, smudge_names: tuple[str, ...] = ("smudge",)) -> Bid:
     """`bid = { player, amount }`; the amount's worth is the ruleset's to judge (scoring.amount_worth)."""
     if not isinstance(v, Mapping):
@@ -239,7 +246,7 @@ def parse_bid(v: Any, table: Table, where: str, smudge_names: tuple[str, ...] = 
         raise PitchError(f"expected a whole number or \"smudge\", got {amount!r}", f"{where}.amount")
     if isinstance(amount, str):
         if amount.strip().isascii() and amount.strip().isdigit():
-            return Bid(player, int(amount))
+            return Bid(player, _whole(amount, f"{where}.amount"))
         if amount.lower() in smudge_names or amount.lower() in ("smudge", "moon", "shoot the moon"):
             return Bid(player, -1, True)  # the ruleset gives its worth
         raise PitchError(f"{amount!r} is not a bid (a whole number, or \"smudge\")", f"{where}.amount")
@@ -254,7 +261,7 @@ def parse_call(text: Any, table: Table, where: str) -> tuple[str, int | str]:
     player = table.player(who.strip(), where)
     call = call.strip().lower()
     if call.isascii() and call.isdigit():
-        return player, int(call)
+        return player, _whole(call, where)
     if call in ("pass", "p", "-"):
         return player, "pass"
     if call in ("smudge", "moon"):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.cards import RANK_NAMES, Card, card_name, pretty
-from pitchkeeper.game.records import POINT_IDS, Hand, Table
+from pitchkeeper.game.records import POINT_IDS, Bid, Hand, Table
 from pitchkeeper.game.rulesets import PointRule, Ruleset
 
 if TYPE_CHECKING:  # play is loaded only for hands recorded trick by trick
@@ -41,7 +41,7 @@ class Award(NamedTuple):
         if how == "sweep":
             return f"{self.side}{', the bidding side,' if rule.only_bidder else ''} took every trick"
         if how == "entered":
-            return f"{who} won {rule.label} (entered by hand)"
+            return f"{who} {'was dealt' if rule.to == 'dealt' else 'won'} {rule.label} (entered by hand)"
         c = self.card or ""
         worth = "" if self.value == 1 else f" ({self.value} points)"
         if what == "high":
@@ -154,7 +154,7 @@ def bid_amount(ruleset: Ruleset, hand: Hand, where: str = "bid.amount") -> int:
 def amount_worth(ruleset: Ruleset, amount: int, smudge: bool = False, where: str | None = None) -> int:
     """What a bid of `amount` (or a smudge) is worth under the ruleset; PitchError when it is no bid there."""
     b = ruleset.settings["bidding"]
-    if smudge:
+    if smudge or (b["smudge"] and amount == b["smudge"]):  # a bid of the smudge's worth is the smudge
         if not b["smudge"]:
             raise PitchError(f"{ruleset.name} has no {b['smudge_name']} bid (bids {b['min']}-{b['max']})", where)
         return b["smudge"]
@@ -206,8 +206,29 @@ def _bid_range(ruleset: Ruleset) -> str:
     return f"{b['min']} to {b['max']}{extra}"
 
 
+def named_smudge(ruleset: Ruleset, hand: Hand) -> Hand:
+    """The hand with a bid of the smudge's worth read as the smudge, in `bid` and in the auction's calls.
+
+    Seed 002: "Bidding 'smudge' is equivalent to bidding five": in a ruleset whose smudge is worth N,
+    a bid written N is the smudge (its label, its steal rule), however it was written.
+    """
+    import dataclasses
+
+    worth = ruleset.settings["bidding"]["smudge"]
+    if not worth:
+        return hand
+    bid = hand.bid
+    if not bid.smudge and bid.amount == worth:
+        bid = Bid(bid.player, -1, True)
+    auction = tuple((p, "smudge" if type(c) is int and c == worth else c) for p, c in hand.auction)
+    if bid is hand.bid and auction == hand.auction:
+        return hand
+    return dataclasses.replace(hand, bid=bid, auction=auction)
+
+
 def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
     """Judge one hand. Raises PitchError on bad input, naming the key."""
+    hand = named_smudge(ruleset, hand)
     if hand.trump not in ruleset.views:
         raise PitchError(f"'{hand.trump}' is not a suit", "trump")
     amount = bid_amount(ruleset, hand)
@@ -482,6 +503,7 @@ _NOTES = {
     "defended": "{0} scores the {1} it took",
     "no-penalty": "revoke by {0}: {1} sets no penalty for it",
     "revoked": "{0} revoked: {1} is set back {2}{3}",
+    "scores-nothing": "{0} took {1} but scores none of it: a side that revokes scores nothing of its own that hand",
     "forfeit": "{0} forfeits {1} {2} to the pool",
     "sale": "{0} scores {1} for the sale of the pitch (bidding.sale_credit)",
 }
@@ -522,9 +544,12 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
         notes.append(("no-penalty", ", ".join(offenders), ruleset.name))
     if penal:
         cost = bid.amount if rv["setback"] == "bid" else rv["points"]
-        for side in off_sides:
+        own = ("made", "no-contract", "excused", "set", "set-nothing", "defended")
+        for side in sorted(off_sides):
             if not rv["offender_scores"]:
-                delta[side] = 0  # the offender's side scores nothing of its own this hand
+                delta[side] = 0  # the offender's side scores nothing of its own this hand: so say the notes
+                notes = [n for n in notes if not (n[0] in own and n[1] == side)]
+                notes.append(("scores-nothing", side, taken[side]))
         for p in offenders:
             side = table.side_of(p)
             delta[side] -= cost

@@ -11,7 +11,7 @@ from pitchkeeper.game.cards import JOKER_NAMES, RANK_NAMES, SUIT_NAMES, SUIT_SYM
 from pitchkeeper.game.points import POINTS
 
 __all__ = ["JOKER_NAMES", "POINTS", "RANK_NAMES", "SUIT_NAMES", "SUIT_SYMBOLS", "SYMBOL_WORDS", "point_words",
-           "symbol_words"]
+           "symbol_words", "target_words"]
 
 # The trumps that are not cards of the trump suit itself: (short words, words that explain them)
 _SYMBOLS = {
@@ -35,3 +35,9 @@ def symbol_words(sym: str, explained: bool = False) -> str:
 def point_words(pid: str) -> str:
     """A point id in words ('all the tricks'); an id of a ruleset's own is its own word."""
     return POINTS.get(pid, pid)
+
+
+def target_words(reach: str, target: int) -> str:
+    """The goal as the table says it, agreeing with `match.needed`: "to 21", or "must pass 21" where the
+    ruleset requires exceeding the target (a side at 0 then needs 22, not 21)."""
+    return f"to {target}" if reach == "reach" else f"must pass {target}"

@@ -22,7 +22,7 @@ from typing import Any
 from pitchkeeper.errors import PitchError
 
 INDEX_NAME = "index.sqlite3"
-SCHEMA = 3  # bump when a summary's content changes: every row is then re-read
+SCHEMA = 4  # bump when a summary's content changes: every row is then re-read
 PARALLEL_FROM = 64
 
 
@@ -65,12 +65,14 @@ class Summary:
         f = self.figures or {}
         return MatchFigures(self.players, self.teams, self.hands, self.winner, self.finished, dict(f["taken"]),
                             dict(f["scored"]), {p: tuple(b) for p, b in f["bids"].items()},  # type: ignore[misc]
-                            f["player_points"], f["side_points"])
+                            f["player_points"], f["side_points"], self.rules or "", f.get("date", ""),
+                            f.get("player_taken"))
 
 
 def _match_json(fig: Any) -> dict[str, Any]:
     return {"taken": fig.taken, "scored": fig.scored, "bids": {p: list(b) for p, b in fig.bids.items()},
-            "player_points": fig.player_points, "side_points": fig.side_points}
+            "player_points": fig.player_points, "side_points": fig.side_points, "date": fig.date,
+            "player_taken": fig.player_taken}
 
 
 def summarise(path: Path, st: os.stat_result, cache: Any) -> Summary:
@@ -90,7 +92,7 @@ def summarise(path: Path, st: os.stat_result, cache: Any) -> Summary:
         state = loader.load(path, text, load_ruleset=cache.get, kind="file", data=data).replay()
     except PitchError as e:
         return Summary(*base, kind="error", error=str(e))
-    fig = stats.figures(state)
+    fig = stats.figures(state, stats.date_of(data, path))
     return Summary(*base, kind="match", rules=state.rules, players=fig.players, teams=fig.teams, hands=fig.hands,
                    scores=dict(state.scores), winner=state.winner, finished=fig.finished,
                    figures_data=_match_json(fig))

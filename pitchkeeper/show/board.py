@@ -33,7 +33,10 @@ def draw(st: dict[str, Any], last: bool = False) -> None:
         rows.append([*cells, Text(*palette.score(v)), str(need) if need else "out", flag])
     out = Console()
     t = grid(rows, right=(len(rows[0]) - 3, len(rows[0]) - 2), width=out.width)
-    head = (f"{shown(st['rules'])} to {st['target']}" + (f" - {shown(st['title'])}" if st["title"] else "")
+    from pitchkeeper.game.vocabulary import target_words
+
+    head = (f"{shown(st['rules'])} {target_words(st['reach'], st['target'])}"
+            + (f" - {shown(st['title'])}" if st["title"] else "")
             + f"  (hand {st['hands']})")
     out.print(Text(head, style="bold"))
     for line in t:
@@ -63,22 +66,33 @@ def draw(st: dict[str, Any], last: bool = False) -> None:
         out.print(Text("; ".join(parts), style="cyan"))
 
 
+NARROW = 72  # below this many columns, `history` draws each hand as stacked lines (a phone is 40)
+
+
 def history(k: Any, state: Any) -> None:
-    """`history`: the match hand by hand, with each side's running score and change."""
+    """`history`: the match hand by hand, with each side's running score and change; in a narrow
+    terminal (a phone), each hand as a few short lines rather than columns cut to pieces."""
+    from pitchkeeper.game.vocabulary import target_words
     from pitchkeeper.show.ansi import signed, suit
 
-    rows: list[list[Any]] = [["#", "dealer", "bid", "trump", "points", *state.scores]]
-    for h, hand in zip(state.hands, k.record.hands, strict=True):
-        v = h.verdict
-        bid = Text.assemble(f"{v.bid.player} {v.bid.label} ", palette.made(v.bid.made))
-        pts = Text(", ".join(f"{a.point}:{a.side}" for a in v.awards), style=palette.DIM)
-        cells = [Text.assemble((str(h.scores[s]), "bold"), " ", signed(v.delta[s])) for s in state.scores]
-        rows.append([str(h.number), hand.dealer, bid, suit(v.trump), pts, *cells])
     out = Console()
-    out.print(Text(f"{shown(k.ruleset.name)} to {state.target}  {shown(k.path)}", style="bold"))
-    right = (0, *range(5, 5 + len(state.scores)))
-    for line in grid(rows, right=right, width=out.width):
-        out.print(line)
+    head = f"{shown(k.ruleset.name)} {target_words(k.ruleset.settings['win']['reach'], state.target)}"
+    if out.width < NARROW:
+        from pitchkeeper.show import history as narrow
+
+        for line in narrow.lines(state, k.record, head, shown(k.path), out.width):
+            out.print(line)
+    else:
+        rows: list[list[Any]] = [["#", "dealer", "bid", "trump", "points", *state.scores]]
+        for h, hand in zip(state.hands, k.record.hands, strict=True):
+            v = h.verdict
+            bid = Text.assemble(f"{v.bid.player} {v.bid.label} ", palette.made(v.bid.made))
+            pts = Text(", ".join(f"{a.point}:{a.side}" for a in v.awards), style=palette.DIM)
+            cells = [Text.assemble((str(h.scores[s]), "bold"), " ", signed(v.delta[s])) for s in state.scores]
+            rows.append([str(h.number), hand.dealer, bid, suit(v.trump), pts, *cells])
+        out.print(Text(f"{head}  {shown(k.path)}", style="bold"))
+        for line in grid(rows, right=(0, *range(5, 5 + len(state.scores))), width=out.width):
+            out.print(line)
     if state.ending:
         out.print(Text.assemble(("winner: ", "bold"), (state.ending.winner, palette.WINNER),
                                 f" on hand {state.ending.hand} - {state.ending.reason}"))

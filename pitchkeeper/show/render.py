@@ -102,23 +102,3 @@ def match_sheet(state: Any) -> None:
         console().print(Text("the game goes on", style="dim"))
     for w in state.warnings:
         err().print(Text(f"warning: {shown(w)}", style="yellow"))
-
-
-def matches(rows: list[dict[str, Any]]) -> None:
-    """`matches`: every kept log with its state."""
-    from pathlib import Path
-
-    t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for col in ("", "match", "rules", "hands", "scores", "state"):
-        t.add_column(col)
-    for row in rows:
-        if row["state"] == "broken":
-            st = Text(f"broken: {row['error']}", style=palette.BAD)
-        elif row["winner"]:
-            st = Text(f"won by {row['winner']}", style=palette.GOOD)
-        else:
-            st = Text("playing")
-        scores = ", ".join(f"{s} {n}" for s, n in (row["scores"] or {}).items())
-        t.add_row("*" if row["current"] else "", shown(Path(row["match"]).name), row["rules"] or "", str(row["hands"] or 0),
-                  scores, st)
-    console().print(t)

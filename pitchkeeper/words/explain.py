@@ -133,7 +133,7 @@ def describe(r: Ruleset) -> dict[str, tuple[str, str]]:
     else:
         out["who-wins"] = ("Winning", "any side that gets there wins, bidding or not")
     prec = {
-        "bidder": "the bidding side goes out first, even with fewer points",
+        "bidder": "the bidding side goes out first, even with fewer points (a pitch without a contract has no bidder)",
         "higher": "the higher score wins",
         "count-out": f"count the points in order ({', '.join(w['count_out'])}); the first side there wins",
     }
