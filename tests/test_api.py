@@ -249,3 +249,10 @@ def test_rematch_passes_the_deal_and_keeps_the_table(tmp_path: Path) -> None:
     assert (k.record.first_dealer, k.record.target, k.data["title"], k.data["rematch_of"]) == (
         "Dee", 2, "Friday", str(log.path.resolve()))
     assert k.record.table == log.load()[0].record.table and nxt.state()["hands"] == []
+
+
+@pytest.mark.parametrize("record", [None, [1, 2], 3, b"hand.toml"])
+def test_a_record_of_the_wrong_type_is_bad_input_not_a_type_error(record: object) -> None:
+    for judge in (pitchkeeper.judge_hand, pitchkeeper.judge_match):
+        with pytest.raises(pitchkeeper.PitchError, match="mapping of its keys or the path"):
+            judge(record)  # type: ignore[arg-type]

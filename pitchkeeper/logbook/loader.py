@@ -208,10 +208,19 @@ def _named(e: PitchError, name: str | None) -> PitchError:
 # The judge of the public API (spec sections 5 and 6)
 
 
+def _a_record(record: object, kind: str) -> None:
+    """A program's mistake (None, a list) is bad input too: a PitchError, never a TypeError."""
+    import os
+
+    if not isinstance(record, Mapping | str | os.PathLike):
+        raise PitchError(f"a {kind} record is a mapping of its keys or the path of its file, not {type(record).__name__}")
+
+
 def judge_hand(record: Mapping[str, Any] | str | Path, rules: str | None = None) -> dict[str, Any]:
     """The `judge hand` object of a hand record: a mapping of its keys, or the path of its file."""
     from pitchkeeper.game import scoring
 
+    _a_record(record, "hand")
     if isinstance(record, Mapping):
         name, (ruleset, table, hand) = None, hand_of(record, ".", rules)
     else:
@@ -226,6 +235,7 @@ def judge_match(record: Mapping[str, Any] | str | Path, rules: str | None = None
     """The `judge match` object of a match record: a mapping of its keys, or the path of its file (a log)."""
     from pitchkeeper.game import match
 
+    _a_record(record, "match")
     if not isinstance(record, Mapping):
         return load(record, rules=rules, kind="file").replay().to_json()
     try:
