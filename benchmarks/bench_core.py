@@ -49,7 +49,7 @@ def bench_engine(n: int) -> None:
     import deals
     from naive_scorer import NaiveScorer
 
-    from pitchkeeper import scoring
+    from pitchkeeper.game import scoring
 
     t0 = time.perf_counter()
     captured = deals.sampled(n, quick=False)
@@ -79,7 +79,7 @@ def bench_engine(n: int) -> None:
 
 
 def bench_startup(runs: int) -> None:
-    from pitchkeeper import rulesets, sampling
+    from pitchkeeper.game import rulesets, sampling
 
     pk = pitchkeeper_cmd()
     with tempfile.TemporaryDirectory() as d:

@@ -26,7 +26,7 @@ from pathlib import Path
 import tomli_w
 from benchlib import BARE, figure, honest_env, interleaved, pitchkeeper_cmd, run_once, show_ratios
 
-from pitchkeeper import rulesets, sampling
+from pitchkeeper.game import rulesets, sampling
 
 START_GOAL = 7.0  # x a bare interpreter
 GROWTH_GOAL = 1.5  # x the same command on 30 hands

@@ -4,7 +4,7 @@
 
 --keep DIR generates into DIR and keeps the logs; a second run with the same DIR reuses them.
 
-The logs are realistic: random but valid hands (pitchkeeper.sampling) of every built-in ruleset,
+The logs are realistic: random but valid hands (pitchkeeper.game.sampling) of every built-in ruleset,
 half in quick entry (`points`), half with the cards `captured`, bids made two times in three; each
 match is played until the ruleset ends the game (15% are cut short, as matches still being played). They are written as the match
 log format (one [[hands]] table per hand) under PITCHKEEPER_HOME/matches, and `stats --all` runs in
@@ -29,8 +29,8 @@ from typing import Any
 import tomli_w
 from benchlib import BARE, figure, honest_env, pitchkeeper_cmd, run_once
 
-from pitchkeeper import match, records, rulesets, sampling, scoring
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game import match, records, rulesets, sampling, scoring
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_HANDS = 60

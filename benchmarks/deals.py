@@ -1,6 +1,6 @@
 """Random deals for the benchmarks, in the three entry forms: captured cards, quick entry, tricks.
 
-Every form is a record as a person would write it (pitchkeeper.sampling), spread evenly over the
+Every form is a record as a person would write it (pitchkeeper.game.sampling), spread evenly over the
 built-in rulesets. Tricks are a random deal played out legally card by card (`play.allowed`).
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pitchkeeper import records, rulesets, sampling, scoring
-from pitchkeeper.cards import SUITS
 from pitchkeeper.errors import PitchError
-from pitchkeeper.play import TRUMP, allowed, first_lead_suits, sets_trump, winner_index
+from pitchkeeper.game import records, rulesets, sampling, scoring
+from pitchkeeper.game.cards import SUITS
+from pitchkeeper.game.play import TRUMP, allowed, first_lead_suits, sets_trump, winner_index
 
 NAMES = rulesets.builtin_names()
 LOADED = {n: rulesets.load(n) for n in NAMES}

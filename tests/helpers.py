@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pitchkeeper import rulesets
+from pitchkeeper.game import rulesets
 
 
 def variant(base: str, **sections: dict[str, Any]) -> rulesets.Ruleset:

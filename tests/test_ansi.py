@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from pitchkeeper.ansi import Console, Text
+from pitchkeeper.show.ansi import Console, Text
 
 
 def test_plain_text_and_width() -> None:

@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 from helpers import variant
 
-from pitchkeeper import rulesets
-from pitchkeeper.bidding import check_auction, check_bid, sale_credit
 from pitchkeeper.errors import PitchError
-from pitchkeeper.records import parse_hand, parse_table
-from pitchkeeper.scoring import verdict
+from pitchkeeper.game import rulesets
+from pitchkeeper.game.bidding import check_auction, check_bid, sale_credit
+from pitchkeeper.game.records import parse_hand, parse_table
+from pitchkeeper.game.scoring import verdict
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
 TEAMS = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}

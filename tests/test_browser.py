@@ -34,7 +34,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
-from pitchkeeper.export import COLOURS
+from pitchkeeper.reports.export import COLOURS
 
 DATA = Path(__file__).parent / "data" / "export"
 SCRIPT_NAME = "<script>alert(1)</script>"

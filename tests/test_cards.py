@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pitchkeeper.cards import ALL_CARDS, parse_card, parse_cards, parse_suit, pretty
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game.cards import ALL_CARDS, parse_card, parse_cards, parse_suit, pretty
 
 
 @pytest.mark.parametrize("text", ["10s", "Ts", "10♠", "t♤", "10S", "TS", " 10s "])

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pitchkeeper.chart import Progression, scale_step, text_chart
 from pitchkeeper.cli import app
+from pitchkeeper.reports.chart import Progression, scale_step, text_chart
 
 DATA = Path(__file__).parent / "data" / "export"
 runner = CliRunner()

@@ -24,7 +24,7 @@ def test_the_area_table_names_the_module_of_every_command() -> None:
         if module == "pitchkeeper.cli":
             assert area is None, words
         else:
-            assert module == f"pitchkeeper.{area}", words
+            assert module == f"pitchkeeper.cli.{area}", words
 
 
 @pytest.mark.parametrize("words", [w for w, _ in every_command()])

@@ -1,4 +1,4 @@
-"""`rules explain`: the digest's disputes answered from each ruleset's data (pitchkeeper.disputes)."""
+"""`rules explain`: the digest's disputes answered from each ruleset's data (pitchkeeper.words.disputes)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pitchkeeper import disputes, rulesets
 from pitchkeeper.cli import app
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game import rulesets
+from pitchkeeper.words import disputes
 
 R = {n: rulesets.load(n) for n in rulesets.builtin_names()}
 runner = CliRunner()

@@ -135,7 +135,7 @@ def test_bad_input_in_a_real_process_has_no_traceback(tmp_path: Path) -> None:
 @pytest.mark.parametrize("extra", [["--json"], []])
 def test_judge_hand_never_imports_rich_or_pydantic(tmp_path: Path, extra: list[str]) -> None:
     """The start-up budget, checked deterministically: what `judge hand` loads (the scorecard is drawn
-    with pitchkeeper.ansi, the JSON with json)."""
+    with pitchkeeper.show.ansi, the JSON with json)."""
     code = (
         "import sys, runpy\n"
         f"sys.argv = ['pitchkeeper', 'judge', 'hand', {str(EXAMPLES / 'seven-point-jokers.toml')!r}, *{extra!r}]\n"

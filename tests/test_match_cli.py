@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pitchkeeper import rulesets, store
 from pitchkeeper.cli import app
+from pitchkeeper.game import rulesets
+from pitchkeeper.logbook import store
 
 runner = CliRunner()
 DATA = Path(__file__).resolve().parent / "data" / "match"
@@ -493,7 +494,7 @@ def test_json_commands_never_import_rich(log: Path):
 
 
 def test_the_table_commands_draw_without_loading_rich(tmp_path: Path) -> None:
-    """`hand` and `status` run after every hand: they draw with pitchkeeper.ansi, never Rich (~25 ms)."""
+    """`hand` and `status` run after every hand: they draw with pitchkeeper.show.ansi, never Rich (~25 ms)."""
     import os
     import subprocess
     import sys

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from helpers import variant
 
-from pitchkeeper import rulesets
 from pitchkeeper.errors import PitchError
-from pitchkeeper.match import needed, parse_match, replay, stakes
+from pitchkeeper.game import rulesets
+from pitchkeeper.game.match import needed, parse_match, replay, stakes
 
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
 TEAMS = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from pitchkeeper import rulesets
-from pitchkeeper.match import next_dealer, parse_match, replay
-from pitchkeeper.records import parse_hand, parse_table
-from pitchkeeper.scoring import verdict
+from pitchkeeper.game import rulesets
+from pitchkeeper.game.match import next_dealer, parse_match, replay
+from pitchkeeper.game.records import parse_hand, parse_table
+from pitchkeeper.game.scoring import verdict
 
 runner = CliRunner()
 TABLES = {

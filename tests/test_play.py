@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from pitchkeeper import records, rulesets, scoring
-from pitchkeeper.cards import PARTNER_SUIT, SUITS
 from pitchkeeper.errors import PitchError
-from pitchkeeper.play import (
+from pitchkeeper.game import records, rulesets, scoring
+from pitchkeeper.game.cards import PARTNER_SUIT, SUITS
+from pitchkeeper.game.play import (
     TRUMP,
     allowed,
     first_lead_suits,

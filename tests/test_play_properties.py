@@ -15,9 +15,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pitchkeeper import records, rulesets, sampling, scoring
-from pitchkeeper.cards import SUITS
-from pitchkeeper.play import TRUMP, allowed, first_lead_suits, replay, sets_trump
+from pitchkeeper.game import records, rulesets, sampling, scoring
+from pitchkeeper.game.cards import SUITS
+from pitchkeeper.game.play import TRUMP, allowed, first_lead_suits, replay, sets_trump
 
 NAMES = rulesets.builtin_names()
 LOADED = {n: rulesets.load(n) for n in NAMES}

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from pitchkeeper import records, rulesets, sampling, scoring
 from pitchkeeper.cli import app
+from pitchkeeper.game import records, rulesets, sampling, scoring
 
 NAMES = rulesets.builtin_names()
 LOADED = {n: rulesets.load(n) for n in NAMES}

@@ -10,9 +10,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from pitchkeeper import rulesets
 from pitchkeeper.errors import PitchError
-from pitchkeeper.houserules import starter
+from pitchkeeper.game import rulesets
+from pitchkeeper.reports.houserules import starter
 
 SPEC_NAMES = ["seven-point", "auction-pitch", "partnership-pitch", "cutthroat-pitch", "solo-pitch", "trickster-4",
               "trickster-5", "trickster-6", "trickster-7", "trickster-9", "trickster-10", "trickster-11",

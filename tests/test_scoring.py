@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from pitchkeeper import records, rulesets, scoring
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game import records, rulesets, scoring
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -156,7 +156,7 @@ def test_table_output_fits_80_columns() -> None:
 
 
 def test_many_logs_read_in_parallel_give_the_same_figures_in_order(tmp_path: Path) -> None:
-    from pitchkeeper import stats
+    from pitchkeeper.reports import stats
 
     files: list[tuple[Path, bool]] = []
     for i in range(stats.PARALLEL_FROM + 6):

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pitchkeeper import paths, rulesets, store
 from pitchkeeper.cli import app
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game import rulesets
+from pitchkeeper.logbook import paths, store
 
 runner = CliRunner()
 
@@ -171,7 +172,7 @@ while count < 0 or i < count:
 
 def _valid(path: Path) -> list[dict]:
     """The log parses, replays and holds whole hands only."""
-    from pitchkeeper import match
+    from pitchkeeper.game import match
 
     text = path.read_text()
     data = tomllib.loads(text)
@@ -222,7 +223,7 @@ def test_an_atomic_write_keeps_the_files_mode_or_takes_the_usual_one(tmp_path: P
     import os
     import stat
 
-    from pitchkeeper.store import write_atomic
+    from pitchkeeper.logbook.store import write_atomic
 
     new = tmp_path / "new.txt"
     old_umask = os.umask(0o022)

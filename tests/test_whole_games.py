@@ -12,8 +12,8 @@ import pytest
 import tomli_w
 from typer.testing import CliRunner
 
-from pitchkeeper import match, records, rulesets, sampling, scoring
 from pitchkeeper.cli import app
+from pitchkeeper.game import match, records, rulesets, sampling, scoring
 
 runner = CliRunner()
 

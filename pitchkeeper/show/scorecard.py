@@ -1,14 +1,14 @@
 """The verdict on a hand, drawn for a person: each award with its reason, the game count card by
 card, illegal plays, and the settlement. Used by `judge hand` and by `hand` after recording.
 
-Drawn with pitchkeeper.ansi rather than Rich, so that these commands start fast.
+Drawn with pitchkeeper.show.ansi rather than Rich, so that these commands start fast.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pitchkeeper.ansi import Console, Text, card, grid, signed, suit
+from pitchkeeper.show.ansi import Console, Text, card, grid, signed, suit
 
 
 def draw(v: Any, table: Any, rules: str = "", breakdown: bool = True) -> None:

@@ -144,7 +144,7 @@ def grid(rows: list[list[Any]], right: tuple[int, ...] = (), width: int = 80) ->
 
 def card(c: str | None) -> Text:
     """A card with its suit symbol, red for hearts, diamonds and the high joker."""
-    from pitchkeeper.cards import pretty
+    from pitchkeeper.game.cards import pretty
 
     if c is None:
         return Text("-", style="dim")
@@ -152,7 +152,7 @@ def card(c: str | None) -> Text:
 
 
 def suit(s: str) -> Text:
-    from pitchkeeper.cards import SUIT_NAMES, SUIT_SYMBOLS
+    from pitchkeeper.game.cards import SUIT_NAMES, SUIT_SYMBOLS
 
     return Text(f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", style="red" if s in ("H", "D") else "")
 

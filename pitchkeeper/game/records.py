@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from pitchkeeper.cards import Card, Suit, parse_card, parse_cards, parse_suit
 from pitchkeeper.errors import PitchError, did_you_mean, or_list, unknown_key
+from pitchkeeper.game.cards import Card, Suit, parse_card, parse_cards, parse_suit
 
 # The contract's point ids (spec section 3), in its order: verdicts list awards this way.
 POINT_IDS = ("high", "low", "jack", "off-jack", "high-joker", "low-joker", "joker", "game", "ace", "off-ace",

@@ -18,7 +18,8 @@ from pitchkeeper.errors import PitchError
 
 def _replayed(match_opt: str | None) -> tuple[Any, Any, Any, Path]:
     """The match log named by --match (or the current one), read and replayed: errors name the file."""
-    from pitchkeeper import match, store
+    from pitchkeeper.game import match
+    from pitchkeeper.logbook import store
 
     path = store.resolve_match_path(match_opt)
     ruleset, record = load_match(path, None)
@@ -51,7 +52,7 @@ def export_cmd(
                                       "the names as UTF-8 (tools reading the CSV do not want one).")] = False,
 ) -> None:
     """Export a match: CSV for spreadsheets, JSON (judge match + the log's keys), Markdown, or a printable HTML page."""
-    from pitchkeeper import export
+    from pitchkeeper.reports import export
 
     if fmt is None:
         if out is None:
@@ -70,7 +71,7 @@ def export_cmd(
     if out is None:
         _write_stdout(text)
         return
-    from pitchkeeper import store
+    from pitchkeeper.logbook import store
 
     store.write_atomic(out, text)
     sys.stderr.write(f"wrote {out} ({name}, {len(state.hands)} hands)\n")
@@ -79,14 +80,14 @@ def export_cmd(
 @app.command("chart")
 def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The score after each hand as a chart in the terminal: one symbol per side, the target dotted."""
-    from pitchkeeper import chart
+    from pitchkeeper.reports import chart
 
     _, record, state, path = _replayed(match_opt)
     p = chart.progression(state)
     if as_json:
         emit_json(p.to_json())
         return
-    from pitchkeeper import render_chart
+    from pitchkeeper.show import render_chart
 
     title = record.header.get("title") if isinstance(record.header.get("title"), str) else path.name
     render_chart.chart(p, f"{title} - {state.rules}, to {state.target}")
@@ -105,7 +106,8 @@ def stats_cmd(
     A log that cannot be read is named on standard error (one line) and left out; the others are
     still counted. The exit status is 0 unless --strict is given, or no log at all could be read.
     """
-    from pitchkeeper import paths, stats, store
+    from pitchkeeper.logbook import paths, store
+    from pitchkeeper.reports import stats
 
     files: list[Path] = list(matches or [])
     scanned: set[Path] = set()
@@ -139,7 +141,7 @@ def stats_cmd(
         obj["skipped"] = problems
         emit_json(obj)
     else:
-        from pitchkeeper import render_chart
+        from pitchkeeper.show import render_chart
 
         render_chart.stats(result)
     if problems and (strict or not read):

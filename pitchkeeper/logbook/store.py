@@ -77,7 +77,7 @@ def write_atomic(path: str | Path, text: str) -> None:
 
 def current_match() -> Path | None:
     """The match log the data dir's pointer names, or None when no match was started."""
-    from pitchkeeper.paths import current_pointer
+    from pitchkeeper.logbook.paths import current_pointer
 
     try:
         text = current_pointer().read_text(encoding="utf-8").strip()
@@ -378,7 +378,7 @@ def multiline(text: str) -> str:
 
 def write_pointer(log: Path) -> None:
     """Make `log` the current match (the pointer file in the data dir)."""
-    from pitchkeeper.paths import current_pointer
+    from pitchkeeper.logbook.paths import current_pointer
 
     ptr = current_pointer()
     try:
@@ -415,7 +415,7 @@ def pinned_ruleset(data: dict[str, Any], path: str | Path, override: str | None 
     """
     import tomllib
 
-    from pitchkeeper import rulesets
+    from pitchkeeper.game import rulesets
 
     load = load or rulesets.load
     if override:

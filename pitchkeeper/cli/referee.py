@@ -1,7 +1,7 @@
 """Commands that settle play: `judge trick` and `rules explain`.
 
-Only parsing and printing live here; the play model is `pitchkeeper.play` and the answers
-are `pitchkeeper.disputes`. Domain modules and Rich are imported inside the commands, so
+Only parsing and printing live here; the play model is `pitchkeeper.game.play` and the answers
+are `pitchkeeper.words.disputes`. Domain modules and Rich are imported inside the commands, so
 loading this module costs nothing at start-up.
 """
 
@@ -14,13 +14,13 @@ import typer
 from pitchkeeper.cli import JsonOpt, RulesOpt, emit_json, fail, judge_app, rules_app
 
 if TYPE_CHECKING:
-    from pitchkeeper.disputes import Answer
-    from pitchkeeper.play import TrickJudgement
-    from pitchkeeper.rulesets import Ruleset
+    from pitchkeeper.game.play import TrickJudgement
+    from pitchkeeper.game.rulesets import Ruleset
+    from pitchkeeper.words.disputes import Answer
 
 
 def _ruleset(rules: str | None, command: str) -> Ruleset:
-    from pitchkeeper import rulesets
+    from pitchkeeper.game import rulesets
 
     if not rules:
         fail(f"--rules: say which ruleset ({command} --rules seven-point, or a .toml file); "
@@ -43,9 +43,9 @@ def judge_trick(
     as_json: JsonOpt = False,
 ) -> None:
     """Who wins a trick and why; with --held, whether each play kept the rules, and what else was allowed."""
-    from pitchkeeper import play
-    from pitchkeeper.cards import parse_suit
     from pitchkeeper.errors import PitchError
+    from pitchkeeper.game import play
+    from pitchkeeper.game.cards import parse_suit
 
     ruleset = _ruleset(rules, "judge trick")
     if not trump:
@@ -70,9 +70,9 @@ def _draw_trick(j: TrickJudgement) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from pitchkeeper.cards import SUIT_NAMES
-    from pitchkeeper.play import TRUMP
-    from pitchkeeper.render import card_text, console, suit_text
+    from pitchkeeper.game.cards import SUIT_NAMES
+    from pitchkeeper.game.play import TRUMP
+    from pitchkeeper.show.render import card_text, console, suit_text
 
     def card(c: str | None) -> Text:
         return Text("folds", style="dim") if c is None else card_text(c)
@@ -106,7 +106,7 @@ def rules_explain(
     as_json: JsonOpt = False,
 ) -> None:
     """Settle a table argument: this ruleset's answer to a common dispute, with an example."""
-    from pitchkeeper import disputes
+    from pitchkeeper.words import disputes
 
     ruleset = _ruleset(rules, "rules explain")
     if topic is None:
@@ -130,7 +130,7 @@ def _draw_topics(name: str, answers: list[Answer]) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from pitchkeeper.render import console
+    from pitchkeeper.show.render import console
 
     out = console()
     out.print(Text.assemble((name, "bold"), ": the usual table arguments, and this ruleset's answer"))
@@ -146,7 +146,7 @@ def _draw_topics(name: str, answers: list[Answer]) -> None:
 def _draw_answer(name: str, a: Answer) -> None:
     from rich.text import Text
 
-    from pitchkeeper.render import console
+    from pitchkeeper.show.render import console
 
     out = console()
     out.print(Text.assemble((a.question, "bold"), (f"  ({name}, digest {a.dispute})", "dim")))

@@ -86,7 +86,8 @@ def _root(
 
 def load_hand(path: Path, rules: str | None) -> tuple[Any, Any, Any]:
     """Read a hand record file: (ruleset, table, hand). Every error names the file."""
-    from pitchkeeper import records, store
+    from pitchkeeper.game import records
+    from pitchkeeper.logbook import store
 
     data = store.read_record(path)
     try:
@@ -105,7 +106,7 @@ def judge_hand(
     as_json: JsonOpt = False,
 ) -> None:
     """Judge one hand: every point with its reason, the game count, the bid and the score change."""
-    from pitchkeeper import scoring
+    from pitchkeeper.game import scoring
 
     ruleset, table, hand = load_hand(file, rules)
     try:
@@ -115,14 +116,15 @@ def judge_hand(
     if as_json:
         emit_json(v.to_json())
         return
-    from pitchkeeper import scorecard
+    from pitchkeeper.show import scorecard
 
     scorecard.draw(v, table, ruleset.name)
 
 
 def load_match(path: Path, rules: str | None) -> tuple[Any, Any]:
     """Read a match record file: (ruleset, record). Every error names the file."""
-    from pitchkeeper import match, store
+    from pitchkeeper.game import match
+    from pitchkeeper.logbook import store
 
     data = store.read_record(path)
     try:
@@ -143,7 +145,7 @@ def judge_match(
     as_json: JsonOpt = False,
 ) -> None:
     """Replay a whole match: each hand's verdict, the running scores, and who won by which rule."""
-    from pitchkeeper import match
+    from pitchkeeper.game import match
 
     ruleset, record = load_match(file, rules)
     try:
@@ -153,7 +155,7 @@ def judge_match(
     if as_json:
         emit_json(state.to_json())
         return
-    from pitchkeeper import render
+    from pitchkeeper.show import render
 
     render.match_sheet(state)
 
@@ -165,7 +167,7 @@ def judge_match(
 @rules_app.command("list")
 def rules_list(as_json: JsonOpt = False) -> None:
     """The built-in rulesets."""
-    from pitchkeeper import rulesets
+    from pitchkeeper.game import rulesets
 
     rows = []
     for name in rulesets.builtin_names():
@@ -175,7 +177,7 @@ def rules_list(as_json: JsonOpt = False) -> None:
     if as_json:
         emit_json(rows)
         return
-    from pitchkeeper import render
+    from pitchkeeper.show import render
 
     render.rules_list(rows)
 
@@ -186,7 +188,8 @@ def rules_show(
     as_json: JsonOpt = False,
 ) -> None:
     """A ruleset in plain words."""
-    from pitchkeeper import explain, rulesets
+    from pitchkeeper.game import rulesets
+    from pitchkeeper.words import explain
 
     r = rulesets.load(name)
     words = explain.describe(r)
@@ -195,7 +198,7 @@ def rules_show(
                    "rules": {k: v[1] for k, v in words.items()}, "notes": list(r.notes),
                    "settings": r.settings, "points": [p.id for p in r.points]})
         return
-    from pitchkeeper import render
+    from pitchkeeper.show import render
 
     render.rules_show(r, words)
 
@@ -205,7 +208,7 @@ def rules_check(
     file: Annotated[str, typer.Argument(help="A ruleset file (or built-in name).", show_default=False)],
 ) -> None:
     """Validate a ruleset file: every problem with its key, exit 2 if there is any."""
-    from pitchkeeper import rulesets
+    from pitchkeeper.game import rulesets
 
     problems, chain = rulesets.check(file)
     if problems:
@@ -226,7 +229,8 @@ def rules_diff(
     as_json: JsonOpt = False,
 ) -> None:
     """What two rulesets disagree on, in words."""
-    from pitchkeeper import explain, rulesets
+    from pitchkeeper.game import rulesets
+    from pitchkeeper.words import explain
 
     ra, rb = rulesets.load(a), rulesets.load(b)
     rows = explain.diff(ra, rb)
@@ -234,7 +238,7 @@ def rules_diff(
         emit_json([{"topic": t, ra.name: x, rb.name: y} if ra.name != rb.name else
                    {"topic": t, "a": x, "b": y} for t, x, y in rows])
         return
-    from pitchkeeper import render
+    from pitchkeeper.show import render
 
     render.rules_diff(ra, rb, rows)
 
@@ -246,13 +250,14 @@ def rules_new(
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
 ) -> None:
     """Start a house-rules file that extends a ruleset, naming every setting it may change."""
-    from pitchkeeper import houserules, rulesets
+    from pitchkeeper.game import rulesets
+    from pitchkeeper.reports import houserules
 
     base = rulesets.load(extends)
     if file.exists() and not force:
         fail(f"{file}: already exists (use --force to overwrite)")
     text = houserules.starter(base, extends, file.stem)
-    from pitchkeeper import store
+    from pitchkeeper.logbook import store
 
     store.write_atomic(file, text)
     sys.stdout.write(f"wrote {file}: uncomment and change what your table plays differently, "
@@ -265,14 +270,14 @@ def rules_new(
 # Command modules add their commands to the apps above, one module per area of the CLI. The
 # console script (pitchkeeper.launch) loads only the area a command line needs and builds only
 # the command it runs: Typer otherwise makes every command's parameters at each start (~10 ms).
-AREAS = ("cli_match", "cli_guided", "cli_play", "cli_export")
+AREAS = ("table", "guided", "referee", "lookback")
 # Which area defines each command ("judge trick" is a command of the judge group).
 COMMAND_AREAS = {
-    **dict.fromkeys(("new", "hand", "status", "history", "undo", "edit", "matches", "check"), "cli_match"),
-    "play": "cli_guided",
-    **dict.fromkeys(("export", "chart", "stats"), "cli_export"),
-    "judge trick": "cli_play",
-    "rules explain": "cli_play",
+    **dict.fromkeys(("new", "hand", "status", "history", "undo", "edit", "matches", "check"), "table"),
+    "play": "guided",
+    **dict.fromkeys(("export", "chart", "stats"), "lookback"),
+    "judge trick": "referee",
+    "rules explain": "referee",
 }
 
 
@@ -280,7 +285,7 @@ def load_areas(names: tuple[str, ...] = AREAS) -> None:
     import importlib
 
     for name in names:
-        importlib.import_module(f"pitchkeeper.{name}")
+        importlib.import_module(f"pitchkeeper.cli.{name}")
 
 
 def _command_name(info: Any) -> str:

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.records import HAND_KEYS, POINT_IDS
+from pitchkeeper.game.records import HAND_KEYS, POINT_IDS
 
 if TYPE_CHECKING:
-    from pitchkeeper.match import MatchState
-    from pitchkeeper.rulesets import Ruleset
+    from pitchkeeper.game.match import MatchState
+    from pitchkeeper.game.rulesets import Ruleset
 
 # Columns and leaders follow the records contract's point ids (records.POINT_IDS); a ruleset's own
 # point ids come after, alphabetically.
@@ -50,7 +50,7 @@ class RulesetCache:
     loaded: dict[str, Ruleset] = field(default_factory=dict)
 
     def get(self, ref: str) -> Ruleset:
-        from pitchkeeper import rulesets
+        from pitchkeeper.game import rulesets
 
         key = str(Path(ref).resolve()) if ref.endswith(".toml") else ref
         r = self.loaded.get(key)
@@ -71,7 +71,8 @@ class Read:
 
 def read_match(path: Path, cache: RulesetCache, scanning: bool = False) -> Read:
     """Read, replay and sum up one log. With `scanning`, a TOML file that is no match log is skipped quietly."""
-    from pitchkeeper import match, store
+    from pitchkeeper.game import match
+    from pitchkeeper.logbook import store
 
     try:
         data = store.read_record(path)

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pitchkeeper.errors import PitchError, unknown_key
-from pitchkeeper.records import MATCH_KEYS, Hand, Table, parse_hand, parse_table
-from pitchkeeper.rulesets import Ruleset
-from pitchkeeper.scoring import Verdict, verdict
+from pitchkeeper.game.records import MATCH_KEYS, Hand, Table, parse_hand, parse_table
+from pitchkeeper.game.rulesets import Ruleset
+from pitchkeeper.game.scoring import Verdict, verdict
 
 
 @dataclass(frozen=True)

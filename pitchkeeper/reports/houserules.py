@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from pitchkeeper.rulesets import POINT_FIELDS, POINT_KEYS_FOR, SECTIONS, Ruleset, schema_path
+from pitchkeeper.game.rulesets import POINT_FIELDS, POINT_KEYS_FOR, SECTIONS, Ruleset, schema_path
 
 
 def _value(v: Any) -> str:

@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pitchkeeper.cards import SUIT_NAMES, SUITS, Card, Suit, parse_card, pretty, suit_of
 from pitchkeeper.errors import PitchError
-from pitchkeeper.records import Hand, Table, Trick
-from pitchkeeper.rulesets import Ruleset, TrumpView
+from pitchkeeper.game.cards import SUIT_NAMES, SUITS, Card, Suit, parse_card, pretty, suit_of
+from pitchkeeper.game.records import Hand, Table, Trick
+from pitchkeeper.game.rulesets import Ruleset, TrumpView
 
 TRUMP = "T"  # the effective suit of every trump in a TrumpView
 

@@ -12,13 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pitchkeeper.chart import Progression, progression
 from pitchkeeper.errors import PitchError, did_you_mean
+from pitchkeeper.reports.chart import Progression, progression
 
 if TYPE_CHECKING:  # types only: the domain modules are imported by whoever calls
-    from pitchkeeper.match import MatchRecord, MatchState
-    from pitchkeeper.rulesets import Ruleset
-    from pitchkeeper.scoring import Verdict
+    from pitchkeeper.game.match import MatchRecord, MatchState
+    from pitchkeeper.game.rulesets import Ruleset
+    from pitchkeeper.game.scoring import Verdict
 
 FORMATS = ("csv", "json", "md", "html")
 ALIASES = {"markdown": "md", "htm": "html"}

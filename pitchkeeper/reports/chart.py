@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pitchkeeper.match import MatchState
+    from pitchkeeper.game.match import MatchState
 
 # One ASCII symbol per side (at most 9 players sit at a table): readable without colour.
 SYMBOLS = ("o", "x", "+", "#", "@", "%", "&", "$", "~")

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pitchkeeper.cards import PARTNER_SUIT, SUIT_NAMES, Card, pretty
 from pitchkeeper.errors import PitchError, nearest, or_list
-from pitchkeeper.explain import symbol_words
-from pitchkeeper.play import SYMBOL_WORDS, TRUMP, allowed, card_list, first_lead_suits
-from pitchkeeper.rulesets import PointRule, Ruleset, symbol_card
+from pitchkeeper.game.cards import PARTNER_SUIT, SUIT_NAMES, Card, pretty
+from pitchkeeper.game.play import SYMBOL_WORDS, TRUMP, allowed, card_list, first_lead_suits
+from pitchkeeper.game.rulesets import PointRule, Ruleset, symbol_card
+from pitchkeeper.words.explain import symbol_words
 
 SAMPLE = "S"  # examples are told with spades as trump
 PARTNER = PARTNER_SUIT[SAMPLE]

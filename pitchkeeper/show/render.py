@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table as RTable
 from rich.text import Text
 
-from pitchkeeper.cards import SUIT_NAMES, SUIT_SYMBOLS, pretty
+from pitchkeeper.game.cards import SUIT_NAMES, SUIT_SYMBOLS, pretty
 
 
 def console() -> Console:

@@ -6,9 +6,9 @@ rulesets can be compared topic by topic ("low: to the player dealt it / to the c
 
 from __future__ import annotations
 
-from pitchkeeper.cards import RANK_NAMES
 from pitchkeeper.errors import or_list
-from pitchkeeper.rulesets import PointRule, Ruleset
+from pitchkeeper.game.cards import RANK_NAMES
+from pitchkeeper.game.rulesets import PointRule, Ruleset
 
 _SYMBOL_WORDS = {
     "off-J": "the off-jack (the jack of the same colour)",

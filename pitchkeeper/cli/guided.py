@@ -2,7 +2,7 @@
 
 It asks the questions of one hand (dealer known; bidder, bid, trump, then who took each point or
 the cards), re-asks on bad input, goes back one answer on `<`, and records each hand through the
-same path as `pitchkeeper hand` (cli_match.record_hand), so a guided hand is checked and written alike.
+same path as `pitchkeeper hand` (cli.table.record_hand), so a guided hand is checked and written alike.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from pitchkeeper.cli import MatchOpt, app
-from pitchkeeper.cli_match import (
+from pitchkeeper.cli.table import (
     NOT_OUT,
     Kept,
     _amount,
@@ -30,7 +30,7 @@ from pitchkeeper.cli_match import (
     status_of,
 )
 from pitchkeeper.errors import PitchError
-from pitchkeeper.records import POINT_IDS
+from pitchkeeper.game.records import POINT_IDS
 
 
 class _Back(Exception):
@@ -76,8 +76,8 @@ def _ask(q: _Question, echo: bool) -> tuple[str, Any]:
 
 def _questions(k: Kept, raw: dict[str, str], values: dict[str, Any]) -> list[_Question]:
     """The questions of one hand, given the answers so far (the points asked depend on the entry chosen)."""
-    from pitchkeeper.cards import parse_cards, parse_suit
-    from pitchkeeper.scoring import always_out, dealt_cards
+    from pitchkeeper.game.cards import parse_cards, parse_suit
+    from pitchkeeper.game.scoring import always_out, dealt_cards
 
     r, table = k.ruleset, k.record.table
     b = r.settings["bidding"]
@@ -118,7 +118,7 @@ def _questions(k: Kept, raw: dict[str, str], values: dict[str, Any]) -> list[_Qu
 
 def _bid_in_range(text: str, ruleset: Any) -> int | str:
     """A bid typed at the prompt, checked against the ruleset's range at once (so it is asked again)."""
-    from pitchkeeper.scoring import amount_worth
+    from pitchkeeper.game.scoring import amount_worth
 
     v = _amount(text, ruleset)
     amount_worth(ruleset, 0 if v == "smudge" else v, v == "smudge")
@@ -174,8 +174,8 @@ def play(
                                         "not a terminal (scripts, tests).")] = False,
 ) -> None:
     """Guided entry for a whole game: asks hand by hand (< goes back, q stops), shows the scoreboard after each."""
-    from pitchkeeper import match as m
-    from pitchkeeper import store
+    from pitchkeeper.game import match as m
+    from pitchkeeper.logbook import store
 
     interactive = _interactive()
     if not interactive and not piped:

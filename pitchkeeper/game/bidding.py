@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.records import Hand, Table
-from pitchkeeper.rulesets import Ruleset
+from pitchkeeper.game.records import Hand, Table
+from pitchkeeper.game.rulesets import Ruleset
 
 
 @dataclass(frozen=True, slots=True)

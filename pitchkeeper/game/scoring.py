@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pitchkeeper.cards import RANK_NAMES, Card, card_name, pretty
 from pitchkeeper.errors import PitchError, did_you_mean
-from pitchkeeper.records import POINT_IDS, Hand, Table
-from pitchkeeper.rulesets import PointRule, Ruleset
+from pitchkeeper.game.cards import RANK_NAMES, Card, card_name, pretty
+from pitchkeeper.game.records import POINT_IDS, Hand, Table
+from pitchkeeper.game.rulesets import PointRule, Ruleset
 
 if TYPE_CHECKING:  # play is loaded only for hands recorded trick by trick
-    from pitchkeeper.play import Illegal, TrickResult
+    from pitchkeeper.game.play import Illegal, TrickResult
 
 _RANK = {p: i for i, p in enumerate(POINT_IDS)}
 
@@ -212,11 +212,11 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
         raise PitchError(f"'{hand.trump}' is not a suit", "trump")
     amount = bid_amount(ruleset, hand)
     if amount == 0:
-        from pitchkeeper.bidding import check_bid  # a pitch without a contract is eldest hand's
+        from pitchkeeper.game.bidding import check_bid  # a pitch without a contract is eldest hand's
 
         check_bid(ruleset, table, hand)
     if hand.auction:
-        from pitchkeeper.bidding import check_auction  # loaded only for hands that give the auction
+        from pitchkeeper.game.bidding import check_auction  # loaded only for hands that give the auction
 
         check_auction(ruleset, table, hand)
     bid_side = table.side_of(hand.bid.player)
@@ -227,7 +227,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
         awards, game = _quick_awards(ruleset, table, hand, bid_side)
     else:
         if hand.tricks is not None:
-            from pitchkeeper.play import replay
+            from pitchkeeper.game.play import replay
 
             rep = replay(ruleset, table, hand)
             captured = rep.captured
@@ -536,7 +536,7 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
     # --- sale credit (bidding.sale_credit, sell-out auctions): the price of a sale is scored by the
     # seller, or by the buyer eldest refused; "none" (the default) changes nothing.
     if ruleset.settings["bidding"]["sale_credit"] != "none":
-        from pitchkeeper.bidding import sale_credit
+        from pitchkeeper.game.bidding import sale_credit
 
         credit = sale_credit(ruleset, table, hand)
         if credit is not None:

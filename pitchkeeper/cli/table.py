@@ -16,7 +16,7 @@ import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, app, emit_json
 from pitchkeeper.errors import PitchError, did_you_mean
-from pitchkeeper.records import POINT_IDS  # each gets an option of its own on `hand` and `edit`
+from pitchkeeper.game.records import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 
 NOT_OUT = ("-", "none", "nobody", "no")
 
@@ -46,7 +46,8 @@ def open_kept(path: Path, text: str | None = None, like: Kept | None = None) -> 
 
     `like`: a Kept whose header is the same, so its ruleset need not be loaded again.
     """
-    from pitchkeeper import match, store
+    from pitchkeeper.game import match
+    from pitchkeeper.logbook import store
 
     st = None
     if text is None:
@@ -69,7 +70,8 @@ def open_kept(path: Path, text: str | None = None, like: Kept | None = None) -> 
 
 def remember(k: Kept, state: Any, stamp: list[int] | None) -> dict[str, Any]:
     """The status of a replayed log, cached beside it for the next `status` (keyed by the file's version)."""
-    from pitchkeeper import __version__, store
+    from pitchkeeper import __version__
+    from pitchkeeper.logbook import store
 
     st = status_of(k, state)
     store.write_cache(k.path, stamp, k.files, __version__, st)
@@ -80,7 +82,7 @@ def _placed(e: PitchError, path: Path, text: str) -> PitchError:
     """The error inside FILE, with the line of the hand it names (a log is read by line)."""
     import re
 
-    from pitchkeeper import store
+    from pitchkeeper.logbook import store
 
     where = e.where or ""
     m = re.match(r"hands\[(\d+)\]", where)
@@ -94,7 +96,7 @@ def _placed(e: PitchError, path: Path, text: str) -> PitchError:
 
 
 def replay_kept(k: Kept) -> Any:
-    from pitchkeeper import match
+    from pitchkeeper.game import match
 
     try:
         return match.replay(k.ruleset, k.record)
@@ -103,15 +105,15 @@ def replay_kept(k: Kept) -> Any:
 
 
 def _out() -> Any:
-    """The console for the at-the-table output (pitchkeeper.ansi: no Rich to load on every hand)."""
-    from pitchkeeper.ansi import Console
+    """The console for the at-the-table output (pitchkeeper.show.ansi: no Rich to load on every hand)."""
+    from pitchkeeper.show.ansi import Console
 
     return Console()
 
 
 def _draw_verdict(v: Any, table: Any) -> None:
     """The verdict on the hand just recorded (the scorecard without the card-by-card game count)."""
-    from pitchkeeper import scorecard
+    from pitchkeeper.show import scorecard
 
     scorecard.draw(v, table, breakdown=False)
 
@@ -174,7 +176,7 @@ def _auto_teams(ruleset: Any, players: tuple[str, ...]) -> tuple[tuple[str, tupl
 def _new_path(rules_name: str) -> Path:
     import time
 
-    from pitchkeeper.paths import matches_dir
+    from pitchkeeper.logbook.paths import matches_dir
 
     folder = matches_dir()
     stem = f"{time.strftime('%Y-%m-%d')}-{Path(rules_name).stem}"
@@ -192,7 +194,7 @@ def header_text(*, rules: str, ruleset: Any, merged: dict[str, Any], players: tu
     """The header of a new match log: the table, the dealer, and the pinned ruleset."""
     import time
 
-    from pitchkeeper.store import FORMAT, multiline, table_toml, toml_value
+    from pitchkeeper.logbook.store import FORMAT, multiline, table_toml, toml_value
 
     lines = [
         "# pitchkeeper match log: one [[hands]] block per hand, in the order played.",
@@ -257,9 +259,10 @@ def new_match(
     as_json: JsonOpt = False,
 ) -> None:
     """Start a match: ruleset, players, teams and first dealer. It becomes the current match."""
-    from pitchkeeper import match as m
-    from pitchkeeper import rulesets, store
-    from pitchkeeper.records import parse_table
+    from pitchkeeper.game import match as m
+    from pitchkeeper.game import rulesets
+    from pitchkeeper.game.records import parse_table
+    from pitchkeeper.logbook import store
 
     rematch_of = None
     if rules_opt:
@@ -429,7 +432,7 @@ def _split_who(spec: str, where: str) -> tuple[str, str]:
 
 
 def _cards(text: str, where: str) -> list[str]:
-    from pitchkeeper.cards import parse_cards
+    from pitchkeeper.game.cards import parse_cards
 
     try:
         return list(parse_cards(text))
@@ -453,9 +456,9 @@ def build_hand(kw: dict[str, Any], k: Kept, base: dict[str, Any] | None, number:
     """
     import time
 
-    from pitchkeeper import match
-    from pitchkeeper.cards import parse_suit
-    from pitchkeeper.records import HAND_KEYS, HAND_RECORD_KEYS, parse_call
+    from pitchkeeper.game import match
+    from pitchkeeper.game.cards import parse_suit
+    from pitchkeeper.game.records import HAND_KEYS, HAND_RECORD_KEYS, parse_call
 
     ruleset, table = k.ruleset, k.record.table
     hand: dict[str, Any] = dict(base) if base else {}
@@ -568,8 +571,8 @@ def _ordered(hand: dict[str, Any]) -> dict[str, Any]:
 
 def _from_file(path: Path, k: Kept, hand_keys: tuple[str, ...], all_keys: tuple[str, ...]) -> dict[str, Any]:
     """The per-hand keys of a hand record file. Header keys it has must agree with the match."""
-    from pitchkeeper import store
     from pitchkeeper.errors import unknown_key
+    from pitchkeeper.logbook import store
 
     data = store.read_record(path)
     table = k.record.table
@@ -611,7 +614,7 @@ def _validate(path: Path, text: str, number: int, like: Kept | None = None) -> t
 
 def record_hand(kw: dict[str, Any]) -> Written:
     """`hand`: append one hand's block to the log, under its lock, after replaying the result."""
-    from pitchkeeper import store
+    from pitchkeeper.logbook import store
 
     path = store.resolve_match_path(kw.get("match"))
     with store.locked(path):
@@ -658,7 +661,7 @@ def _hand_command(**kw: Any) -> None:
 
 
 def _edit_command(**kw: Any) -> None:
-    from pitchkeeper import store
+    from pitchkeeper.logbook import store
 
     number = kw["number"]
     path = store.resolve_match_path(kw.get("match"))
@@ -736,7 +739,7 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
     from rich.table import Table as RTable
     from rich.text import Text
 
-    from pitchkeeper import render
+    from pitchkeeper.show import render
 
     t = RTable(title=f"hand {number}", title_justify="left", show_edge=False, pad_edge=False)
     t.add_column("")
@@ -764,7 +767,7 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
 
 def status_of(k: Kept, state: Any) -> dict[str, Any]:
     """The scoreboard of a replayed match as data: `status --json`, and what `status` draws."""
-    from pitchkeeper import match
+    from pitchkeeper.game import match
 
     r = k.ruleset
     table = state.table
@@ -799,7 +802,8 @@ def status_of(k: Kept, state: Any) -> dict[str, Any]:
 @app.command("status")
 def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The scoreboard: scores, who deals next, points needed, who is in the hole, the last hand."""
-    from pitchkeeper import __version__, store
+    from pitchkeeper import __version__
+    from pitchkeeper.logbook import store
 
     path = store.resolve_match_path(match)
     st = store.read_cache(path, __version__)  # an unchanged log need not be parsed and replayed again
@@ -815,7 +819,7 @@ def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
 
 def _draw_board(st: dict[str, Any], last: bool = False) -> None:
     """The scoreboard, drawn from `status_of` data (so a cached status draws without replaying)."""
-    from pitchkeeper.ansi import Text, grid
+    from pitchkeeper.show.ansi import Text, grid
 
     rows: list[list[Any]] = [["side"] + (["players"] if st["teams"] else []) + ["score", "needs", ""]]
     for s, v in st["scores"].items():
@@ -861,7 +865,7 @@ def _draw_board(st: dict[str, Any], last: bool = False) -> None:
 @app.command("history")
 def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The match hand by hand: dealer, bid, points, score changes and running totals."""
-    from pitchkeeper import store
+    from pitchkeeper.logbook import store
 
     k = open_kept(store.resolve_match_path(match))
     state = replay_kept(k)
@@ -880,7 +884,7 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
     from rich.table import Table as RTable
     from rich.text import Text
 
-    from pitchkeeper import render
+    from pitchkeeper.show import render
 
     t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for col, just in (("#", "right"), ("dealer", "left"), ("bid", "left"), ("trump", "left"), ("points", "left")):
@@ -909,7 +913,7 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
 @app.command("undo")
 def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) -> None:
     """Drop the last hand of the match (after asking)."""
-    from pitchkeeper import store
+    from pitchkeeper.logbook import store
 
     path = store.resolve_match_path(match)
     k = open_kept(path)
@@ -944,8 +948,8 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
 @app.command("matches")
 def matches(as_json: JsonOpt = False) -> None:
     """The match logs in the data folder, with their state; * marks the current match."""
-    from pitchkeeper import store
-    from pitchkeeper.paths import matches_dir
+    from pitchkeeper.logbook import store
+    from pitchkeeper.logbook.paths import matches_dir
 
     try:
         current = store.current_match()
@@ -977,7 +981,7 @@ def matches(as_json: JsonOpt = False) -> None:
     from rich.table import Table as RTable
     from rich.text import Text
 
-    from pitchkeeper import render
+    from pitchkeeper.show import render
 
     t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for col in ("", "match", "rules", "hands", "scores", "state"):
@@ -1002,7 +1006,8 @@ def check(
     as_json: JsonOpt = False,
 ) -> None:
     """Check a hand-edited match log: every problem with its hand and line; exit 2 if there is any."""
-    from pitchkeeper import match, store
+    from pitchkeeper.game import match
+    from pitchkeeper.logbook import store
 
     path = store.resolve_match_path(file)
     text = store.read_text(path)

@@ -2,7 +2,7 @@
 
 One table of field descriptions (`SECTIONS`, `POINT_FIELDS`) drives three things: the
 validator (every problem at once, each with its TOML key), the defaults, and the shipped
-JSON Schema (`python -m pitchkeeper.rulesets --schema`), so they cannot drift apart.
+JSON Schema (`python -m pitchkeeper.game.rulesets --schema`), so they cannot drift apart.
 A variant is a TOML file; the engine only ever reads the compiled `Ruleset`.
 """
 
@@ -15,9 +15,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pitchkeeper.cards import JOKERS, PARTNER_SUIT, RANKS, SUITS, Card, Suit
 from pitchkeeper.errors import PitchError, did_you_mean, unknown_key_words
-from pitchkeeper.records import POINT_IDS
+from pitchkeeper.game.cards import JOKERS, PARTNER_SUIT, RANKS, SUITS, Card, Suit
+from pitchkeeper.game.records import POINT_IDS
 
 # ---------------------------------------------------------------------------
 # The format
@@ -234,9 +234,9 @@ class Ruleset:
 
 def builtin_dir() -> Path:
     """Where the built-in rulesets live: inside the wheel, or at the top of a checkout."""
-    here = Path(__file__).resolve().parent
-    inside = here / "rulesets"
-    return inside if inside.is_dir() else here.parent / "rulesets"
+    package = Path(__file__).resolve().parent.parent
+    inside = package / "rulesets"
+    return inside if inside.is_dir() else package.parent / "rulesets"
 
 
 def builtin_names() -> list[str]:
@@ -278,7 +278,7 @@ def resolve(ref: str, base: Path | None = None) -> Path:
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    from pitchkeeper.store import read_record
+    from pitchkeeper.logbook.store import read_record
 
     return read_record(path)
 

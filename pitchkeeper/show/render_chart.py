@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table as RTable
 from rich.text import Text
 
-from pitchkeeper.chart import Progression, TextChart, text_chart
+from pitchkeeper.reports.chart import Progression, TextChart, text_chart
 
 # Rich honours NO_COLOR and drops colour when piped; the symbols tell the sides apart without it.
 STYLES = ("bold blue", "bold red", "bold green", "bold yellow", "bold magenta", "bold cyan", "bold white",

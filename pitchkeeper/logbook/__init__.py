@@ -1,0 +1,1 @@
+"""The match-log files: reading, atomic locked writing, the data folder."""

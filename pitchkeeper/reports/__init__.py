@@ -1,0 +1,1 @@
+"""Data and text out of replayed matches: exports, the score chart, statistics, house-rules starters."""
