@@ -1,3 +1,30 @@
-"""pitchkeeper: keeps the score of Pitch, Setback and Auction Pitch at a real table."""
+"""pitchkeeper: keeps the score of Pitch, Setback and Auction Pitch at a real table.
+
+The public API (spec section 6) is loaded on first use, so `import pitchkeeper` (and every CLI
+start) costs nothing for it: `judge_hand`, `judge_match`, `Logbook`, `PitchError`.
+"""
 
 __version__ = "0.1.0"
+
+_API = {
+    "judge_hand": "pitchkeeper.logbook.loader",
+    "judge_match": "pitchkeeper.logbook.loader",
+    "Logbook": "pitchkeeper.logbook.book",
+    "PitchError": "pitchkeeper.errors",
+}
+__all__ = ["Logbook", "PitchError", "__version__", "judge_hand", "judge_match"]
+
+
+def __getattr__(name: str) -> object:
+    module = _API.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pitchkeeper' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_API])

@@ -221,7 +221,7 @@ def test_export_defaults_to_the_current_match(_home: Path) -> None:
     (["--format", "xlsx"], "--format: unknown format 'xlsx'"),
     (["--format", "csv", "--match", "{missing}"], "missing.toml: no such file"),
     (["--format", "csv", "--match", "{corrupt}"], "corrupt.toml: line 3: not valid TOML"),
-    (["--format", "html", "--match", "{unknown_key}"], "unknown-key.toml: hands[1].deeler: unknown key 'deeler'"),
+    (["--format", "html", "--match", "{unknown_key}"], "unknown-key.toml:4: hands[1].deeler: unknown key 'deeler'"),
     (["--match", "{corrupt}"], "--format: cannot tell the format from out.txt"),
 ])
 def test_bad_input_one_line_exit_2_nothing_written(tmp_path: Path, args: list[str], names: str) -> None:

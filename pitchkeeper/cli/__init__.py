@@ -84,21 +84,6 @@ def _root(
 # judge
 
 
-def load_hand(path: Path, rules: str | None) -> tuple[Any, Any, Any]:
-    """Read a hand record file: (ruleset, table, hand). Every error names the file."""
-    from pitchkeeper.game import records
-    from pitchkeeper.logbook import store
-
-    data = store.read_record(path)
-    try:
-        ruleset = store.pinned_ruleset(data, path, rules)[0]  # a hand record pins none: its `rules` or --rules
-        table, hand = records.parse_hand_record(data)
-        table.check_against(ruleset)
-    except PitchError as e:
-        raise e.at(str(path)) from None
-    return ruleset, table, hand
-
-
 @judge_app.command("hand")
 def judge_hand(
     file: Annotated[Path, typer.Argument(help="A hand record (TOML).", show_default=False)],
@@ -107,8 +92,9 @@ def judge_hand(
 ) -> None:
     """Judge one hand: every point with its reason, the game count, the bid and the score change."""
     from pitchkeeper.game import scoring
+    from pitchkeeper.logbook import loader
 
-    ruleset, table, hand = load_hand(file, rules)
+    ruleset, table, hand = loader.load_hand(file, rules)
     try:
         v = scoring.verdict(ruleset, table, hand)
     except PitchError as e:
@@ -121,21 +107,14 @@ def judge_hand(
     scorecard.draw(v, table, ruleset.name)
 
 
-def load_match(path: Path, rules: str | None) -> tuple[Any, Any]:
-    """Read a match record file: (ruleset, record). Every error names the file."""
-    from pitchkeeper.game import match
-    from pitchkeeper.logbook import store
+def load_match(path: Path, rules: str | None) -> Any:
+    """Read a match record file through the one loader; its warnings go to stderr."""
+    from pitchkeeper.logbook import loader
 
-    data = store.read_record(path)
-    try:
-        # a log pins its ruleset: the pinned version governs if the file changed since (with a warning)
-        ruleset, warnings, _files = store.pinned_ruleset(data, path, rules)
-        record = match.parse_match(data)
-    except PitchError as e:
-        raise e.at(str(path)) from None
-    for w in warnings:
+    k = loader.load(path, rules=rules, kind="file")
+    for w in k.warnings:
         sys.stderr.write(f"warning: {w}\n")
-    return ruleset, record
+    return k
 
 
 @judge_app.command("match")
@@ -145,13 +124,7 @@ def judge_match(
     as_json: JsonOpt = False,
 ) -> None:
     """Replay a whole match: each hand's verdict, the running scores, and who won by which rule."""
-    from pitchkeeper.game import match
-
-    ruleset, record = load_match(file, rules)
-    try:
-        state = match.replay(ruleset, record)
-    except PitchError as e:
-        raise e.at(str(file)) from None
+    state = load_match(file, rules).replay()
     if as_json:
         emit_json(state.to_json())
         return

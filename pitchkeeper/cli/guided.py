@@ -17,17 +17,15 @@ import typer
 from pitchkeeper.cli import MatchOpt, app
 from pitchkeeper.cli.table import (
     NOT_OUT,
-    Kept,
     _amount,
+    _book,
     _draw_board,
     _draw_verdict,
     _interactive,
     _owner_name,
     _warn,
-    open_kept,
+    board_of,
     record_hand,
-    replay_kept,
-    status_of,
 )
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game.records import POINT_IDS
@@ -74,7 +72,7 @@ def _ask(q: _Question, echo: bool) -> tuple[str, Any]:
             sys.stdout.write(f"  ? {e.message} (< goes back, q stops)\n")
 
 
-def _questions(k: Kept, raw: dict[str, str], values: dict[str, Any]) -> list[_Question]:
+def _questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> list[_Question]:
     """The questions of one hand, given the answers so far (the points asked depend on the entry chosen)."""
     from pitchkeeper.game.cards import parse_cards, parse_suit
     from pitchkeeper.game.scoring import always_out, dealt_cards
@@ -147,7 +145,7 @@ def _point_answer(table: Any, text: str, must: bool, label: str) -> str | None:
     return _owner_name(table, text, label)
 
 
-def _hand_kw(k: Kept, values: dict[str, Any], path: Path) -> dict[str, Any]:
+def _hand_kw(k: Any, values: dict[str, Any], path: Path) -> dict[str, Any]:
     """The answers as the options of `hand`, so both record a hand the same way."""
     kw: dict[str, Any] = {"bidder": values["bidder"], "amount": str(values["amount"]), "trump": values["trump"],
                           "match": str(path), "point": [], "cards": None, "dealt": None}
@@ -175,15 +173,14 @@ def play(
 ) -> None:
     """Guided entry for a whole game: asks hand by hand (< goes back, q stops), shows the scoreboard after each."""
     from pitchkeeper.game import match as m
-    from pitchkeeper.logbook import store
 
     interactive = _interactive()
     if not interactive and not piped:
         raise PitchError("play asks questions, and standard input is not a terminal; to pipe the answers "
                          "deliberately, add --piped")
-    path = store.resolve_match_path(match)
-    k = open_kept(path)
-    state = replay_kept(k)
+    book = _book(match)
+    path = book.path
+    k, state = book.load()
     if state.ending:
         sys.stdout.write(f"the game is over: {state.ending.winner} won on hand {state.ending.hand}. "
                          "Start the next with: pitchkeeper new --rematch\n")
@@ -234,7 +231,7 @@ def play(
             return
         _warn(w.warnings)
         _draw_verdict(w.state.hands[-1].verdict, w.state.table)
-        _draw_board(status_of(w.kept, w.state))
-        k, state = w.kept, w.state
+        _draw_board(board_of(w.after, w.state))
+        k, state = w.after, w.state
         if state.ending:
             return

@@ -18,16 +18,11 @@ from pitchkeeper.errors import PitchError
 
 def _replayed(match_opt: str | None) -> tuple[Any, Any, Any, Path]:
     """The match log named by --match (or the current one), read and replayed: errors name the file."""
-    from pitchkeeper.game import match
     from pitchkeeper.logbook import store
 
     path = store.resolve_match_path(match_opt)
-    ruleset, record = load_match(path, None)
-    try:
-        state = match.replay(ruleset, record)
-    except PitchError as e:
-        raise e.at(str(path)) from None
-    return ruleset, record, state, path
+    k = load_match(path, None)
+    return k.ruleset, k.record, k.replay(), path
 
 
 def _write_stdout(text: str) -> None:

@@ -24,84 +24,22 @@ YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confir
 
 
 # ---------------------------------------------------------------------------
-# Loading a kept match
+# Reading a kept match (pitchkeeper.logbook: the one loader and the one write path)
 
 
-@dataclass(frozen=True)
-class Kept:
-    """A match log as read: its text, its TOML, the ruleset it is played under, and its record."""
-
-    path: Path
-    text: str
-    data: dict[str, Any]
-    ruleset: Any
-    record: Any
-    warnings: tuple[str, ...]
-    files: tuple[str, ...] = ()  # the ruleset files consulted (the cache watches them)
-    stamp: list[int] | None = None  # the version of the file the text was read from (None: unsure)
-
-
-def open_kept(path: Path, text: str | None = None, like: Kept | None = None) -> Kept:
-    """Read, parse and check a match log (not yet replayed). Errors name the file.
-
-    `like`: a Kept whose header is the same, so its ruleset need not be loaded again.
-    """
-    from pitchkeeper.game import match
+def _book(match: str | None) -> Any:
+    """The Logbook of --match (or of the current match)."""
     from pitchkeeper.logbook import store
+    from pitchkeeper.logbook.book import Logbook
 
-    st = None
-    if text is None:
-        st = store.stamp(path)
-        text = store.read_text(path)
-        if store.stamp(path) != st:
-            st = None  # changed while it was read: do not remember anything about this text
-    data = store.parse_text(text, path)
-    try:
-        if like is not None and like.data.get("rules") == data.get("rules") \
-                and like.data.get("ruleset") == data.get("ruleset"):
-            ruleset, warnings, files = like.ruleset, list(like.warnings), like.files
-        else:
-            ruleset, warnings, files = store.pinned_ruleset(data, path)
-        record = match.parse_match(data)
-    except PitchError as e:
-        raise _placed(e, path, text) from None
-    return Kept(path, text, data, ruleset, record, tuple(warnings), tuple(files), st)
+    return Logbook(store.resolve_match_path(match))
 
 
-def remember(k: Kept, state: Any, stamp: list[int] | None) -> dict[str, Any]:
-    """The status of a replayed log, cached beside it for the next `status` (keyed by the file's version)."""
-    from pitchkeeper import __version__
-    from pitchkeeper.logbook import store
+def board_of(k: Any, state: Any) -> dict[str, Any]:
+    """The scoreboard of a replayed log as the `status --json` object (and what `status` draws)."""
+    from pitchkeeper.game.scoreboard import scoreboard
 
-    st = status_of(k, state)
-    store.write_cache(k.path, stamp, k.files, __version__, st)
-    return st
-
-
-def _placed(e: PitchError, path: Path, text: str) -> PitchError:
-    """The error inside FILE, with the line of the hand it names (a log is read by line)."""
-    import re
-
-    from pitchkeeper.logbook import store
-
-    where = e.where or ""
-    m = re.match(r"hands\[(\d+)\]", where)
-    if m and e.where and not e.where.startswith(str(path)):
-        line = store.hand_line(text, int(m.group(1)))
-        if line is not None:
-            return PitchError(e.message, f"{path}:{line}: {where}")
-    if e.where and e.where.startswith(str(path)):
-        return e
-    return e.at(str(path))
-
-
-def replay_kept(k: Kept) -> Any:
-    from pitchkeeper.game import match
-
-    try:
-        return match.replay(k.ruleset, k.record)
-    except PitchError as e:
-        raise _placed(e, k.path, k.text) from None
+    return scoreboard(k.ruleset, k.record, state, match=str(k.path), warnings=k.warnings).to_json()
 
 
 def _out() -> Any:
@@ -161,18 +99,6 @@ def _team_specs(specs: list[str], table: Any) -> tuple[tuple[str, tuple[str, ...
     return tuple(out)
 
 
-def _auto_teams(ruleset: Any, players: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
-    """Partners sit across from each other: players 1 and 3 against 2 and 4 (or in threes, crosswise)."""
-    n = len(players)
-    for size in sorted(s for s in ruleset.settings["players"]["team_sizes"] if s > 1):
-        if n % size == 0 and n // size >= 2:
-            k = n // size
-            groups = [tuple(players[i::k]) for i in range(k)]
-            names = ["Us", "Them"] if k == 2 else ["+".join(g) for g in groups]
-            return tuple(zip(names, groups, strict=True))
-    return None
-
-
 def _new_path(rules_name: str) -> Path:
     import time
 
@@ -186,45 +112,6 @@ def _new_path(rules_name: str) -> Path:
         p = folder / f"{stem}-{n}.toml"
         n += 1
     return p
-
-
-def header_text(*, rules: str, ruleset: Any, merged: dict[str, Any], players: tuple[str, ...],
-                teams: tuple[tuple[str, tuple[str, ...]], ...] | None, first_dealer: str, target: int | None,
-                stake: int | None, title: str | None, rematch_of: str | None) -> str:
-    """The header of a new match log: the table, the dealer, and the pinned ruleset."""
-    import time
-
-    from pitchkeeper.logbook.store import FORMAT, multiline, table_toml, toml_value
-
-    lines = [
-        "# pitchkeeper match log: one [[hands]] block per hand, in the order played.",
-        "# You may correct it by hand; then run `pitchkeeper check` on this file.",
-        f"format = {FORMAT}",
-        f"rules = {toml_value(rules)}",
-    ]
-    if title:
-        lines.append(f"title = {toml_value(title)}")
-    lines.append(f"players = {toml_value(list(players))}")
-    if teams:
-        lines.append(f"teams = {toml_value({t: list(m) for t, m in teams})}")
-    lines.append(f"first_dealer = {toml_value(first_dealer)}")
-    if target is not None:
-        lines.append(f"target = {target}")
-    if stake is not None:
-        lines.append(f"stake = {stake}")
-    lines.append(f"created = {toml_value(time.strftime('%Y-%m-%dT%H:%M:%S'))}")
-    if rematch_of:
-        lines.append(f"rematch_of = {toml_value(rematch_of)}")
-    lines += [
-        "",
-        "# The ruleset as it was when this match began: the digest pins it and the copy keeps it,",
-        "# so a later change to the ruleset cannot change this game's history.",
-        "[ruleset]",
-        f"name = {toml_value(ruleset.name)}",
-        f"digest = {toml_value(ruleset.digest)}",
-        f"copy = {multiline(table_toml(merged))}",
-    ]
-    return "\n".join(lines) + "\n"
 
 
 @app.command("new")
@@ -262,7 +149,8 @@ def new_match(
     from pitchkeeper.game import match as m
     from pitchkeeper.game import rulesets
     from pitchkeeper.game.records import parse_table
-    from pitchkeeper.logbook import store
+    from pitchkeeper.logbook import loader, store
+    from pitchkeeper.logbook.book import Logbook
 
     rematch_of = None
     if rules_opt:
@@ -281,14 +169,12 @@ def new_match(
         if rules or players or team or solo:
             raise PitchError("--rematch takes the table of the last game: give no ruleset, players or teams")
         src = store.resolve_match_path(of)
-        prev = open_kept(src)
-        state = replay_kept(prev)
+        prev, state = Logbook(src).load()
         if state.ending is None and not force:
             raise PitchError(f"{src}: the game is still on (hand {len(state.hands)}); finish it, or add --force")
         rec = prev.record
-        rules = str(prev.data["rules"])
         table = rec.table
-        teams = table.teams
+        teams: Any = {t: list(ms) for t, ms in table.teams} if table.teams else {}
         first = m.dealer_due(rec) or table.players[0]
         if dealer:
             first = table.player(dealer, "--dealer")
@@ -296,7 +182,8 @@ def new_match(
         stake = stake if stake is not None else rec.stake
         title = title or prev.data.get("title")
         rematch_of = str(src.resolve())
-        ref = store.rules_ref(prev.data, src, None)
+        ref = loader.rules_ref(prev.data, src, None)
+        names = list(table.players)
     else:
         if not rules:
             raise PitchError("name the ruleset and the players: pitchkeeper new seven-point Ann Bob Cy Dee "
@@ -306,30 +193,16 @@ def new_match(
                              f"{rules} Ann Bob Cy Dee")
         ref = rules
         table = parse_table({"players": [p.strip() for p in players]})
-        teams = None
         first = table.player(dealer, "--dealer") if dealer else table.players[0]
-    ruleset = rulesets.load(ref)
-    merged, _chain = rulesets.load_merged(ref)
-    if not rematch:
         if team and solo:
             raise PitchError("give teams or --solo, not both")
-        if team:
-            teams = _team_specs(team, table)
-        elif not solo and ruleset.partnerships_ok:
-            teams = _auto_teams(ruleset, table.players)
-        data: dict[str, Any] = {"players": list(table.players)}
-        if teams:
-            data["teams"] = {t: list(ms) for t, ms in teams}
-        table = parse_table(data)
-    table.check_against(ruleset)
-    if ref.endswith(".toml") or "/" in ref:
-        ref = str(Path(ref).resolve())
-    text = header_text(rules=ref, ruleset=ruleset, merged=merged, players=table.players, teams=table.teams,
-                       first_dealer=first, target=target, stake=stake, title=title, rematch_of=rematch_of)
-    path = Path(match) if match else _new_path(ruleset.name)
-    open_kept(path, text)  # the header must read back as a valid match before it is written
-    store.create_new(path, text)
+        teams = dict(_team_specs(team, table)) if team else {} if solo else None
+        names = list(table.players)
+    path = Path(match) if match else _new_path(rulesets.load(ref).name)
+    book = Logbook.create(path, ref, names, teams, first, title, target, stake=stake, rematch_of=rematch_of)
     store.write_pointer(path)
+    k = book.load()[0]
+    ruleset, table = k.ruleset, k.record.table
     if as_json:
         emit_json({"match": str(path), "rules": ruleset.name, "digest": ruleset.digest, "players": list(table.players),
                    "teams": {t: list(ms) for t, ms in table.teams} if table.teams else None,
@@ -449,7 +322,7 @@ def _outcome_given(kw: dict[str, Any]) -> tuple[dict[str, str | None], list[str]
     return points, kw.get("cards")
 
 
-def build_hand(kw: dict[str, Any], k: Kept, base: dict[str, Any] | None, number: int) -> dict[str, Any]:
+def build_hand(kw: dict[str, Any], k: Any, base: dict[str, Any] | None, number: int) -> dict[str, Any]:
     """The hand the options describe, as the log keeps it (TOML-ready, names written exactly).
 
     `base` is the hand being corrected (edit): options given replace its keys, the rest stay.
@@ -569,7 +442,7 @@ def _ordered(hand: dict[str, Any]) -> dict[str, Any]:
     return {k: hand[k] for k in sorted(hand, key=lambda k: _KEY_ORDER.index(k) if k in _KEY_ORDER else 99)}
 
 
-def _from_file(path: Path, k: Kept, hand_keys: tuple[str, ...], all_keys: tuple[str, ...]) -> dict[str, Any]:
+def _from_file(path: Path, k: Any, hand_keys: tuple[str, ...], all_keys: tuple[str, ...]) -> dict[str, Any]:
     """The per-hand keys of a hand record file. Header keys it has must agree with the match."""
     from pitchkeeper.errors import unknown_key
     from pitchkeeper.logbook import store
@@ -592,60 +465,22 @@ def _from_file(path: Path, k: Kept, hand_keys: tuple[str, ...], all_keys: tuple[
 
 
 @dataclass(frozen=True)
-class Written:
-    kept: Kept
-    state: Any
-    number: int  # the hand written (or corrected)
-    warnings: tuple[str, ...]
+class Options:
+    """The options of `hand`/`edit` as a hand entry for the Logbook (built against the log it goes to)."""
+
+    kw: dict[str, Any]
+
+    @property
+    def source(self) -> str | None:
+        return str(self.kw["from_file"]) if self.kw.get("from_file") is not None else None
+
+    def to_table(self, log: Any, base: Any) -> dict[str, Any]:
+        return build_hand(self.kw, log, dict(base) if base is not None else None, 0)
 
 
-def _validate(path: Path, text: str, number: int, like: Kept | None = None) -> tuple[Kept, Any]:
-    """Parse and replay the new text whole: nothing is written unless this succeeds."""
-    k = open_kept(path, text, like)
-    if len(k.record.hands) < number:
-        raise PitchError("the new hand did not read back from the log", str(path))
-    if like is not None:
-        changed = sorted(key for key in {*k.data, *like.data} - {"hands"} if k.data.get(key) != like.data.get(key))
-        if changed:  # a cut that took more than a hand's own lines: refuse it rather than lose them
-            raise PitchError(f"this change would also alter {', '.join(changed)}; the log was not changed",
-                             str(path))
-    return k, replay_kept(k)
-
-
-def record_hand(kw: dict[str, Any]) -> Written:
-    """`hand`: append one hand's block to the log, under its lock, after replaying the result."""
-    from pitchkeeper.logbook import store
-
-    path = store.resolve_match_path(kw.get("match"))
-    with store.locked(path):
-        store.sweep_temps(path)
-        k = open_kept(path)
-        n = len(k.record.hands) + 1
-        hand = build_hand(kw, k, None, n)
-        text = store.append_hand(k.text, store.hand_toml(hand))
-        try:
-            k2, state = _validate(path, text, n, k)
-        except PitchError as e:
-            raise _new_hand_error(e, path, n, kw.get("from_file") and str(kw["from_file"])) from None
-        if not kw.get("dry_run"):
-            store.hand_spans(text, len(k2.record.hands))  # the block can be found again by undo and edit
-            store.write_atomic(path, text)
-            remember(k2, state, store.stamp(path))
-    warnings = tuple(w for w in state.warnings if w.startswith(f"hands[{n}]")) + k.warnings
-    return Written(k2, state, n, warnings)
-
-
-def _new_hand_error(e: PitchError, path: Path, n: int, source: str | None = None) -> PitchError:
-    """An error in the hand being added names the hand, not a line of a file that was not written;
-    for a hand read from a file (`--from`), that file and its key."""
-    where = e.where or ""
-    prefix = f"{path}:"
-    if where.startswith(prefix):
-        where = where.split(": ", 1)[1] if ": " in where else ""
-    if source and where.startswith(f"hands[{n}]"):
-        key = where[len(f"hands[{n}]"):].lstrip(".: ")
-        return PitchError(e.message + " (nothing was written)", f"{source}: {key}" if key else source)
-    return PitchError(e.message + " (nothing was written)", f"{path}: {where}" if where else str(path))
+def record_hand(kw: dict[str, Any]) -> Any:
+    """`hand`: append one hand to the log (the Logbook's locked write path); the Change made."""
+    return _book(kw.get("match")).record(Options(kw), dry_run=bool(kw.get("dry_run")))
 
 
 def _hand_command(**kw: Any) -> None:
@@ -655,44 +490,27 @@ def _hand_command(**kw: Any) -> None:
         emit_json(w.state.to_json())
         return
     _draw_verdict(w.state.hands[w.number - 1].verdict, w.state.table)
-    _draw_board(status_of(w.kept, w.state))
+    _draw_board(board_of(w.after, w.state))
     if kw.get("dry_run"):
         sys.stdout.write("(dry run: nothing was written)\n")
 
 
 def _edit_command(**kw: Any) -> None:
-    from pitchkeeper.logbook import store
-
     number = kw["number"]
-    path = store.resolve_match_path(kw.get("match"))
-    k = open_kept(path)
-    before = replay_kept(k)
-    count = len(k.record.hands)
-    if not 1 <= number <= count:
-        raise PitchError(f"there is no hand {number}: the log has {count} hand(s)", str(path))
-    raw = k.data["hands"][number - 1]
-    hand = build_hand(kw, k, raw, number)
-    text = store.replace_hand(k.text, number, count, store.hand_toml(hand))
-    try:
-        k2, after = _validate(path, text, count, k)
-    except PitchError as e:
-        raise PitchError(e.message + " (nothing was written)", e.where) from None
-    _show_change(before, after, number, kw.get("as_json", False))
-    if text == k.text:
+    book = _book(kw.get("match"))
+    change = book.prepare_replace(number, Options(kw))
+    _show_change(change.replayed_before, change.state, number, kw.get("as_json", False))
+    if not change.changes_anything:
         sys.stderr.write("nothing changes\n")
         return
     if kw.get("dry_run"):
         sys.stderr.write("(dry run: nothing was written)\n")
         return
     _confirm(f"save the corrected hand {number}?", kw.get("yes", False), "edit")
-    with store.locked(path):
-        if store.read_text(path) != k.text:
-            raise PitchError("the log changed while this edit was prepared; run the edit again", str(path))
-        store.write_atomic(path, text)
-        remember(k2, after, store.stamp(path))
+    book.commit(change)
     if not kw.get("as_json"):
-        sys.stdout.write(f"hand {number} corrected in {path}\n")
-    _warn(k2.warnings)
+        sys.stdout.write(f"hand {number} corrected in {book.path}\n")
+    _warn(change.warnings)
 
 
 def _register_hand_commands() -> None:
@@ -765,40 +583,6 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
 # status, history
 
 
-def status_of(k: Kept, state: Any) -> dict[str, Any]:
-    """The scoreboard of a replayed match as data: `status --json`, and what `status` draws."""
-    from pitchkeeper.game import match
-
-    r = k.ruleset
-    table = state.table
-    last = None
-    if state.hands:
-        h = state.hands[-1]
-        last = {"number": h.number, "dealer": k.record.hands[-1].dealer, **h.verdict.to_json(), "scores": h.scores}
-    st = match.stakes(r, k.record, state)
-    return {
-        "match": str(k.path),
-        "rules": r.name,
-        "title": k.data.get("title"),
-        "target": state.target,
-        "reach": r.settings["win"]["reach"],
-        "only_bidder": r.settings["win"]["only_bidder"],
-        "hands": len(state.hands),
-        "sides": {s: list(table.members(s)) for s in table.sides},
-        "teams": table.teams is not None,
-        "scores": dict(state.scores),
-        "needed": {s: match.needed(r, state.target, v) for s, v in state.scores.items()},
-        "in_the_hole": [s for s, v in state.scores.items() if v < 0],
-        "next_dealer": None if state.ending else match.dealer_due(k.record),
-        "last_hand": last,
-        "winner": state.winner,
-        "won_on_hand": state.ending.hand if state.ending else None,
-        "reason": state.ending.reason if state.ending else None,
-        "stakes": st.to_json() if st else None,
-        "warnings": list(k.warnings) + list(state.warnings),
-    }
-
-
 @app.command("status")
 def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The scoreboard: scores, who deals next, points needed, who is in the hole, the last hand."""
@@ -808,8 +592,11 @@ def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
     path = store.resolve_match_path(match)
     st = store.read_cache(path, __version__)  # an unchanged log need not be parsed and replayed again
     if st is None:
-        k = open_kept(path)
-        st = remember(k, replay_kept(k), k.stamp)
+        from pitchkeeper.logbook import loader
+        from pitchkeeper.logbook.book import remember
+
+        k = loader.load(path)
+        st = remember(k, k.replay(), k.stamp)
     _warn(st["warnings"])
     if as_json:
         emit_json(st)
@@ -818,7 +605,7 @@ def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
 
 
 def _draw_board(st: dict[str, Any], last: bool = False) -> None:
-    """The scoreboard, drawn from `status_of` data (so a cached status draws without replaying)."""
+    """The scoreboard, drawn from `status --json` data (so a cached status draws without replaying)."""
     from pitchkeeper.show.ansi import Text, grid
 
     rows: list[list[Any]] = [["side"] + (["players"] if st["teams"] else []) + ["score", "needs", ""]]
@@ -865,10 +652,7 @@ def _draw_board(st: dict[str, Any], last: bool = False) -> None:
 @app.command("history")
 def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The match hand by hand: dealer, bid, points, score changes and running totals."""
-    from pitchkeeper.logbook import store
-
-    k = open_kept(store.resolve_match_path(match))
-    state = replay_kept(k)
+    k, state = _book(match).load()
     if as_json:
         rows = []
         for h, hand in zip(state.hands, k.record.hands, strict=True):
@@ -913,27 +697,18 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
 @app.command("undo")
 def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) -> None:
     """Drop the last hand of the match (after asking)."""
-    from pitchkeeper.logbook import store
 
-    path = store.resolve_match_path(match)
-    k = open_kept(path)
-    count = len(k.record.hands)
-    if not count:
-        raise PitchError("the match has no hands to undo", str(path))
-    state = replay_kept(k)
-    v = state.hands[-1].verdict
+    book = _book(match)
+    change = book.prepare_drop()
+    count, k = change.number, change.before
+    v = change.replayed_before.hands[-1].verdict
     what = (f"hand {count}: {k.record.hands[-1].dealer} dealt, {v.bid.player} bid {v.bid.label} in {v.trump}; "
             + ", ".join(f"{s} {d:+d}" for s, d in v.delta.items()))
-    text = store.remove_hand(k.text, count, count)
-    k2, after = _validate(path, text, count - 1, k)
     if not as_json:
         sys.stdout.write(f"drop {what}\n")
     _confirm(f"drop hand {count}?", yes, "undo")
-    with store.locked(path):
-        if store.read_text(path) != k.text:
-            raise PitchError("the log changed meanwhile; run undo again", str(path))
-        store.write_atomic(path, text)
-        remember(k2, after, store.stamp(path))
+    book.commit(change)
+    after = change.state
     if as_json:
         emit_json(after.to_json())
         return
@@ -949,6 +724,7 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
 def matches(as_json: JsonOpt = False) -> None:
     """The match logs in the data folder, with their state; * marks the current match."""
     from pitchkeeper.logbook import store
+    from pitchkeeper.logbook.book import Logbook
     from pitchkeeper.logbook.paths import matches_dir
 
     try:
@@ -962,8 +738,7 @@ def matches(as_json: JsonOpt = False) -> None:
     for f in files:
         row: dict[str, Any] = {"match": str(f), "current": current is not None and f.resolve() == current.resolve()}
         try:
-            k = open_kept(f)
-            state = replay_kept(k)
+            k, state = Logbook(f).load()
             row.update(rules=k.ruleset.name, title=k.data.get("title"), players=list(k.record.table.players),
                        hands=len(state.hands), scores=state.scores, winner=state.winner,
                        state="won" if state.ending else "playing", error=None)
@@ -1006,37 +781,22 @@ def check(
     as_json: JsonOpt = False,
 ) -> None:
     """Check a hand-edited match log: every problem with its hand and line; exit 2 if there is any."""
-    from pitchkeeper.game import match
-    from pitchkeeper.logbook import store
+    from pitchkeeper.logbook import loader, store
 
-    path = store.resolve_match_path(file)
-    text = store.read_text(path)
-    data = store.parse_text(text, path)
-    warnings: list[str] = []
-    try:
-        ruleset, warnings, _files = store.pinned_ruleset(data, path)
-    except PitchError as e:
-        raise _placed(e, path, text) from None
-    problems = match.check_record(ruleset, data)
-    found = []
-    for p in problems:
-        line = store.hand_line(text, p.hand) if p.hand else None
-        found.append({"hand": p.hand, "line": line, "where": p.where, "message": p.message, "warning": p.warning})
-    errors = [f for f in found if not f["warning"]]
+    report = loader.check(store.resolve_match_path(file))
+    path, warnings = report.path, report.warnings
+    found = [f.to_json() for f in report.problems]
     if as_json:
-        emit_json({"match": str(path), "ok": not errors, "problems": found, "warnings": warnings})
+        emit_json({"match": str(path), "ok": not report.errors, "problems": found, "warnings": list(warnings)})
     else:
         for w in warnings:
             sys.stderr.write(f"warning: {w}\n")
-        for f in found:
-            at = f"{path}:{f['line']}" if f["line"] else str(path)
-            kind = "warning: " if f["warning"] else ""
-            sys.stderr.write(f"{at}: {kind}{f['where']}: {f['message']}\n")
-        n = len(data.get("hands", []) if isinstance(data.get("hands"), list) else [])
-        if errors:
-            sys.stderr.write(f"{len(errors)} problem(s) in {path}\n")
+        for f in report.problems:
+            sys.stderr.write(f"{f}\n")
+        if report.errors:
+            sys.stderr.write(f"{len(report.errors)} problem(s) in {path}\n")
         else:
-            sys.stdout.write(f"{path}: ok - {n} hand(s), {ruleset.name}"
+            sys.stdout.write(f"{path}: ok - {report.hands} hand(s), {report.ruleset.name}"
                              + (f", {len(found)} warning(s)" if found else "") + "\n")
-    if errors:
+    if report.errors:
         raise typer.Exit(2)

@@ -16,22 +16,6 @@ def read_record(path: str | Path) -> dict[str, Any]:
     return parse_text(read_text(path, "file"), path, "")
 
 
-def rules_ref(data: dict[str, Any], path: str | Path, override: str | None) -> str:
-    """Which ruleset a record asks for: --rules wins; a relative path is read beside the record."""
-    if override:
-        return override
-    ref = data.get("rules")
-    if ref is None:
-        raise PitchError("missing: name the ruleset, rules = \"seven-point\" (or give --rules)", "rules")
-    if not isinstance(ref, str):
-        raise PitchError("expected a ruleset name or file path", "rules")
-    if ref.endswith(".toml") and not Path(ref).is_absolute():
-        beside = Path(path).parent / ref
-        if beside.is_file():
-            return str(beside)
-    return ref
-
-
 def write_atomic(path: str | Path, text: str) -> None:
     """Write a whole file or nothing: temp file in the same folder, fsync, rename."""
     import os
@@ -398,69 +382,6 @@ def create_new(path: Path, text: str) -> None:
         if path.exists():
             raise PitchError("already exists; choose another --match path", str(path))
         write_atomic(path, text)
-
-
-# -- the ruleset a log was begun with
-
-
-def pinned_ruleset(data: dict[str, Any], path: str | Path, override: str | None = None,
-                   load: Any = None) -> tuple[Any, list[str], tuple[str, ...]]:
-    """The ruleset a match is played under, warnings, and the ruleset files consulted (base first).
-
-    A log pins its ruleset: `[ruleset]` holds its name, its digest, and a copy of the merged
-    ruleset TOML. When the ruleset named by `rules` still has that digest it is used; when it has
-    changed (a house-rules file edited, pitchkeeper upgraded) the pinned copy is used and a warning
-    names both versions, so history never changes silently. `--rules` (override) wins, as for
-    every record. `load` loads a ruleset by reference (a cache, when many logs are read).
-    """
-    import tomllib
-
-    from pitchkeeper.game import rulesets
-
-    load = load or rulesets.load
-    if override:
-        try:
-            r = load(override)
-        except PitchError as e:  # a problem inside the ruleset file names that file already
-            raise (e if e.where else e.at("--rules")) from None
-        return r, [], r.chain
-    ref = rules_ref(data, path, None)
-    pin = data.get("ruleset")
-    current = None
-    failure: PitchError | None = None
-    try:
-        current = load(ref)
-    except PitchError as e:
-        failure = e
-    if pin is None:
-        if current is None:
-            assert failure is not None
-            raise failure.at("rules")
-        return current, [], current.chain
-    if not isinstance(pin, dict) or not isinstance(pin.get("digest"), str):
-        raise PitchError("expected [ruleset] with name, digest and copy (written by pitchkeeper new)", "ruleset")
-    digest = pin["digest"]
-    files = current.chain if current is not None else ()
-    if current is not None and current.digest == digest:
-        return current, [], files
-    now = f"it is now {current.digest}" if current is not None else f"it cannot be loaded now ({failure})"
-    copy = pin.get("copy")
-    if not isinstance(copy, str):
-        raise PitchError(f"ruleset {ref!r} has changed since this match began (pinned {digest}; {now}) and the log "
-                         "keeps no copy of the pinned version; give --rules to choose one", "ruleset")
-    try:
-        merged = tomllib.loads(copy)
-    except tomllib.TOMLDecodeError as e:
-        raise PitchError(f"the pinned copy is not valid TOML: {e}", "ruleset.copy") from None
-    problems = rulesets.validate(merged)
-    if problems:
-        raise PitchError(f"the pinned copy is not a valid ruleset: {problems[0]}", "ruleset.copy")
-    pinned = rulesets.compile_ruleset(merged, (f"{path} (pinned copy)",))
-    if pinned.digest != digest:
-        raise PitchError(f"the pinned copy does not match its digest ({pinned.digest}, not {digest}): "
-                         "was it edited by hand?", "ruleset.copy")
-    return pinned, [f"{path}: ruleset {ref!r} has changed since this match began (pinned {digest}; {now}); "
-                    "the match keeps the pinned version"], files
 
 
 # -- a memo of a log's derived state, so `status` need not parse and replay an unchanged log

@@ -71,18 +71,14 @@ class Read:
 
 def read_match(path: Path, cache: RulesetCache, scanning: bool = False) -> Read:
     """Read, replay and sum up one log. With `scanning`, a TOML file that is no match log is skipped quietly."""
-    from pitchkeeper.game import match
-    from pitchkeeper.logbook import store
+    from pitchkeeper.logbook import loader, store
 
     try:
-        data = store.read_record(path)
+        text = store.read_text(path, "file")
+        data = store.parse_text(text, path, "")
         if scanning and not looks_like_match(data):
             return Read(path, skipped=True)
-        try:
-            ruleset = store.pinned_ruleset(data, path, load=cache.get)[0]  # the version the log pins
-            state = match.replay(ruleset, match.parse_match(data))
-        except PitchError as e:
-            raise (e if str(e).startswith(str(path)) else e.at(str(path))) from None
+        state = loader.load(path, text, load_ruleset=cache.get, data=data).replay()  # the ruleset the log pins
     except PitchError as e:
         return Read(path, error=str(e))
     return Read(path, figures=figures(state))
