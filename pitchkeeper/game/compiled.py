@@ -59,7 +59,7 @@ class TrumpPlan:
 class Seats:
     """One table under one ruleset: who a record's keys are, and quick entry's awards made once."""
 
-    __slots__ = ("bids", "key_player", "key_side", "n", "players", "quick", "settled", "sides", "table", "zero")
+    __slots__ = ("bids", "entered", "key_player", "key_side", "n", "players", "quick", "settled", "sides", "table", "zero")
 
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -71,6 +71,7 @@ class Seats:
         self.key_player = {k: (k if k in self.players else None) for k in self.key_side}
         self.zero = dict.fromkeys(table.sides, 0)
         self.bids: dict[Any, tuple[int, str, int | str]] = {}
+        self.entered: dict[tuple[tuple[str, str], ...], tuple[Any, ...]] = {}  # quick entry, judged once
         self.quick: dict[tuple[str, str], tuple[int, Award, str, int, int, bool]] = {}
         self.settled: dict[tuple[Any, ...], tuple[dict[str, int], tuple[tuple[Any, ...], ...]]] = {}
 

@@ -117,6 +117,13 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
     if seats is None:
         seats = per_table[c] = c.seats(table)
     bid = hand.bid
+    if hand.points is not None and plan is not None and not (hand.auction or hand.revokes):
+        entered = seats.entered.get(hand.points)
+        if entered is not None:  # this entry was judged at this table before: with this bid too?
+            done = entered[4].get(bid)
+            if done is not None:
+                return _tuple_new(Verdict, (ruleset.name, hand.trump, entered[0], entered[2], entered[1].copy(),
+                                            done[0], done[1].copy(), (), done[2], (), None))
     known = seats.bids.get(bid)  # (worth, bidding side, label) of a bid already seen at this table
     if known is None:
         try:
@@ -139,26 +146,10 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
         check_auction(ruleset, table, hand)
     game: GameCount | None
     if hand.points is not None:
-        taken = seats.zero.copy()
-        entries = []
-        required = 0
-        gid = c.game_id
-        game_side = None
-        quick = seats.quick
-        for entry in hand.points:
-            got = quick.get(entry) or c.quick_award(seats, entry)
-            if got is None or (got[5] and got[2] != bid_side):
-                return _careful(ruleset, table, hand)
-            taken[got[2]] += got[3]
-            required += got[4]
-            if entry[0] == gid:
-                game_side = got[2]
-            entries.append(got)
-        if required != len(c.required):
+        entered = seats.entered.get(hand.points) or _quick(c, seats, hand.points)
+        if entered is None or (entered[3] is not None and entered[3] != bid_side):
             return _careful(ruleset, table, hand)
-        entries.sort(key=_FIRST)
-        awards = tuple(map(_SECOND, entries))
-        game = None if gid is None else c.game_entered(game_side)
+        awards, taken, game = entered[0], entered[1].copy(), entered[2]
     else:
         taken = seats.zero.copy()
         got_cards = _fast_cards(ruleset, c, plan, seats, hand, bid_side, taken)
@@ -179,7 +170,38 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
             d, n, _ = _settle(ruleset, table, hand, taken, result, ())
             done = seats.settled[key] = (d, n)
         delta, notes, counters = done[0].copy(), done[1], None
+        if hand.points is not None and amount and not hand.auction and len(entered[4]) < 256:
+            entered[4][bid] = (result, done[0], notes)  # the next hand entered so with this bid is a lookup
     return _tuple_new(Verdict, (ruleset.name, hand.trump, awards, game, taken, result, delta, (), notes, (), counters))
+
+
+def _quick(c: Compiled, seats: Seats, points: tuple[tuple[str, str], ...]) -> tuple[Any, ...] | None:
+    """Quick entry's awards, taken points and game, made once per distinct entry at a table and kept;
+    with the side that must be the bidder's (a sweep only the bidder scores), or None for the careful path."""
+    taken = seats.zero.copy()
+    entries = []
+    required = 0
+    game_side = bidder = None
+    for entry in points:
+        got = seats.quick.get(entry) or c.quick_award(seats, entry)
+        if got is None:
+            return None
+        _, _, side, value, always, only_bidder = got
+        taken[side] += value
+        required += always
+        if only_bidder:
+            bidder = side
+        if entry[0] == c.game_id:
+            game_side = side
+        entries.append(got)
+    if required != len(c.required):
+        return None
+    entries.sort(key=_FIRST)
+    game = None if c.game_id is None else c.game_entered(game_side)
+    made = (tuple(map(_SECOND, entries)), taken, game, bidder, {})
+    if len(seats.entered) < 4096:
+        seats.entered[points] = made
+    return made
 
 
 def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, hand: Hand, bid_side: str,
