@@ -133,7 +133,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
         else:
             if len(seats.bids) < 1024:
                 seats.bids[bid] = known
-    if plan is None or hand.tricks is not None:
+    if plan is None:
         return _careful(ruleset, table, hand)
     amount, bid_side, label = known
     if amount == 0:
@@ -145,22 +145,34 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
 
         check_auction(ruleset, table, hand)
     game: GameCount | None
+    illegal: tuple[Illegal, ...] = ()
+    tricks: tuple[TrickResult, ...] = ()
     if hand.points is not None:
         entered = seats.entered.get(hand.points) or _quick(c, seats, hand.points)
         if entered is None or (entered[3] is not None and entered[3] != bid_side):
             return _careful(ruleset, table, hand)
         awards, taken, game = entered[0], entered[1].copy(), entered[2]
     else:
+        played: dict[Card, str] = {}
+        if hand.tricks is not None:
+            from pitchkeeper.game.play import replay
+
+            rep = replay(ruleset, table, hand)
+            captured, illegal, tricks = rep.captured, rep.illegal, rep.tricks
+            # a hand played trick by trick shows who held each card played: the player dealt it
+            played = {card: p for t in tricks for p, card in t.plays}
+        else:
+            captured = hand.captured
         taken = seats.zero.copy()
-        got_cards = _fast_cards(ruleset, c, plan, seats, hand, bid_side, taken)
+        got_cards = _fast_cards(ruleset, c, plan, seats, hand, bid_side, taken, captured, played)
         if got_cards is None:
             return _careful(ruleset, table, hand)
         awards, game = got_cards
     took = taken[bid_side]
     made = amount == 0 or took >= amount
     result = _tuple_new(BidResult, (bid_side, bid.player, amount, label if amount else 0, made, took))
-    if hand.revokes or c.sale:
-        delta, notes, counters = _settle(ruleset, table, hand, taken, result, ())
+    if hand.revokes or c.sale or illegal:
+        delta, notes, counters = _settle(ruleset, table, hand, taken, result, illegal)
     else:
         key = (bid_side, amount, bid.smudge, made, *taken.values())
         done = seats.settled.get(key)
@@ -172,7 +184,8 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
         delta, notes, counters = done[0].copy(), done[1], None
         if hand.points is not None and amount and not hand.auction and len(entered[4]) < 256:
             entered[4][bid] = (result, done[0], notes)  # the next hand entered so with this bid is a lookup
-    return _tuple_new(Verdict, (ruleset.name, hand.trump, awards, game, taken, result, delta, (), notes, (), counters))
+    return _tuple_new(Verdict, (ruleset.name, hand.trump, awards, game, taken, result, delta, illegal, notes, tricks,
+                                counters))
 
 
 def _quick(c: Compiled, seats: Seats, points: tuple[tuple[str, str], ...]) -> tuple[Any, ...] | None:
@@ -205,7 +218,8 @@ def _quick(c: Compiled, seats: Seats, points: tuple[tuple[str, str], ...]) -> tu
 
 
 def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, hand: Hand, bid_side: str,
-                taken: dict[str, int]) -> tuple[tuple[Award, ...], GameCount | None] | None:
+                taken: dict[str, int], captured: tuple[tuple[str, tuple[Card, ...]], ...] | None,
+                played: dict[Card, str]) -> tuple[tuple[Award, ...], GameCount | None] | None:
     """Captured cards in one pass over the cards, then one over the compiled plan (adding to `taken`);
     None when anything needs the careful path (which then words the error)."""
     key_side = seats.key_side
@@ -216,7 +230,6 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
     n = seats.n
     total = 0
     ragged = 0
-    captured = hand.captured
     assert captured is not None
     try:
         for key, cards in captured:
@@ -238,7 +251,13 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
     elif ragged or total != n * c.hand_size:
         return None
     dealt = _NO_DEALT
-    if hand.dealt and not hand.held:  # the common case inline: every card listed once, and captured
+    if played:  # the tricks show who held each card played; `dealt` and `held` must agree with them
+        dealt = _dealt_index(ruleset, hand, owner, strength) if hand.dealt or hand.held else {}
+        for card, p in dealt.items():
+            if played.get(card, p) != p:
+                raise PitchError(f"{card} is listed for {p}, but {played[card]} played it", f"{_key_of(hand, card)}.{p}")
+        dealt = {**played, **dealt}
+    elif hand.dealt and not hand.held:  # the common case inline: every card listed once, and captured
         dealt = {}
         listed = 0
         for p, cs in hand.dealt:
