@@ -66,12 +66,9 @@ def judge_trick(
 
 
 def _draw_trick(j: TrickJudgement) -> None:
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
-
     from pitchkeeper.game.cards import SUIT_NAMES
     from pitchkeeper.game.play import TRUMP
+    from pitchkeeper.show.ansi import Table, Text
     from pitchkeeper.show.render import card_text, console, suit_text
 
     def card(c: str | None) -> Text:
@@ -81,7 +78,7 @@ def _draw_trick(j: TrickJudgement) -> None:
     led = "trump" if j.led == TRUMP else SUIT_NAMES.get(j.led or "", "-")
     out.print(Text.assemble((j.rules, "bold"), "  trump ", suit_text(j.trump), f"  {led} led",
                             ("  (first trick of the hand)" if j.first else "")))
-    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    t = Table()
     t.add_column("player")
     t.add_column("card")
     t.add_column("legal")
@@ -126,15 +123,12 @@ def rules_explain(
 
 
 def _draw_topics(name: str, answers: list[Answer]) -> None:
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
-
+    from pitchkeeper.show.ansi import Table, Text
     from pitchkeeper.show.render import console
 
     out = console()
     out.print(Text.assemble((name, "bold"), ": the usual table arguments, and this ruleset's answer"))
-    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    t = Table()
     t.add_column("topic", style="bold")
     t.add_column("answer")
     for a in answers:
@@ -144,8 +138,7 @@ def _draw_topics(name: str, answers: list[Answer]) -> None:
 
 
 def _draw_answer(name: str, a: Answer) -> None:
-    from rich.text import Text
-
+    from pitchkeeper.show.ansi import Text
     from pitchkeeper.show.render import console
 
     out = console()

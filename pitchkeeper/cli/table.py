@@ -554,10 +554,9 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
                    "scores": {"before": before.scores, "after": after.scores},
                    "winner": {"before": before.winner, "after": after.winner}})
         return
-    from rich.table import Table as RTable
-    from rich.text import Text
-
     from pitchkeeper.show import render
+    from pitchkeeper.show.ansi import Table as RTable
+    from pitchkeeper.show.ansi import Text
 
     t = RTable(title=f"hand {number}", title_justify="left", show_edge=False, pad_edge=False)
     t.add_column("")
@@ -664,13 +663,11 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
                    "scores": state.scores, "winner": state.winner,
                    "won_on_hand": state.ending.hand if state.ending else None})
         return
-    from rich import box
-    from rich.table import Table as RTable
-    from rich.text import Text
-
     from pitchkeeper.show import render
+    from pitchkeeper.show.ansi import Table as RTable
+    from pitchkeeper.show.ansi import Text
 
-    t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    t = RTable()
     for col, just in (("#", "right"), ("dealer", "left"), ("bid", "left"), ("trump", "left"), ("points", "left")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     for s in state.scores:
@@ -752,13 +749,11 @@ def matches(as_json: JsonOpt = False) -> None:
     if not rows:
         sys.stdout.write("no matches yet: start one with `pitchkeeper new`\n")
         return
-    from rich import box
-    from rich.table import Table as RTable
-    from rich.text import Text
-
     from pitchkeeper.show import render
+    from pitchkeeper.show.ansi import Table as RTable
+    from pitchkeeper.show.ansi import Text
 
-    t = RTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    t = RTable()
     for col in ("", "match", "rules", "hands", "scores", "state"):
         t.add_column(col)
     for row in rows:
