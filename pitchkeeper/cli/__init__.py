@@ -1,7 +1,7 @@
-"""The command line: parse arguments, call the domain, print (Rich only where it draws).
+"""The command line: parse arguments, call the domain, print (plain drawing: pitchkeeper.show.ansi).
 
 Errors from the domain (PitchError) become one line on stderr and exit status 2.
-Rich is imported inside `render`, only by commands that draw, to keep --json fast.
+Drawing code is imported inside the commands that draw, to keep --json fast; Rich is never loaded.
 """
 
 from __future__ import annotations

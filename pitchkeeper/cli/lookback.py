@@ -1,6 +1,6 @@
 """Commands that look back: export, chart, stats.
 
-Each command parses, calls the domain (export, chart, stats) and writes; Rich is imported only
+Each command parses, calls the domain (export, chart, stats) and writes; drawing code is imported only
 by the drawing paths (render_chart), never for export or --json.
 """
 

@@ -1,7 +1,7 @@
 """Commands that settle play: `judge trick` and `rules explain`.
 
 Only parsing and printing live here; the play model is `pitchkeeper.game.play` and the answers
-are `pitchkeeper.words.disputes`. Domain modules and Rich are imported inside the commands, so
+are `pitchkeeper.words.disputes`. Domain and drawing modules are imported inside the commands, so
 loading this module costs nothing at start-up.
 """
 

@@ -2,7 +2,7 @@
 
 The match log is the source of truth: every command reads it, replays it, and (for the writing
 commands) writes the new text only after parsing and replaying it whole, under the log's lock.
-Rich is imported only by the code that draws; `--json` never loads it.
+Drawing code (pitchkeeper.show, never Rich) is imported only where it draws; `--json` never loads it.
 """
 
 from __future__ import annotations
