@@ -1,4 +1,5 @@
-"""The console script loads only what a command line runs; every command must still be found."""
+"""The CLI is grouped by topic behind a lazy group: a command line loads only the module of the
+command it runs, and every command is still found, listed and suggested."""
 
 from __future__ import annotations
 
@@ -11,20 +12,34 @@ from pitchkeeper import cli
 
 
 def every_command() -> list[tuple[str, str]]:
-    """(command line words, module that defines it) for every command, all areas loaded."""
-    out = [(cli._command_name(c), c.callback.__module__) for c in cli.app.registered_commands]
-    for g in cli.app.registered_groups:
-        out += [(f"{g.name} {cli._command_name(c)}", c.callback.__module__) for c in g.typer_instance.registered_commands]
+    """(command line words, module named for it in cli.COMMANDS) for every command."""
+    out = []
+    for name, target in cli.COMMANDS.items():
+        if isinstance(target, tuple):
+            out += [(f"{name} {sub}", module) for sub, module in target[0].items()]
+        else:
+            out.append((name, target))
     return out
 
 
-def test_the_area_table_names_the_module_of_every_command() -> None:
-    for words, module in every_command():
-        area = cli.COMMAND_AREAS.get(words)
-        if module == "pitchkeeper.cli":
-            assert area is None, words
-        else:
-            assert module == f"pitchkeeper.cli.{area}", words
+@pytest.mark.parametrize(("words", "module"), every_command())
+def test_each_command_is_defined_in_the_module_the_map_names(words: str, module: str) -> None:
+    """...and only there: a command line that runs it loads that module and no other topic module."""
+    code = ("import sys\nfrom pitchkeeper import cli\nfrom typer.main import get_command\n"
+            f"group = get_command(cli.app)\nfor w in {words.split()!r}:\n    group = group.get_command(None, w)\n"
+            "print(group.callback.__module__ if hasattr(group.callback, '__module__') else '')\n"
+            "print(sorted(m for m in sys.modules if m.startswith('pitchkeeper.cli.')))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = p.stdout.splitlines()[1]
+    assert loaded == str([f"pitchkeeper.cli.{module}"]), (words, loaded)
+
+
+def test_the_map_names_every_command_its_modules_define() -> None:
+    mapped = {(w.split()[-1], m) for w, m in every_command()}
+    for module in {m for _, m in every_command()}:
+        mod = __import__(f"pitchkeeper.cli.{module}", fromlist=["commands"])
+        for info in mod.commands.registered_commands:
+            assert (cli.command_name(info), module) in mapped, (module, cli.command_name(info))
 
 
 @pytest.mark.parametrize("words", [w for w, _ in every_command()])
@@ -42,3 +57,6 @@ def test_help_and_a_typo_still_list_every_command() -> None:
     typo = subprocess.run([sys.executable, "-m", "pitchkeeper", "stauts"], capture_output=True, text=True,
                           check=False)
     assert typo.returncode == 2 and "status" in typo.stderr
+    typo = subprocess.run([sys.executable, "-m", "pitchkeeper", "judge", "hnd"], capture_output=True, text=True,
+                          check=False)
+    assert typo.returncode == 2 and "'hand'" in typo.stderr

@@ -2,33 +2,23 @@
 
 It asks the questions of one hand (dealer known; bidder, bid, trump, then who took each point or
 the cards), re-asks on bad input, goes back one answer on `<`, and records each hand through the
-same path as `pitchkeeper hand` (cli.table.record_hand), so a guided hand is checked and written alike.
+same path as `pitchkeeper hand`: its answers make a HandEntry (pitchkeeper.logbook.entry), which the
+Logbook turns into the log's hand and checks and writes alike.
 """
 
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import MatchOpt, app
-from pitchkeeper.cli.table import (
-    NOT_OUT,
-    _amount,
-    _book,
-    _draw_board,
-    _draw_verdict,
-    _interactive,
-    _owner_name,
-    _warn,
-    board_of,
-    record_hand,
-)
+from pitchkeeper.cli import MatchOpt, book_of, interactive, topic, warn
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game.records import POINT_IDS
+from pitchkeeper.logbook.entry import NOT_OUT, amount_of, owner_name
+
+commands = topic()
 
 
 class _Back(Exception):
@@ -118,7 +108,7 @@ def _bid_in_range(text: str, ruleset: Any) -> int | str:
     """A bid typed at the prompt, checked against the ruleset's range at once (so it is asked again)."""
     from pitchkeeper.game.scoring import amount_worth
 
-    v = _amount(text, ruleset)
+    v = amount_of(text, ruleset)
     amount_worth(ruleset, 0 if v == "smudge" else v, v == "smudge")
     return v
 
@@ -142,30 +132,26 @@ def _point_answer(table: Any, text: str, must: bool, label: str) -> str | None:
         if must:
             raise PitchError(f"{label} is always out: say who took it")
         return None
-    return _owner_name(table, text, label)
+    return owner_name(table, text, label)
 
 
-def _hand_kw(k: Any, values: dict[str, Any], path: Path) -> dict[str, Any]:
-    """The answers as the options of `hand`, so both record a hand the same way."""
-    kw: dict[str, Any] = {"bidder": values["bidder"], "amount": str(values["amount"]), "trump": values["trump"],
-                          "match": str(path), "point": [], "cards": None, "dealt": None}
+def _entry(k: Any, values: dict[str, Any]) -> Any:
+    """The answers of one hand as a HandEntry: recorded exactly as `hand` records its options."""
+    from pitchkeeper.logbook.entry import NOBODY, HandEntry
+
     if values["entry"] == "points":
-        for rule in k.ruleset.points:
-            who = values.get(f"pt:{rule.id}")
-            if who is None:
-                continue
-            if rule.id in POINT_IDS:
-                kw["pt_" + rule.id.replace("-", "_")] = who
-            else:
-                kw["point"].append(f"{rule.id}={who}")
-    else:
-        kw["cards"] = [f"{s}: {' '.join(values.get(f'cards:{s}') or [])}" for s in k.record.table.sides]
-        dealt = [f"{values[key]}: {key[6:]}" for key in values if key.startswith("dealt:")]
-        kw["dealt"] = dealt or None
-    return kw
+        points = {rule.id: values[f"pt:{rule.id}"] or NOBODY for rule in k.ruleset.points if f"pt:{rule.id}" in values}
+        return HandEntry(bidder=values["bidder"], amount=values["amount"], trump=values["trump"], points=points)
+    cards = {s: values.get(f"cards:{s}") or [] for s in k.record.table.sides}
+    dealt: dict[str, list[str]] = {}
+    for key in values:
+        if key.startswith("dealt:"):
+            dealt.setdefault(values[key], []).append(key[6:])
+    return HandEntry(bidder=values["bidder"], amount=values["amount"], trump=values["trump"], cards=cards,
+                     dealt=dealt or None)
 
 
-@app.command("play")
+@commands.command("play")
 def play(
     match: MatchOpt = None,
     piped: Annotated[bool, typer.Option("--piped", help="Read the answers from standard input even though it is "
@@ -173,19 +159,20 @@ def play(
 ) -> None:
     """Guided entry for a whole game: asks hand by hand (< goes back, q stops), shows the scoreboard after each."""
     from pitchkeeper.game import match as m
+    from pitchkeeper.show import board
 
-    interactive = _interactive()
-    if not interactive and not piped:
+    at_terminal = interactive()
+    if not at_terminal and not piped:
         raise PitchError("play asks questions, and standard input is not a terminal; to pipe the answers "
                          "deliberately, add --piped")
-    book = _book(match)
+    book = book_of(match)
     path = book.path
     k, state = book.load()
     if state.ending:
         sys.stdout.write(f"the game is over: {state.ending.winner} won on hand {state.ending.hand}. "
                          "Start the next with: pitchkeeper new --rematch\n")
         return
-    _warn(k.warnings)
+    warn(k.warnings)
     while True:
         dealer = m.dealer_due(k.record)
         n = len(k.record.hands) + 1
@@ -202,7 +189,7 @@ def play(
                     i = len(qs) - 1
                 q = qs[i]
                 try:
-                    text, value = _ask(q, echo=not interactive)
+                    text, value = _ask(q, echo=not at_terminal)
                 except _Back:
                     if i == 0:
                         sys.stdout.write("  (this is the first question of the hand)\n")
@@ -220,7 +207,7 @@ def play(
                     i = 0
                     continue
                 try:
-                    w = record_hand(_hand_kw(k, values, path))
+                    w = book.record(_entry(k, values))
                 except PitchError as e:
                     sys.stdout.write(f"  ? {e.message}\n")
                     i = [x.key for x in qs].index("entry")
@@ -229,9 +216,9 @@ def play(
         except _Quit as e:
             sys.stdout.write(f"{e}: hand {n} was not saved; the hands before it are in {path}\n")
             return
-        _warn(w.warnings)
-        _draw_verdict(w.state.hands[-1].verdict, w.state.table)
-        _draw_board(board_of(w.after, w.state))
+        warn(w.warnings)
+        board.verdict(w.state.hands[-1].verdict, w.state.table)
+        board.draw(w.scoreboard().to_json())
         k, state = w.after, w.state
         if state.ending:
             return

@@ -12,16 +12,19 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, MatchOpt, app, emit_json, judge_app, load_match, rules_app  # noqa: F401
+from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, topic, warn
 from pitchkeeper.errors import PitchError
+
+commands = topic()
 
 
 def _replayed(match_opt: str | None) -> tuple[Any, Any, Any, Path]:
     """The match log named by --match (or the current one), read and replayed: errors name the file."""
-    from pitchkeeper.logbook import store
+    from pitchkeeper.logbook import loader, store
 
     path = store.resolve_match_path(match_opt)
-    k = load_match(path, None)
+    k = loader.load(path, kind="file")
+    warn(k.warnings)
     return k.ruleset, k.record, k.replay(), path
 
 
@@ -36,7 +39,7 @@ def _write_stdout(text: str) -> None:
     buf.flush()
 
 
-@app.command("export")
+@commands.command("export")
 def export_cmd(
     match_opt: MatchOpt = None,
     fmt: Annotated[str | None, typer.Option("--format", "-f", show_default=False, metavar="csv|json|md|html",
@@ -72,7 +75,7 @@ def export_cmd(
     sys.stderr.write(f"wrote {out} ({name}, {len(state.hands)} hands)\n")
 
 
-@app.command("chart")
+@commands.command("chart")
 def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The score after each hand as a chart in the terminal: one symbol per side, the target dotted."""
     from pitchkeeper.reports import chart
@@ -88,7 +91,7 @@ def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
     render_chart.chart(p, f"{title} - {state.rules}, to {state.target}")
 
 
-@app.command("stats")
+@commands.command("stats")
 def stats_cmd(
     matches: Annotated[list[Path] | None, typer.Argument(help="Match logs (default: the current match).",
                                                          metavar="[MATCH]...", show_default=False)] = None,

@@ -8,17 +8,16 @@ Drawing code (pitchkeeper.show, never Rich) is imported only where it draws; `--
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, MatchOpt, app, emit_json
-from pitchkeeper.errors import PitchError, did_you_mean
-from pitchkeeper.game.records import POINT_IDS  # each gets an option of its own on `hand` and `edit`
+from pitchkeeper.cli import JsonOpt, MatchOpt, book_of, emit_json, interactive, topic, warn
+from pitchkeeper.errors import PitchError
+from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 
-NOT_OUT = ("-", "none", "nobody", "no")
+commands = topic()
 
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
 
@@ -27,52 +26,11 @@ YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confir
 # Reading a kept match (pitchkeeper.logbook: the one loader and the one write path)
 
 
-def _book(match: str | None) -> Any:
-    """The Logbook of --match (or of the current match)."""
-    from pitchkeeper.logbook import store
-    from pitchkeeper.logbook.book import Logbook
-
-    return Logbook(store.resolve_match_path(match))
-
-
-def board_of(k: Any, state: Any) -> dict[str, Any]:
-    """The scoreboard of a replayed log as the `status --json` object (and what `status` draws)."""
-    from pitchkeeper.game.scoreboard import scoreboard
-
-    return scoreboard(k.ruleset, k.record, state, match=str(k.path), warnings=k.warnings).to_json()
-
-
-def _out() -> Any:
-    """The console for the at-the-table output (pitchkeeper.show.ansi: no Rich to load on every hand)."""
-    from pitchkeeper.show.ansi import Console
-
-    return Console()
-
-
-def _draw_verdict(v: Any, table: Any) -> None:
-    """The verdict on the hand just recorded (the scorecard without the card-by-card game count)."""
-    from pitchkeeper.show import scorecard
-
-    scorecard.draw(v, table, breakdown=False)
-
-
-def _warn(lines: Any) -> None:
-    for w in lines:
-        sys.stderr.write(f"warning: {w}\n")
-
-
-def _interactive() -> bool:
-    try:
-        return sys.stdin.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
 def _confirm(question: str, yes: bool, what: str) -> None:
     """Ask before a destructive change; never prompt when stdin is not a terminal."""
     if yes:
         return
-    if not _interactive():
+    if not interactive():
         raise PitchError(f"{what} asks before it changes the log, and standard input is not a terminal: add --yes")
     if not typer.confirm(question, default=False):
         raise typer.Exit(1)
@@ -114,7 +72,7 @@ def _new_path(rules_name: str) -> Path:
     return p
 
 
-@app.command("new")
+@commands.command("new")
 def new_match(
     rules: Annotated[str | None, typer.Argument(help="Ruleset: a built-in name or a .toml file.",
                                                 show_default=False)] = None,
@@ -262,243 +220,65 @@ def _hand_parameters() -> list[Any]:
     return params
 
 
-def _amount(text: str, ruleset: Any) -> int | str:
-    t = text.strip().lower()
-    b = ruleset.settings["bidding"]
-    if t.isascii() and t.lstrip("-").isdigit():
-        return int(t)
-    if t in ("smudge", "moon", "shoot", str(b["smudge_name"]).lower()):
-        return "smudge"
-    if t in ("none", "pitch-0", "nocontract"):
-        return 0
-    raise PitchError(f"{text!r} is not a bid: a number from {b['min']} to {b['max']}"
-                     + (f", or {b['smudge_name']}" if b["smudge"] else "")
-                     + (", or 0 (a pitch without a contract)" if b["all_pass"] == "eldest-pitches" else ""), "AMOUNT")
+def entry_of(kw: dict[str, Any]) -> Any:
+    """The options of `hand`/`edit` as a HandEntry (names and cards are checked against the log later)."""
+    from pitchkeeper.logbook.entry import HandEntry
 
-
-def _owner_name(table: Any, who: str, where: str) -> str:
-    """A side or player as typed (any case, a unique prefix) -> the name the log keeps."""
-    side, player = table.owner(who.strip(), where)
-    if player is not None and table.teams and who.strip().lower() not in (side.lower(),):
-        return player
-    return side
-
-
-def _point_id(ruleset: Any, text: str, where: str) -> str:
-    ids = [p.id for p in ruleset.points]
-    t = text.strip().lower()
-    if t in ids:
-        return t
-    pre = [i for i in ids if i.startswith(t)] if t else []
-    if len(pre) == 1:
-        return pre[0]
-    raise PitchError(f"{ruleset.name} has no point '{text}'{did_you_mean(text, ids)} (its points: {', '.join(ids)})",
-                     where)
-
-
-def _split_who(spec: str, where: str) -> tuple[str, str]:
-    for sep in (":", "="):
-        who, s, rest = spec.partition(sep)
-        if s and who.strip():
-            return who.strip(), rest
-    raise PitchError(f"expected WHO: CARDS, such as \"Us: AS JS 10H\", got {spec!r}", where)
-
-
-def _cards(text: str, where: str) -> list[str]:
-    from pitchkeeper.game.cards import parse_cards
-
-    try:
-        return list(parse_cards(text))
-    except PitchError as e:
-        raise e.at(where) from None
-
-
-def _outcome_given(kw: dict[str, Any]) -> tuple[dict[str, str | None], list[str] | None]:
-    points: dict[str, str | None] = {}
+    points: dict[str, str] = {}
     for pid in POINT_IDS:
         v = kw.get("pt_" + pid.replace("-", "_"))
         if v is not None:
             points[pid] = v
-    return points, kw.get("cards")
-
-
-def build_hand(kw: dict[str, Any], k: Any, base: dict[str, Any] | None, number: int) -> dict[str, Any]:
-    """The hand the options describe, as the log keeps it (TOML-ready, names written exactly).
-
-    `base` is the hand being corrected (edit): options given replace its keys, the rest stay.
-    """
-    import time
-
-    from pitchkeeper.game import match
-    from pitchkeeper.game.cards import parse_suit
-    from pitchkeeper.game.records import HAND_KEYS, HAND_RECORD_KEYS, parse_call
-
-    ruleset, table = k.ruleset, k.record.table
-    hand: dict[str, Any] = dict(base) if base else {}
-    if kw.get("from_file") is not None:
-        hand = _from_file(kw["from_file"], k, HAND_KEYS, HAND_RECORD_KEYS)
-        if base and "dealer" not in hand:
-            hand = {"dealer": base["dealer"], **hand}
-        others = [n for n, v in kw.items() if v not in (None, False, []) and n not in ("from_file", "match", "as_json",
-                                                                                       "dry_run", "dealer", "yes",
-                                                                                       "number")]
-        if others:
-            raise PitchError("--from gives the whole hand: give no other hand options", "--from")
-    if kw.get("dealer"):
-        hand["dealer"] = table.player(kw["dealer"], "--dealer")
-    if "dealer" not in hand:
-        due = match.dealer_due(k.record)
-        if due is None:
-            raise PitchError("who dealt? the log names no first dealer: give --dealer")
-        hand["dealer"] = due
-    if kw.get("from_file") is not None:
-        hand.setdefault("recorded", time.strftime("%Y-%m-%dT%H:%M:%S"))
-        return _ordered(hand)
-    if kw.get("trump") is not None:
-        try:
-            hand["trump"] = parse_suit(kw["trump"])
-        except PitchError as e:
-            raise e.at("TRUMP") from None
-    if kw.get("bidder") is not None or kw.get("amount") is not None:
-        old = hand.get("bid", {}) if isinstance(hand.get("bid"), dict) else {}
-        who = kw.get("bidder") if kw.get("bidder") is not None else old.get("player")
-        amount = _amount(kw["amount"], ruleset) if kw.get("amount") is not None else old.get("amount")
-        if who is None or amount is None:
-            raise PitchError("give the bidder and the amount: pitchkeeper hand Ann 3 spades ...", "BIDDER")
-        hand["bid"] = {"player": table.player(who, "BIDDER"), "amount": amount}
-    for key, word in (("bid", "BIDDER and AMOUNT"), ("trump", "TRUMP")):
-        if key not in hand:
-            raise PitchError(f"say the {word}: pitchkeeper hand Ann 3 spades --high Us --low Them ...", word)
-    if kw.get("auction") is not None:
-        if kw["auction"].strip() in NOT_OUT:
-            hand.pop("auction", None)
-        else:
-            calls = []
-            for i, c in enumerate(kw["auction"].replace(",", " ").split(), 1):
-                who, call = parse_call(c, table, f"--auction: auction[{i}]")
-                calls.append(f"{who}:{call}")
-            hand["auction"] = calls
-    points, cards = _outcome_given(kw)
     for spec in kw.get("point") or []:
         pid, sep, who = spec.partition("=")
         if not sep:
             raise PitchError(f"expected ID=WHO, such as off-jack=Us, got {spec!r}", "--point")
-        points[_point_id(ruleset, pid, "--point")] = who
-    ids = [p.id for p in ruleset.points]
-    for pid in points:
-        if pid not in ids:
-            raise PitchError(f"{ruleset.name} has no point '{pid}'{did_you_mean(pid, ids)} (its points: "
-                             f"{', '.join(ids)})", f"--{pid}")
-    if points and cards:
-        raise PitchError("give who took each point, or the cards each side captured, not both", "--cards")
-    if points:
-        outcome = dict(hand["points"]) if isinstance(hand.get("points"), dict) else {}
-        for key in ("captured", "tricks", "held", "points", "dealt"):
-            hand.pop(key, None)
-        for pid, who in points.items():
-            if who is None or who.strip().lower() in NOT_OUT:
-                outcome.pop(pid, None)
-            else:
-                outcome[pid] = _owner_name(table, who, f"--{pid}")
-        hand["points"] = {pid: outcome[pid] for pid in ids if pid in outcome}
-    elif cards:
-        for key in ("captured", "tricks", "points", "held"):
-            hand.pop(key, None)
-        captured: dict[str, list[str]] = {}
-        for spec in cards:
-            who, text = _split_who(spec, "--cards")
-            name = table.side_or_player(who, "--cards")
-            captured.setdefault(name, []).extend(_cards(text, f"--cards {name}"))
-        hand["captured"] = captured
-    if kw.get("dealt"):
-        dealt: dict[str, list[str]] = {}
-        for spec in kw["dealt"]:
-            who, text = _split_who(spec, "--dealt")
-            name = table.player(who, "--dealt")
-            dealt.setdefault(name, []).extend(_cards(text, f"--dealt {name}"))
-        hand["dealt"] = dealt
-    if not any(key in hand for key in ("points", "captured", "tricks")):
-        raise PitchError("say who took each point (--high Us --low Them ...), or the cards each side captured "
-                         "(--cards \"Us: AS JS ...\"), or give --from HANDFILE")
-    if kw.get("revoke"):
-        if [r.strip().lower() for r in kw["revoke"]] == ["-"]:
-            hand.pop("revokes", None)
+        points[pid] = who
+    return HandEntry(bidder=kw.get("bidder"), amount=kw.get("amount"), trump=kw.get("trump"), dealer=kw.get("dealer"),
+                     auction=kw.get("auction"), points=points, cards=_who_cards(kw.get("cards"), "--cards"),
+                     dealt=_who_cards(kw.get("dealt"), "--dealt"), revokes=kw.get("revoke"), note=kw.get("note"),
+                     file=kw.get("from_file"))
+
+
+def _who_cards(specs: list[str] | None, where: str) -> dict[str, str] | None:
+    """["Us: AS JS", "Them: 2S"] -> {"Us": "AS JS", "Them": "2S"} (a name given twice: its cards joined)."""
+    if not specs:
+        return None
+    out: dict[str, str] = {}
+    for spec in specs:
+        for sep in (":", "="):
+            who, s, rest = spec.partition(sep)
+            if s and who.strip():
+                out[who.strip()] = f"{out[who.strip()]} {rest}" if who.strip() in out else rest
+                break
         else:
-            hand["revokes"] = [table.player(r, "--revoke") for r in kw["revoke"]]
-    if kw.get("note") is not None:
-        if kw["note"]:
-            hand["note"] = kw["note"]
-        else:
-            hand.pop("note", None)
-    hand.setdefault("recorded", time.strftime("%Y-%m-%dT%H:%M:%S"))
-    return _ordered(hand)
+            raise PitchError(f"expected WHO: CARDS, such as \"Us: AS JS 10H\", got {spec!r}", where)
+    return out
 
 
-_KEY_ORDER = ("dealer", "trump", "bid", "auction", "points", "captured", "tricks", "dealt", "held", "revokes",
-              "note", "announced", "recorded")
-
-
-def _ordered(hand: dict[str, Any]) -> dict[str, Any]:
-    return {k: hand[k] for k in sorted(hand, key=lambda k: _KEY_ORDER.index(k) if k in _KEY_ORDER else 99)}
-
-
-def _from_file(path: Path, k: Any, hand_keys: tuple[str, ...], all_keys: tuple[str, ...]) -> dict[str, Any]:
-    """The per-hand keys of a hand record file. Header keys it has must agree with the match."""
-    from pitchkeeper.errors import unknown_key
-    from pitchkeeper.logbook import store
-
-    data = store.read_record(path)
-    table = k.record.table
-    hand = {}
-    for key, v in data.items():
-        if key not in all_keys:
-            raise unknown_key(key, all_keys, f"{path}: {key}")
-        if key == "players" and (not isinstance(v, list) or tuple(v) != table.players):
-            raise PitchError(f"players {v} are not this match's ({', '.join(table.players)})", f"{path}: players")
-        if key == "teams" and table.teams and {t: list(m) for t, m in table.teams} != v:
-            raise PitchError("teams differ from this match's", f"{path}: teams")
-        if key == "rules" and v != k.data.get("rules") and v != k.ruleset.name:
-            raise PitchError(f"the hand is for {v}, the match is played under {k.ruleset.name}", f"{path}: rules")
-        if key not in ("rules", "players", "teams"):
-            hand[key] = v
-    return hand
-
-
-@dataclass(frozen=True)
-class Options:
-    """The options of `hand`/`edit` as a hand entry for the Logbook (built against the log it goes to)."""
-
-    kw: dict[str, Any]
-
-    @property
-    def source(self) -> str | None:
-        return str(self.kw["from_file"]) if self.kw.get("from_file") is not None else None
-
-    def to_table(self, log: Any, base: Any) -> dict[str, Any]:
-        return build_hand(self.kw, log, dict(base) if base is not None else None, 0)
-
-
-def record_hand(kw: dict[str, Any]) -> Any:
-    """`hand`: append one hand to the log (the Logbook's locked write path); the Change made."""
-    return _book(kw.get("match")).record(Options(kw), dry_run=bool(kw.get("dry_run")))
+def record_hand(entry: Any, match: str | None, dry_run: bool = False) -> Any:
+    """Append one hand to the log (the Logbook's locked write path); the Change made."""
+    return book_of(match).record(entry, dry_run=dry_run)
 
 
 def _hand_command(**kw: Any) -> None:
-    w = record_hand(kw)
-    _warn(w.warnings)
+    w = record_hand(entry_of(kw), kw.get("match"), bool(kw.get("dry_run")))
+    warn(w.warnings)
     if kw.get("as_json"):
         emit_json(w.state.to_json())
         return
-    _draw_verdict(w.state.hands[w.number - 1].verdict, w.state.table)
-    _draw_board(board_of(w.after, w.state))
+    from pitchkeeper.show import board
+
+    board.verdict(w.state.hands[w.number - 1].verdict, w.state.table)
+    board.draw(w.scoreboard().to_json())
     if kw.get("dry_run"):
         sys.stdout.write("(dry run: nothing was written)\n")
 
 
 def _edit_command(**kw: Any) -> None:
     number = kw["number"]
-    book = _book(kw.get("match"))
-    change = book.prepare_replace(number, Options(kw))
+    book = book_of(kw.get("match"))
+    change = book.prepare_replace(number, entry_of(kw))
     _show_change(change.replayed_before, change.state, number, kw.get("as_json", False))
     if not change.changes_anything:
         sys.stderr.write("nothing changes\n")
@@ -510,7 +290,7 @@ def _edit_command(**kw: Any) -> None:
     book.commit(change)
     if not kw.get("as_json"):
         sys.stdout.write(f"hand {number} corrected in {book.path}\n")
-    _warn(change.warnings)
+    warn(change.warnings)
 
 
 def _register_hand_commands() -> None:
@@ -527,7 +307,7 @@ def _register_hand_commands() -> None:
         _hand_command(**kw)
 
     hand.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    app.command("hand")(hand)
+    commands.command("hand")(hand)
 
     def edit(**kw: Any) -> None:
         """Correct hand N (options as for `hand`; those given replace the hand's), show the change, save it.
@@ -540,7 +320,7 @@ def _register_hand_commands() -> None:
         help="The hand to correct (from 1).", show_default=False)])
     yes = inspect.Parameter("yes", inspect.Parameter.KEYWORD_ONLY, annotation=YesOpt, default=False)
     edit.__signature__ = inspect.Signature([number, *params, yes])  # type: ignore[attr-defined]
-    app.command("edit")(edit)
+    commands.command("edit")(edit)
 
 
 _register_hand_commands()
@@ -555,34 +335,15 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
                    "winner": {"before": before.winner, "after": after.winner}})
         return
     from pitchkeeper.show import render
-    from pitchkeeper.show.ansi import Table as RTable
-    from pitchkeeper.show.ansi import Text
 
-    t = RTable(title=f"hand {number}", title_justify="left", show_edge=False, pad_edge=False)
-    t.add_column("")
-    t.add_column("before")
-    t.add_column("after")
-
-    def summary(h: Any) -> str:
-        v = h.verdict
-        pts = ", ".join(f"{a.point}:{a.side}" for a in v.awards) or "-"
-        return f"{v.bid.player} {v.bid.label} in {v.trump}, {'made' if v.bid.made else 'set'}; {pts}"
-
-    t.add_row("hand", summary(old), summary(new))
-    for s in before.scores:
-        t.add_row(f"{s} change", f"{old.verdict.delta[s]:+d}", f"{new.verdict.delta[s]:+d}")
-    for s in before.scores:
-        t.add_row(f"{s} now", str(before.scores[s]), Text(str(after.scores[s]), style="bold"
-                                                          if after.scores[s] != before.scores[s] else ""))
-    t.add_row("winner", str(before.winner or "-"), str(after.winner or "-"))
-    render.console().print(t)
+    render.change(before, after, number)
 
 
 # ---------------------------------------------------------------------------
 # status, history
 
 
-@app.command("status")
+@commands.command("status")
 def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The scoreboard: scores, who deals next, points needed, who is in the hole, the last hand."""
     from pitchkeeper import __version__
@@ -596,62 +357,19 @@ def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
 
         k = loader.load(path)
         st = remember(k, k.replay(), k.stamp)
-    _warn(st["warnings"])
+    warn(st["warnings"])
     if as_json:
         emit_json(st)
         return
-    _draw_board(st, last=True)
+    from pitchkeeper.show import board
+
+    board.draw(st, last=True)
 
 
-def _draw_board(st: dict[str, Any], last: bool = False) -> None:
-    """The scoreboard, drawn from `status --json` data (so a cached status draws without replaying)."""
-    from pitchkeeper.show.ansi import Text, grid
-
-    rows: list[list[Any]] = [["side"] + (["players"] if st["teams"] else []) + ["score", "needs", ""]]
-    for s, v in st["scores"].items():
-        need = st["needed"][s]
-        flag = Text("in the hole", style="red") if v < 0 else Text("")
-        if st["winner"] == s:
-            flag = Text("winner", style="bold green")
-        cells: list[Any] = [Text(s, style="bold")] + ([" & ".join(st["sides"][s])] if st["teams"] else [])
-        rows.append([*cells, Text(str(v), style="bold red" if v < 0 else "bold"), str(need) if need else "out", flag])
-    out = _out()
-    t = grid(rows, right=(len(rows[0]) - 3, len(rows[0]) - 2), width=out.width)
-    head = (f"{st['rules']} to {st['target']}" + (f" - {st['title']}" if st["title"] else "")
-            + f"  (hand {st['hands']})")
-    out.print(Text(head, style="bold"))
-    for line in t:
-        out.print(line)
-    h = st["last_hand"]
-    if last and h:
-        pts = ", ".join(f"{a['point']} {a['side']}" for a in h["awards"]) or "no points"
-        delta = ", ".join(f"{s} {d:+d}" for s, d in h["delta"].items())
-        made = h["bid"]["made"]
-        out.print(Text.assemble(("last hand ", "dim"), f"{h['number']}: {h['bid']['player']} bid "
-                                f"{h['bid']['amount']} in {h['trump']}, ", ("made" if made else "set",
-                                                                            "green" if made else "red"),
-                                f"; {pts}; {delta}"))
-    if st["winner"]:
-        out.print(Text.assemble(("winner: ", "bold"), (st["winner"], "bold green"),
-                                f" on hand {st['won_on_hand']} - {st['reason']}"))
-        out.print(Text("start the next game with: pitchkeeper new --rematch", style="dim"))
-    else:
-        only = " (only the bidding side can win)" if st["only_bidder"] else ""
-        out.print(Text(f"{st['next_dealer']} deals next{only}"))
-    sk = st["stakes"]
-    if sk:
-        parts = [f"stake {sk['stake']} {sk['unit']} a player"] if sk["stake"] else []
-        if sk["forfeits"]:
-            parts.append(f"pool {sk['pool']} (" + ", ".join(f"{p} {n}" for p, n in sk["forfeits"].items()) + ")")
-        if sk["settled"]:
-            parts.append("settled: " + ", ".join(f"{s} {n:+d}" for s, n in sk["settled"].items()))
-        out.print(Text("; ".join(parts), style="cyan"))
-
-
-@app.command("history")
+@commands.command("history")
 def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The match hand by hand: dealer, bid, points, score changes and running totals."""
-    k, state = _book(match).load()
+    k, state = book_of(match).load()
     if as_json:
         rows = []
         for h, hand in zip(state.hands, k.record.hands, strict=True):
@@ -664,38 +382,20 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
                    "won_on_hand": state.ending.hand if state.ending else None})
         return
     from pitchkeeper.show import render
-    from pitchkeeper.show.ansi import Table as RTable
-    from pitchkeeper.show.ansi import Text
 
-    t = RTable()
-    for col, just in (("#", "right"), ("dealer", "left"), ("bid", "left"), ("trump", "left"), ("points", "left")):
-        t.add_column(col, justify=just)  # type: ignore[arg-type]
-    for s in state.scores:
-        t.add_column(s, justify="right")
-    for h, hand in zip(state.hands, k.record.hands, strict=True):
-        v = h.verdict
-        bid = Text.assemble(f"{v.bid.player} {v.bid.label} ", ("made" if v.bid.made else "set",
-                                                               "green" if v.bid.made else "red"))
-        pts = ", ".join(f"{a.point}:{a.side}" for a in v.awards)
-        cells = [Text.assemble((str(h.scores[s]), "bold"), " ", render.signed(v.delta[s])) for s in state.scores]
-        t.add_row(str(h.number), hand.dealer, bid, render.suit_text(v.trump), Text(pts, style="dim"), *cells)
-    render.console().print(Text(f"{k.ruleset.name} to {state.target}  {k.path}", style="bold"))
-    render.console().print(t)
-    if state.ending:
-        render.console().print(Text.assemble(("winner: ", "bold"), (state.ending.winner, "bold green"),
-                                           f" on hand {state.ending.hand} - {state.ending.reason}"))
-    _warn(list(k.warnings) + list(state.warnings))
+    render.history(k, state)
+    warn(list(k.warnings) + list(state.warnings))
 
 
 # ---------------------------------------------------------------------------
 # undo
 
 
-@app.command("undo")
+@commands.command("undo")
 def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) -> None:
     """Drop the last hand of the match (after asking)."""
 
-    book = _book(match)
+    book = book_of(match)
     change = book.prepare_drop()
     count, k = change.number, change.before
     v = change.replayed_before.hands[-1].verdict
@@ -717,7 +417,7 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
 # matches, check
 
 
-@app.command("matches")
+@commands.command("matches")
 def matches(as_json: JsonOpt = False) -> None:
     """The match logs in the data folder, with their state; * marks the current match."""
     from pitchkeeper.logbook import store
@@ -750,26 +450,11 @@ def matches(as_json: JsonOpt = False) -> None:
         sys.stdout.write("no matches yet: start one with `pitchkeeper new`\n")
         return
     from pitchkeeper.show import render
-    from pitchkeeper.show.ansi import Table as RTable
-    from pitchkeeper.show.ansi import Text
 
-    t = RTable()
-    for col in ("", "match", "rules", "hands", "scores", "state"):
-        t.add_column(col)
-    for row in rows:
-        if row["state"] == "broken":
-            st = Text(f"broken: {row['error']}", style="red")
-        elif row["winner"]:
-            st = Text(f"won by {row['winner']}", style="green")
-        else:
-            st = Text("playing")
-        scores = ", ".join(f"{s} {n}" for s, n in (row["scores"] or {}).items())
-        t.add_row("*" if row["current"] else "", Path(row["match"]).name, row["rules"] or "", str(row["hands"] or 0),
-                  scores, st)
-    render.console().print(t)
+    render.matches(rows)
 
 
-@app.command("check")
+@commands.command("check")
 def check(
     file: Annotated[str | None, typer.Argument(help="A match log (default: the current match).",
                                                show_default=False)] = None,

@@ -14,10 +14,8 @@ from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, did_you_mean, or_list, unknown_key
 from pitchkeeper.game.cards import Card, Suit, parse_card, parse_cards, parse_suit
+from pitchkeeper.game.points import POINT_IDS  # noqa: F401 (the contract's point ids, re-exported)
 
-# The contract's point ids (spec section 3), in its order: verdicts list awards this way.
-POINT_IDS = ("high", "low", "jack", "off-jack", "high-joker", "low-joker", "joker", "game", "ace", "off-ace",
-             "ten", "three", "off-three", "five", "deuce", "all-tricks")
 HEADER_KEYS = ("rules", "players", "teams")
 HAND_KEYS = ("dealer", "trump", "bid", "auction", "captured", "points", "tricks", "dealt", "held", "revokes")
 # Keys pitchkeeper itself writes into a match log's hands and header (the spec lets it add its own).

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, did_you_mean, unknown_key_words
 from pitchkeeper.game.cards import JOKERS, PARTNER_SUIT, RANKS, SUITS, Card, Suit
-from pitchkeeper.game.records import POINT_IDS
+from pitchkeeper.game.points import POINT_IDS, POINTS
 
 # ---------------------------------------------------------------------------
 # The format
@@ -532,12 +532,6 @@ def _settings(data: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 # Compiling
 
 
-_DEFAULT_LABELS = {
-    "high": "high", "low": "low", "jack": "jack", "off-jack": "off-jack", "game": "game",
-    "high-joker": "high joker", "low-joker": "low joker", "joker": "joker", "ace": "ace",
-    "off-ace": "off-ace", "ten": "ten", "three": "three", "off-three": "off-three",
-    "five": "five", "deuce": "deuce", "all-tricks": "all the tricks",
-}
 
 
 def symbol_card(sym: str, trump: Suit) -> Card:
@@ -561,7 +555,7 @@ def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = ()) -> Rul
         d = {k: p.get(k, f.default) for k, f in POINT_FIELDS.items()}
         points.append(PointRule(
             id=pid, of=d["of"], value=d["value"], to=d["to"], card=d["card"],
-            label=d["label"] or _DEFAULT_LABELS.get(pid, pid), skip=tuple(d["skip"]), apart=d["apart"],
+            label=d["label"] or POINTS.get(pid, pid), skip=tuple(d["skip"]), apart=d["apart"],
             counts=dict(d["counts"]), need=d["need"], only_bidder=d["only_bidder"],
             card_values={c: d["counts"].get(c if c in JOKERS else c[:-1], 0) for c in deck},
         ))

@@ -13,7 +13,7 @@ from pitchkeeper.game.match import MatchRecord, MatchState, Stakes, dealer_due, 
 from pitchkeeper.game.rulesets import Ruleset
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Scoreboard:
     match: str  # the log it was read from
     rules: str

@@ -12,22 +12,17 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.logbook import loader, store
 from pitchkeeper.logbook.loader import Loaded
 
-
-class Entry(Protocol):
-    """A typed hand (logbook.entry.HandEntry): turned into the log's hand table against the log."""
-
-    source: str | None  # the hand-record file it was read from, for messages
-
-    def to_table(self, log: Loaded, base: Mapping[str, Any] | None) -> dict[str, Any]: ...
+# A typed hand (logbook.entry.HandEntry, or anything with its `to_table(log, base)` and `source`)
+Entry = Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Change:
     """A change to a log, replayed and checked: what the front end shows, and what gets written."""
 
@@ -43,6 +38,13 @@ class Change:
     @property
     def changes_anything(self) -> bool:
         return self.text != self.before.text
+
+    def scoreboard(self) -> Any:
+        """The scoreboard (game.scoreboard.Scoreboard) of the match after the change."""
+        from pitchkeeper.game.scoreboard import scoreboard
+
+        k = self.after
+        return scoreboard(k.ruleset, k.record, self.state, match=str(k.path), warnings=k.warnings)
 
 
 _KEY_ORDER = ("dealer", "trump", "bid", "auction", "points", "captured", "tricks", "dealt", "held", "revokes",

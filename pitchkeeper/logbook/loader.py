@@ -18,7 +18,7 @@ from pitchkeeper.errors import PitchError
 from pitchkeeper.logbook import store
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Loaded:
     """A match record as read: its text, its TOML, the ruleset it is played under, and its record."""
 
@@ -239,57 +239,11 @@ def judge_match(record: Mapping[str, Any] | str | Path, rules: str | None = None
 
 
 # ---------------------------------------------------------------------------
-# Checking a log: every problem, as data
+# Checking a log: every problem, as data (logbook.problems, loaded only by `check`)
 
 
-@dataclass(frozen=True)
-class Found:
-    """One problem of a checked log, in the one shape: `str(found)` is the line `check` prints."""
+def check(path: str | Path) -> Any:
+    """Every problem of a (hand-edited) log, each with its hand and line: a logbook.problems.Checked."""
+    from pitchkeeper.logbook.problems import check_log
 
-    path: Path
-    hand: int | None
-    line: int | None
-    where: str
-    message: str
-    warning: bool = False
-
-    def __str__(self) -> str:
-        at = f"{self.path}:{self.line}" if self.line else str(self.path)
-        return f"{at}: {'warning: ' if self.warning else ''}{self.where}: {self.message}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"hand": self.hand, "line": self.line, "where": self.where, "message": self.message,
-                "warning": self.warning}
-
-
-@dataclass(frozen=True)
-class Checked:
-    path: Path
-    ruleset: Any
-    hands: int
-    problems: tuple[Found, ...]
-    warnings: tuple[str, ...]  # about the file as a whole (a pinned ruleset that has changed)
-
-    @property
-    def errors(self) -> tuple[Found, ...]:
-        return tuple(p for p in self.problems if not p.warning)
-
-
-def check(path: str | Path) -> Checked:
-    """Every problem of a (hand-edited) log, each with its hand and line. A file that cannot be read
-    as TOML at all, or whose ruleset cannot be found, is a PitchError (there is nothing to check)."""
-    from pitchkeeper.game import match
-
-    path = Path(path)
-    text = store.read_text(path)
-    data = store.parse_text(text, path)
-    try:
-        ruleset, warnings, _files = pinned_ruleset(data, path)
-    except PitchError as e:
-        raise place(e, path, text) from None
-    found = []
-    for p in match.check_record(ruleset, data):
-        line = store.hand_line(text, p.hand) if p.hand else None
-        found.append(Found(path, p.hand, line, key_path(p.where), p.message, p.warning))
-    hands = data.get("hands", [])
-    return Checked(path, ruleset, len(hands) if isinstance(hands, list) else 0, tuple(found), tuple(warnings))
+    return check_log(path)

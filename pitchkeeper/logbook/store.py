@@ -149,12 +149,18 @@ class locked:
 
 def sweep_temps(path: Path) -> None:
     """Remove the temp files a killed writer left beside the log. Call only while holding its lock."""
-    import glob
+    import os
 
     # Cache temps too: one that a live reader is writing at this moment only costs it its cache write.
-    for t in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+    # (A scan by prefix and suffix rather than a glob: no pattern to compile on every hand.)
+    prefix = f".{path.name}."
+    try:
+        names = [e.name for e in os.scandir(path.parent) if e.name.startswith(prefix) and e.name.endswith(".tmp")]
+    except OSError:
+        return
+    for name in names:
         try:
-            t.unlink()
+            (path.parent / name).unlink()
         except OSError:
             pass
 

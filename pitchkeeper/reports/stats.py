@@ -38,6 +38,8 @@ def looks_like_match(data: Mapping[str, Any]) -> bool:
 
     Used only when scanning the data folder, where ruleset files or notes may sit beside the logs.
     """
+    if data.get("kind") == "tournament":
+        return False
     if "hands" in data:
         return True
     return "players" in data and not any(k in data for k in HAND_KEYS)
@@ -78,7 +80,7 @@ def read_match(path: Path, cache: RulesetCache, scanning: bool = False) -> Read:
         data = store.parse_text(text, path, "")
         if scanning and not looks_like_match(data):
             return Read(path, skipped=True)
-        state = loader.load(path, text, load_ruleset=cache.get, data=data).replay()  # the ruleset the log pins
+        state = loader.load(path, text, load_ruleset=cache.get, kind="file", data=data).replay()  # the pinned ruleset
     except PitchError as e:
         return Read(path, error=str(e))
     return Read(path, figures=figures(state))

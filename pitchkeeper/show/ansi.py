@@ -216,19 +216,19 @@ def grid(rows: list[list[Any]], right: tuple[int, ...] = (), width: int = 80) ->
 
 
 def card(c: str | None) -> Text:
-    """A card with its suit symbol, red for hearts, diamonds and the high joker."""
-    from pitchkeeper.game.cards import pretty
+    """A card with its suit symbol, red for hearts, diamonds and the high joker (show.palette)."""
+    from pitchkeeper.show import palette
 
-    if c is None:
-        return Text("-", style="dim")
-    return Text(pretty(c), style="red" if c[-1] in "HD" or c == "HJ" else "")
+    return Text(*palette.card(c))
 
 
 def suit(s: str) -> Text:
-    from pitchkeeper.game.cards import SUIT_NAMES, SUIT_SYMBOLS
+    from pitchkeeper.show import palette
 
-    return Text(f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", style="red" if s in ("H", "D") else "")
+    return Text(*palette.suit(s))
 
 
 def signed(n: int) -> Text:
-    return Text(f"{n:+d}", style="green" if n > 0 else "red" if n < 0 else "dim")
+    from pitchkeeper.show import palette
+
+    return Text(*palette.signed(n))

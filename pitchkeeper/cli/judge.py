@@ -1,34 +1,79 @@
-"""Commands that settle play: `judge trick` and `rules explain`.
+"""Commands that judge: `judge hand`, `judge match` (record files) and `judge trick` (a trick at the table).
 
-Only parsing and printing live here; the play model is `pitchkeeper.game.play` and the answers
-are `pitchkeeper.words.disputes`. Domain and drawing modules are imported inside the commands, so
-loading this module costs nothing at start-up.
+Parse, call the library (pitchkeeper.logbook.loader, pitchkeeper.game), show; drawing (pitchkeeper.show,
+never Rich) only in the drawing paths.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, RulesOpt, emit_json, fail, judge_app, rules_app
+from pitchkeeper.cli import JsonOpt, RulesOpt, emit_json, fail, need_ruleset, topic, warn
+from pitchkeeper.errors import PitchError
 
 if TYPE_CHECKING:
     from pitchkeeper.game.play import TrickJudgement
-    from pitchkeeper.game.rulesets import Ruleset
-    from pitchkeeper.words.disputes import Answer
+
+commands = topic()
 
 
-def _ruleset(rules: str | None, command: str) -> Ruleset:
-    from pitchkeeper.game import rulesets
-
-    if not rules:
-        fail(f"--rules: say which ruleset ({command} --rules seven-point, or a .toml file); "
-             "'pitchkeeper rules list' names the built-in ones")
-    return rulesets.load(rules)
+# ---------------------------------------------------------------------------
+# judge
 
 
-@judge_app.command("trick")
+@commands.command("hand")
+def judge_hand(
+    file: Annotated[Path, typer.Argument(help="A hand record (TOML).", show_default=False)],
+    rules: RulesOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Judge one hand: every point with its reason, the game count, the bid and the score change."""
+    from pitchkeeper.game import scoring
+    from pitchkeeper.logbook import loader
+
+    ruleset, table, hand = loader.load_hand(file, rules)
+    try:
+        v = scoring.verdict(ruleset, table, hand)
+    except PitchError as e:
+        raise e.at(str(file)) from None
+    if as_json:
+        emit_json(v.to_json())
+        return
+    from pitchkeeper.show import scorecard
+
+    scorecard.draw(v, table, ruleset.name)
+
+
+def load_match(path: Path, rules: str | None) -> Any:
+    """Read a match record file through the one loader; its warnings go to stderr."""
+    from pitchkeeper.logbook import loader
+
+    k = loader.load(path, rules=rules, kind="file")
+    warn(k.warnings)
+    return k
+
+
+@commands.command("match")
+def judge_match(
+    file: Annotated[Path, typer.Argument(help="A match record (TOML), such as a match log.", show_default=False)],
+    rules: RulesOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Replay a whole match: each hand's verdict, the running scores, and who won by which rule."""
+    state = load_match(file, rules).replay()
+    if as_json:
+        emit_json(state.to_json())
+        return
+    from pitchkeeper.show import render
+
+    render.match_sheet(state)
+
+
+
+@commands.command("trick")
 def judge_trick(
     rules: RulesOpt = None,
     trump: Annotated[str | None, typer.Option("--trump", "-t", help="The trump suit: S, H, D, C or its name.")] = None,
@@ -47,7 +92,7 @@ def judge_trick(
     from pitchkeeper.game import play
     from pitchkeeper.game.cards import parse_suit
 
-    ruleset = _ruleset(rules, "judge trick")
+    ruleset = need_ruleset(rules, "judge trick")
     if not trump:
         fail("--trump: say which suit is trump (S, H, D or C)")
     if not cards:
@@ -95,55 +140,3 @@ def _draw_trick(j: TrickJudgement) -> None:
     out.print(Text.assemble(("winner: ", "bold"), (j.winner, "bold green"), " with ", card(j.card), f" - {j.why}"))
 
 
-@rules_app.command("explain")
-def rules_explain(
-    topic: Annotated[str | None, typer.Argument(help="A dispute, such as off-jack, low, follow, revoke; "
-                                                     "leave it out for the list.", show_default=False)] = None,
-    rules: RulesOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Settle a table argument: this ruleset's answer to a common dispute, with an example."""
-    from pitchkeeper.words import disputes
-
-    ruleset = _ruleset(rules, "rules explain")
-    if topic is None:
-        answers = disputes.explain_all(ruleset)
-        if as_json:
-            emit_json({"rules": ruleset.name, "topics": [
-                {"topic": a.topic, "question": a.question, "dispute": a.dispute, "summary": a.summary}
-                for a in answers]})
-            return
-        _draw_topics(ruleset.name, answers)
-        return
-    answer = disputes.explain(ruleset, topic)
-    if as_json:
-        emit_json(answer.to_json(ruleset.name))
-        return
-    _draw_answer(ruleset.name, answer)
-
-
-def _draw_topics(name: str, answers: list[Answer]) -> None:
-    from pitchkeeper.show.ansi import Table, Text
-    from pitchkeeper.show.render import console
-
-    out = console()
-    out.print(Text.assemble((name, "bold"), ": the usual table arguments, and this ruleset's answer"))
-    t = Table()
-    t.add_column("topic", style="bold")
-    t.add_column("answer")
-    for a in answers:
-        t.add_row(a.topic, a.summary)
-    out.print(t)
-    out.print(Text(f"pitchkeeper rules explain TOPIC --rules {name} for the full answer", style="dim"))
-
-
-def _draw_answer(name: str, a: Answer) -> None:
-    from pitchkeeper.show.ansi import Text
-    from pitchkeeper.show.render import console
-
-    out = console()
-    out.print(Text.assemble((a.question, "bold"), (f"  ({name}, digest {a.dispute})", "dim")))
-    out.print(Text(a.answer))
-    if a.example and a.example != "-":
-        out.print(Text.assemble(("example: ", "bold"), a.example))
-    out.print(Text(f"from: {', '.join(a.keys)}", style="dim"))

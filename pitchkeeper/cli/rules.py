@@ -1,0 +1,180 @@
+"""Commands about rulesets: `rules list`, `show`, `check`, `diff`, `new` (house rules) and `explain`
+(a table argument settled by this ruleset's answer).
+
+Parse, call the library (pitchkeeper.game.rulesets, pitchkeeper.words), show; drawing (pitchkeeper.show,
+never Rich) only in the drawing paths.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from pitchkeeper.cli import JsonOpt, RulesOpt, emit_json, fail, need_ruleset, topic
+
+if TYPE_CHECKING:
+    from pitchkeeper.words.disputes import Answer
+
+commands = topic()
+
+
+# ---------------------------------------------------------------------------
+# rules
+
+
+@commands.command("list")
+def rules_list(as_json: JsonOpt = False) -> None:
+    """The built-in rulesets."""
+    from pitchkeeper.game import rulesets
+
+    rows = []
+    for name in rulesets.builtin_names():
+        r = rulesets.load(name)
+        rows.append({"name": name, "title": r.title, "source": r.source, "target": r.settings["win"]["target"],
+                     "points": r.max_points, "jokers": r.settings["deck"]["jokers"]})
+    if as_json:
+        emit_json(rows)
+        return
+    from pitchkeeper.show import render
+
+    render.rules_list(rows)
+
+
+@commands.command("show")
+def rules_show(
+    name: Annotated[str, typer.Argument(help="A built-in name or a ruleset file.", show_default=False)],
+    as_json: JsonOpt = False,
+) -> None:
+    """A ruleset in plain words."""
+    from pitchkeeper.game import rulesets
+    from pitchkeeper.words import explain
+
+    r = rulesets.load(name)
+    words = explain.describe(r)
+    if as_json:
+        emit_json({"name": r.name, "title": r.title, "source": r.source, "files": list(r.chain),
+                   "rules": {k: v[1] for k, v in words.items()}, "notes": list(r.notes),
+                   "settings": r.settings, "points": [p.id for p in r.points]})
+        return
+    from pitchkeeper.show import render
+
+    render.rules_show(r, words)
+
+
+@commands.command("check")
+def rules_check(
+    file: Annotated[str, typer.Argument(help="A ruleset file (or built-in name).", show_default=False)],
+) -> None:
+    """Validate a ruleset file: every problem with its key, exit 2 if there is any."""
+    from pitchkeeper.game import rulesets
+
+    problems, chain = rulesets.check(file)
+    if problems:
+        for p in problems:
+            sys.stderr.write(f"{chain[-1]}: {p}\n")
+        sys.stderr.write(f"{len(problems)} problem(s) in {file}\n")
+        raise typer.Exit(2)
+    r = rulesets.load(file)
+    via = f" (extends {', '.join(Path(c).stem for c in r.chain[:-1])})" if len(r.chain) > 1 else ""
+    sys.stdout.write(f"{file}: ok - {r.name}{via}, {len(r.points)} points, "
+                     f"{r.max_points} a hand at most, target {r.settings['win']['target']}\n")
+
+
+@commands.command("diff")
+def rules_diff(
+    a: Annotated[str, typer.Argument(help="A ruleset (name or file).", show_default=False)],
+    b: Annotated[str, typer.Argument(help="Another ruleset.", show_default=False)],
+    as_json: JsonOpt = False,
+) -> None:
+    """What two rulesets disagree on, in words."""
+    from pitchkeeper.game import rulesets
+    from pitchkeeper.words import explain
+
+    ra, rb = rulesets.load(a), rulesets.load(b)
+    rows = explain.diff(ra, rb)
+    if as_json:
+        emit_json([{"topic": t, ra.name: x, rb.name: y} if ra.name != rb.name else
+                   {"topic": t, "a": x, "b": y} for t, x, y in rows])
+        return
+    from pitchkeeper.show import render
+
+    render.rules_diff(ra, rb, rows)
+
+
+@commands.command("new")
+def rules_new(
+    file: Annotated[Path, typer.Argument(help="The house-rules file to write.", show_default=False)],
+    extends: Annotated[str, typer.Option("--extends", "-e", help="The ruleset it changes.")] = "seven-point",
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+) -> None:
+    """Start a house-rules file that extends a ruleset, naming every setting it may change."""
+    from pitchkeeper.game import rulesets
+    from pitchkeeper.reports import houserules
+
+    base = rulesets.load(extends)
+    if file.exists() and not force:
+        fail(f"{file}: already exists (use --force to overwrite)")
+    text = houserules.starter(base, extends, file.stem)
+    from pitchkeeper.logbook import store
+
+    store.write_atomic(file, text)
+    sys.stdout.write(f"wrote {file}: uncomment and change what your table plays differently, "
+                     f"then run: pitchkeeper rules check {file}\n")
+
+
+
+@commands.command("explain")
+def rules_explain(
+    topic: Annotated[str | None, typer.Argument(help="A dispute, such as off-jack, low, follow, revoke; "
+                                                     "leave it out for the list.", show_default=False)] = None,
+    rules: RulesOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Settle a table argument: this ruleset's answer to a common dispute, with an example."""
+    from pitchkeeper.words import disputes
+
+    ruleset = need_ruleset(rules, "rules explain")
+    if topic is None:
+        answers = disputes.explain_all(ruleset)
+        if as_json:
+            emit_json({"rules": ruleset.name, "topics": [
+                {"topic": a.topic, "question": a.question, "dispute": a.dispute, "summary": a.summary}
+                for a in answers]})
+            return
+        _draw_topics(ruleset.name, answers)
+        return
+    answer = disputes.explain(ruleset, topic)
+    if as_json:
+        emit_json(answer.to_json(ruleset.name))
+        return
+    _draw_answer(ruleset.name, answer)
+
+
+def _draw_topics(name: str, answers: list[Answer]) -> None:
+    from pitchkeeper.show.ansi import Table, Text
+    from pitchkeeper.show.render import console
+
+    out = console()
+    out.print(Text.assemble((name, "bold"), ": the usual table arguments, and this ruleset's answer"))
+    t = Table()
+    t.add_column("topic", style="bold")
+    t.add_column("answer")
+    for a in answers:
+        t.add_row(a.topic, a.summary)
+    out.print(t)
+    out.print(Text(f"pitchkeeper rules explain TOPIC --rules {name} for the full answer", style="dim"))
+
+
+def _draw_answer(name: str, a: Answer) -> None:
+    from pitchkeeper.show.ansi import Text
+    from pitchkeeper.show.render import console
+
+    out = console()
+    out.print(Text.assemble((a.question, "bold"), (f"  ({name}, digest {a.dispute})", "dim")))
+    out.print(Text(a.answer))
+    if a.example and a.example != "-":
+        out.print(Text.assemble(("example: ", "bold"), a.example))
+    out.print(Text(f"from: {', '.join(a.keys)}", style="dim"))

@@ -1,0 +1,265 @@
+"""`HandEntry`: one hand as a person enters it - typed answers, not yet the log's table.
+
+`hand` and `edit` build one from their options, `play` from its answers, the web page from its form
+fields; `HandEntry.to_table` turns it into the log's hand table in this one place, against the log
+it goes to (the ruleset's points and bids, the table's names, the dealer due). Names may be typed
+in any case or as a unique prefix; the log keeps them exactly.
+
+A point's answer is a side or player, or `NOBODY` (said explicitly: not out, or a tied game); a
+point left out of `points` was not answered. `require_every_point` makes an unanswered point an
+error, for a front end that asks every point (issue 11).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pitchkeeper.errors import PitchError, did_you_mean
+
+NOT_OUT = ("-", "none", "nobody", "no")  # typed words for "nobody took it"
+
+
+class _Nobody:
+    """The explicit answer "nobody" (a point not out, a game tied), distinct from no answer at all."""
+
+    _it: _Nobody | None = None
+
+    def __new__(cls) -> _Nobody:
+        if cls._it is None:
+            cls._it = super().__new__(cls)
+        return cls._it
+
+    def __repr__(self) -> str:
+        return "NOBODY"
+
+
+NOBODY = _Nobody()
+
+# What each field is called in messages. The CLI's names by default; the web form passes its own.
+CLI_LABELS = {"bidder": "BIDDER", "amount": "AMOUNT", "trump": "TRUMP", "dealer": "--dealer", "auction": "--auction",
+              "point": "--point", "points": "--{}", "cards": "--cards", "dealt": "--dealt", "revokes": "--revoke",
+              "file": "--from"}
+
+Cards = str | Sequence[str]  # "AS JS 10H" or ["AS", "JS", "10H"]
+
+
+@dataclass(frozen=True, eq=False)
+class HandEntry:
+    """A hand as entered. Every field left as None keeps what the corrected hand had (`edit`)."""
+
+    bidder: str | None = None
+    amount: int | str | None = None  # a number, "smudge" (or the ruleset's name for it), 0 for a pitch
+    trump: str | None = None
+    dealer: str | None = None  # None: the rotation's next dealer
+    auction: str | Sequence[str] | None = None  # "Bob:pass Cy:2 ..."; "-" drops the auction
+    points: Mapping[str, str | _Nobody] = field(default_factory=dict)  # point id (or prefix) -> who, or NOBODY
+    cards: Mapping[str, Cards] | None = None  # side or player -> the cards captured
+    dealt: Mapping[str, Cards] | None = None  # player -> cards dealt (low to the player dealt it)
+    revokes: Sequence[str] | None = None  # players who revoked; ["-"] drops them
+    note: str | None = None  # "" drops the note
+    file: str | Path | None = None  # a hand-record file that gives the whole hand (`--from`)
+    require_every_point: bool = False
+    labels: Mapping[str, str] = field(default_factory=lambda: CLI_LABELS)
+
+    @property
+    def source(self) -> str | None:
+        """The file the hand comes from, to name it in messages."""
+        return str(self.file) if self.file is not None else None
+
+    def label(self, key: str, detail: str = "") -> str:
+        return self.labels.get(key, key).format(detail)
+
+    def to_table(self, log: Any, base: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The hand as the log keeps it (TOML-ready, names written exactly), for the log `log`
+        (a logbook.loader.Loaded). `base` is the hand being corrected: fields given replace its keys."""
+        from pitchkeeper.game import match
+        from pitchkeeper.logbook.book import now, ordered
+
+        table = log.record.table
+        hand: dict[str, Any] = dict(base) if base else {}
+        if self.file is not None:
+            given = [k for k in ("bidder", "amount", "trump", "auction", "cards", "dealt", "revokes", "note")
+                     if getattr(self, k) is not None] + (["points"] if self.points else [])
+            if given:
+                raise PitchError("--from gives the whole hand: give no other hand options", self.label("file"))
+            hand = self._from_file(log)
+            if base and "dealer" not in hand:
+                hand = {"dealer": base["dealer"], **hand}
+        if self.dealer:
+            hand["dealer"] = table.player(self.dealer, self.label("dealer"))
+        if "dealer" not in hand:
+            due = match.dealer_due(log.record)
+            if due is None:
+                raise PitchError(f"who dealt? the log names no first dealer: give {self.label('dealer')}")
+            hand["dealer"] = due
+        if self.file is None:
+            self._fill(hand, log)
+        hand.setdefault("recorded", now())
+        return ordered(hand)
+
+    def _fill(self, hand: dict[str, Any], log: Any) -> None:
+        from pitchkeeper.game.cards import parse_suit
+        from pitchkeeper.game.records import parse_call
+
+        ruleset, table = log.ruleset, log.record.table
+        if self.trump is not None:
+            try:
+                hand["trump"] = parse_suit(self.trump)
+            except PitchError as e:
+                raise e.at(self.label("trump")) from None
+        if self.bidder is not None or self.amount is not None:
+            old = hand.get("bid", {}) if isinstance(hand.get("bid"), dict) else {}
+            who = self.bidder if self.bidder is not None else old.get("player")
+            amount = amount_of(self.amount, ruleset, self.label("amount")) if self.amount is not None \
+                else old.get("amount")
+            if who is None or amount is None:
+                raise PitchError("give the bidder and the amount: pitchkeeper hand Ann 3 spades ...",
+                                 self.label("bidder"))
+            hand["bid"] = {"player": table.player(who, self.label("bidder")), "amount": amount}
+        for key, word in (("bid", "BIDDER and AMOUNT"), ("trump", "TRUMP")):
+            if key not in hand:
+                raise PitchError(f"say the {word}: pitchkeeper hand Ann 3 spades --high Us --low Them ...", word)
+        if self.auction is not None:
+            calls_in = self.auction.replace(",", " ").split() if isinstance(self.auction, str) else list(self.auction)
+            if calls_in in ([], *([w] for w in NOT_OUT)):
+                hand.pop("auction", None)
+            else:
+                calls = []
+                for i, c in enumerate(calls_in, 1):
+                    who, call = parse_call(c, table, f"{self.label('auction')}: auction[{i}]")
+                    calls.append(f"{who}:{call}")
+                hand["auction"] = calls
+        from pitchkeeper.game.points import POINT_IDS
+
+        ids = [p.id for p in ruleset.points]
+        # a contract id the ruleset lacks is named by its own field (--off-jack); anything else by --point
+        points = {pid if pid in ids else point_id(ruleset, pid, self.label("points", pid) if pid in POINT_IDS
+                                                  else self.label("point")): who
+                  for pid, who in self.points.items()}
+        if points and self.cards:
+            raise PitchError("give who took each point, or the cards each side captured, not both", self.label("cards"))
+        if points:
+            outcome = dict(hand["points"]) if isinstance(hand.get("points"), dict) else {}
+            for key in ("captured", "tricks", "held", "points", "dealt"):
+                hand.pop(key, None)
+            for pid, who in points.items():
+                if who is NOBODY or (isinstance(who, str) and who.strip().lower() in NOT_OUT):
+                    outcome.pop(pid, None)
+                else:
+                    outcome[pid] = owner_name(table, str(who), self.label("points", pid))
+            if self.require_every_point:
+                from pitchkeeper.game.scoring import always_out
+
+                missing = [p.id for p in ruleset.points if p.id not in points and not (p.id in outcome
+                                                                                        and always_out(p))]
+                if missing:
+                    raise PitchError(f"say who took {', '.join(missing)} (or nobody)", self.label("points", missing[0]))
+            hand["points"] = {pid: outcome[pid] for pid in ids if pid in outcome}
+        elif self.cards:
+            for key in ("captured", "tricks", "points", "held"):
+                hand.pop(key, None)
+            captured: dict[str, list[str]] = {}
+            for who, cards in self.cards.items():
+                name = table.side_or_player(who, self.label("cards"))
+                captured.setdefault(name, []).extend(card_list(cards, f"{self.label('cards')} {name}"))
+            hand["captured"] = captured
+        if self.dealt:
+            dealt: dict[str, list[str]] = {}
+            for who, cards in self.dealt.items():
+                name = table.player(who, self.label("dealt"))
+                dealt.setdefault(name, []).extend(card_list(cards, f"{self.label('dealt')} {name}"))
+            hand["dealt"] = dealt
+        if not any(key in hand for key in ("points", "captured", "tricks")):
+            raise PitchError("say who took each point (--high Us --low Them ...), or the cards each side captured "
+                             "(--cards \"Us: AS JS ...\"), or give --from HANDFILE")
+        if self.revokes:
+            if [r.strip().lower() for r in self.revokes] == ["-"]:
+                hand.pop("revokes", None)
+            else:
+                hand["revokes"] = [table.player(r, self.label("revokes")) for r in self.revokes]
+        if self.note is not None:
+            if self.note:
+                hand["note"] = self.note
+            else:
+                hand.pop("note", None)
+
+    def _from_file(self, log: Any) -> dict[str, Any]:
+        """The per-hand keys of a hand record file. Header keys it has must agree with the match."""
+        from pitchkeeper.errors import unknown_key
+        from pitchkeeper.game.records import HAND_RECORD_KEYS
+        from pitchkeeper.logbook import store
+
+        path = self.file
+        data = store.read_record(path)  # type: ignore[arg-type]
+        table = log.record.table
+        hand = {}
+        for key, v in data.items():
+            if key not in HAND_RECORD_KEYS:
+                raise unknown_key(key, HAND_RECORD_KEYS, f"{path}: {key}")
+            if key == "players" and (not isinstance(v, list) or tuple(v) != table.players):
+                raise PitchError(f"players {v} are not this match's ({', '.join(table.players)})", f"{path}: players")
+            if key == "teams" and table.teams and {t: list(m) for t, m in table.teams} != v:
+                raise PitchError("teams differ from this match's", f"{path}: teams")
+            if key == "rules" and v != log.data.get("rules") and v != log.ruleset.name:
+                raise PitchError(f"the hand is for {v}, the match is played under {log.ruleset.name}",
+                                 f"{path}: rules")
+            if key not in ("rules", "players", "teams"):
+                hand[key] = v
+        return hand
+
+
+# ---------------------------------------------------------------------------
+# Typed words -> values (shared by the CLI's prompts, which check each answer as it is typed)
+
+
+def amount_of(value: int | str, ruleset: Any, where: str = "AMOUNT") -> int | str:
+    """A bid as typed: a number, smudge (or moon, or the ruleset's word), 0 for a pitch without a contract."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    t = str(value).strip().lower()
+    b = ruleset.settings["bidding"]
+    if t.isascii() and t.lstrip("-").isdigit():
+        return int(t)
+    if t in ("smudge", "moon", "shoot", str(b["smudge_name"]).lower()):
+        return "smudge"
+    if t in ("none", "pitch-0", "nocontract"):
+        return 0
+    raise PitchError(f"{value!r} is not a bid: a number from {b['min']} to {b['max']}"
+                     + (f", or {b['smudge_name']}" if b["smudge"] else "")
+                     + (", or 0 (a pitch without a contract)" if b["all_pass"] == "eldest-pitches" else ""), where)
+
+
+def owner_name(table: Any, who: str, where: str) -> str:
+    """A side or player as typed (any case, a unique prefix) -> the name the log keeps."""
+    side, player = table.owner(who.strip(), where)
+    if player is not None and table.teams and who.strip().lower() not in (side.lower(),):
+        return player
+    return side
+
+
+def point_id(ruleset: Any, text: str, where: str) -> str:
+    """A point of the ruleset by its id or a unique prefix of it."""
+    ids = [p.id for p in ruleset.points]
+    t = text.strip().lower()
+    if t in ids:
+        return t
+    pre = [i for i in ids if i.startswith(t)] if t else []
+    if len(pre) == 1:
+        return pre[0]
+    raise PitchError(f"{ruleset.name} has no point '{text}'{did_you_mean(text, ids)} (its points: {', '.join(ids)})",
+                     where)
+
+
+def card_list(cards: Cards, where: str) -> list[str]:
+    """Cards as typed ("AS JS 10H" or a list) -> canonical tokens; "-" is none."""
+    from pitchkeeper.game.cards import parse_cards
+
+    if isinstance(cards, str) and cards.strip().lower() in NOT_OUT:
+        return []
+    try:
+        return list(parse_cards(cards))
+    except PitchError as e:
+        raise e.at(where) from None

@@ -1,0 +1,75 @@
+"""The per-log index: the files stay the truth; a refresh re-reads exactly the files that changed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from pitchkeeper.logbook import index
+from pitchkeeper.reports import stats
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def _folder(tmp_path: Path) -> Path:
+    root = tmp_path / "data"
+    (root / "matches").mkdir(parents=True)
+    for name in ("kitchen-table.toml", "partnership-match.toml", "solo-pitch-lone-jack.toml"):  # the last is a hand record
+        shutil.copy(EXAMPLES / name, root / "matches" / name)
+    (root / "matches" / "notes.toml").write_text('title = "not a match"\n', encoding="utf-8")
+    (root / "matches" / "broken.toml").write_text('rules = "seven-point"\nplayers = [\n', encoding="utf-8")
+    return root
+
+
+def test_first_refresh_reads_every_file_and_the_second_none(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    first, r1 = index.kept(root, workers=1)
+    assert (r1.read, r1.reused) == (5, 0)
+    assert (root / index.INDEX_NAME).is_file()
+    kinds = {Path(s.path).name: s.kind for s in first}
+    assert kinds == {"kitchen-table.toml": "match", "partnership-match.toml": "match",
+                     "solo-pitch-lone-jack.toml": "other", "notes.toml": "other", "broken.toml": "error"}
+    second, r2 = index.kept(root, workers=1)
+    assert (r2.read, r2.reused) == (0, 5)
+    assert second == first
+
+
+def test_a_changed_file_is_read_again_and_a_removed_one_forgotten(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    index.kept(root, workers=1)
+    log = root / "matches" / "kitchen-table.toml"
+    text = log.read_text(encoding="utf-8")
+    cut = text[: text.rindex("[[hands]]")]  # the last hand undone: the game is no longer won
+    log.write_text(cut, encoding="utf-8")
+    os.utime(log, ns=(1, 1))
+    (root / "matches" / "notes.toml").unlink()
+    after, r = index.kept(root, workers=1)
+    assert (r.read, r.reused, r.removed) == (1, 3, 1)
+    kt = next(s for s in after if s.path.endswith("kitchen-table.toml"))
+    assert kt.winner is None and not kt.finished
+
+
+def test_a_summary_holds_what_stats_sums(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    summaries, _ = index.kept(root, workers=1)
+    index.kept(root, workers=1)  # and the same from the stored rows
+    stored, _ = index.kept(root, workers=1)
+    for s in stored:
+        if s.kind != "match":
+            continue
+        direct = stats.read_match(Path(s.path), stats.RulesetCache())
+        assert s.match_figures() == direct.figures
+        assert sum(direct.figures.scored.values()) == sum(s.scores.values())
+    kt = next(s for s in summaries if s.path.endswith("kitchen-table.toml"))
+    assert kt.rules == "seven-point" and kt.winner == "Us" and kt.scores == {"Us": 21, "Them": 22}
+    assert kt.teams == (("Us", ("Ann", "Cy")), ("Them", ("Bob", "Dee")))
+
+
+def test_a_damaged_index_is_rebuilt_from_the_files(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    index.kept(root, workers=1)
+    (root / index.INDEX_NAME).write_bytes(b"this is no database" * 100)
+    again, r = index.kept(root, workers=1)
+    assert r.read == 5 and len(again) == 5
