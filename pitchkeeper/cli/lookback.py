@@ -108,31 +108,35 @@ def stats_cmd(
     from pitchkeeper.reports import stats
 
     files: list[Path] = list(matches or [])
-    scanned: set[Path] = set()
+    kept: list[Any] = []
     if all_logs:
-        found = stats.find_logs(paths.data_dir())
-        scanned = set(found)
-        files += found
-    if not files:
-        if all_logs:
+        # every log of the data folder through the shared index: only the logs changed since are read again
+        from pitchkeeper.logbook import index
+
+        kept = index.kept()[0]
+        if not kept and not files:
             sys.stderr.write(f"no match logs in {paths.data_dir()}\n")
-        else:
-            files = [store.resolve_match_path(None)]
-    seen: set[Path] = set()
+    elif not files:
+        files = [store.resolve_match_path(None)]
+    seen: set[str] = set()
     todo: list[tuple[Path, bool]] = []
     for f in files:
-        key = f.resolve()
+        key = str(f.resolve())
         if key not in seen:
             seen.add(key)
-            todo.append((f, f in scanned))
+            todo.append((f, False))
     read = []
     problems = 0
-    for r in stats.read_many(todo):
-        if r.error:
+    outcomes: list[tuple[str | None, Any]] = [(r.error, r.figures) for r in stats.read_many(todo)]
+    for k in kept:  # a file that is no match log (a tournament, other TOML) is left out quietly
+        if k.path not in seen and k.kind in ("match", "error"):
+            outcomes.append((k.error, k.match_figures() if k.kind == "match" else None))
+    for error, figures in outcomes:
+        if error:
             problems += 1
-            sys.stderr.write(f"skipped: {r.error}\n")
-        elif r.figures is not None:
-            read.append(r.figures)
+            sys.stderr.write(f"skipped: {error}\n")
+        elif figures is not None:
+            read.append(figures)
     result = stats.merge(read)
     if as_json:
         obj = result.to_json()
