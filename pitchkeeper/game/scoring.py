@@ -224,7 +224,6 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
     None when anything needs the careful path (which then words the error)."""
     key_side = seats.key_side
     owner: dict[Card, str] = {}  # card -> the key it was captured under
-    per_side = seats.zero.copy()
     counts = seats.zero.copy()
     count = plan.game_values.__getitem__
     n = seats.n
@@ -238,7 +237,6 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
             k = len(cards)
             total += k
             ragged |= k % n
-            per_side[side] += k
             counts[side] += sum(map(count, cards))
     except KeyError:  # a key that is no side or player, or a card that is not in the deck
         return None
@@ -313,10 +311,11 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
                 awards.append(_tuple_new(Award, (pid, None, winner, None, value, ("game", game, rule))))
             continue
         else:  # all-tricks
-            holders = [s for s, k in per_side.items() if k]
-            if len(holders) == 1 and (not rule.only_bidder or holders[0] == bid_side):
-                taken[holders[0]] += value
-                awards.append(_tuple_new(Award, (pid, None, holders[0], None, value, ("sweep", "", rule))))
+            holders = {key_side[key] for key, cards in captured if cards}  # the sides that took a trick
+            if len(holders) == 1 and (not rule.only_bidder or bid_side in holders):
+                (side,) = holders
+                taken[side] += value
+                awards.append(_tuple_new(Award, (pid, None, side, None, value, ("sweep", "", rule))))
             continue
         if to_dealt:
             player = dealt.get(card)
