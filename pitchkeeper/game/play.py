@@ -18,7 +18,6 @@ Rule ids (the `rule` of an illegal play):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from pitchkeeper.errors import PitchError
@@ -33,8 +32,7 @@ SYMBOL_WORDS = {"off-J": "the off-jack", "off-A": "the off-ace", "off-3": "the o
                  "HJ": "the high joker", "LJ": "the low joker", "JK": "the joker"}
 
 
-@dataclass(frozen=True, slots=True)
-class Illegal:
+class Illegal(NamedTuple):
     """A play that broke the rules, as `judge hand` reports it (tricks counted from 1)."""
 
     trick: int
@@ -47,8 +45,7 @@ class Illegal:
         return {"trick": self.trick, "player": self.player, "card": self.card, "rule": self.rule, "why": self.why}
 
 
-@dataclass(frozen=True, slots=True)
-class Ruling:
+class Ruling(NamedTuple):
     """Whether one play kept the rules.
 
     `legal` is None when only the player's held cards could tell; `rule` is the rule broken
@@ -62,8 +59,7 @@ class Ruling:
     could: tuple[Card, ...] | None
 
 
-@dataclass(frozen=True, slots=True)
-class PlayRuling:
+class PlayRuling(NamedTuple):
     player: str
     card: Card | None  # None: the player folded (trump-only play)
     suit: str | None  # effective suit: S, H, D, C or TRUMP; None for a fold
@@ -92,8 +88,7 @@ class TrickResult(NamedTuple):
         return why_wins(self.view, cards, cards.index(self.card))
 
 
-@dataclass(frozen=True, slots=True)
-class Replay:
+class Replay(NamedTuple):
     tricks: tuple[TrickResult, ...]
     captured: tuple[tuple[str, tuple[Card, ...]], ...]  # player -> cards won
     illegal: tuple[Illegal, ...]
@@ -107,8 +102,7 @@ class Replay:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class TrickJudgement:
+class TrickJudgement(NamedTuple):
     """One trick judged on its own (`judge trick`): the winner and a ruling on every play."""
 
     rules: str
@@ -184,8 +178,7 @@ def sets_trump(ruleset: Ruleset) -> bool:
     return ruleset.settings["trump"]["set_by"] != "named"
 
 
-@dataclass(frozen=True, slots=True)
-class Allowed:
+class Allowed(NamedTuple):
     cards: tuple[Card, ...]  # what may be played from the holding
     rule: str | None  # the rule that narrowed the choice; None when any card may be played
     words: str  # that rule, in words for this trick
