@@ -4,9 +4,11 @@ The verdict engine reads a ruleset's data on every hand; doing that through the 
 structures (settings dicts, point catalogues, table lookups) costs more than the scoring itself.
 So the first verdict under a ruleset compiles what every later one needs: per trump, the point
 plan in award order with each card point's card and words; per table, every key a record may use
-mapped to its side and player, and the awards of quick entry made once and shared (they are
-immutable). The compiled forms hang on the ruleset and table objects themselves, so they live
-exactly as long as those do and need no invalidation (both are frozen).
+mapped to its side and player, each bid's worth, each quick-entry point's award, each distinct
+quick entry's awards, and each settlement (bid, points taken -> score change), made once and shared
+(they are immutable; the caches of whole entries are bounded). The compiled forms hang on the
+ruleset and table objects themselves, so they live exactly as long as those do and need no
+invalidation (both are frozen).
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ class Seats:
 
 
 class Compiled:
-    """One ruleset, compiled: bid worths, the points quick entry must name, plans per trump, seats per table."""
+    """One ruleset, compiled: the points quick entry must name, a plan per trump, seats per table."""
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
@@ -88,7 +90,6 @@ class Compiled:
         self.trump_only = s["play"]["follow"] == "trump-only"
         self.hand_size = s["deck"]["hand_size"]
         self.sale = s["bidding"]["sale_credit"] != "none"
-        self.worth: dict[tuple[int, bool], int] = {}
         from pitchkeeper.game.scoring import always_out
 
         self.required = tuple(p.id for p in ruleset.points if always_out(p))
