@@ -77,9 +77,9 @@ def entry_forms(home: Path, dealer: str) -> dict[str, list[str]]:
     tricks_file.write_text(tomli_w.dumps(played), encoding="utf-8")
     return {
         "hand (quick: --high --low ...)": ["Ann", "3", "S", "--high", "Us", "--low", "Them", "--jack", "Us",
-                                           "--game", "Us"],
+                                           "--game", "Us", "--rest", "none"],
         "hand (quick: -p id=who)": ["Ann", "3", "S", "-p", "high=Us", "-p", "low=Them", "-p", "jack=Us",
-                                    "-p", "game=Us"],
+                                    "-p", "game=Us", "--rest", "none"],
         "hand (captured: -c WHO: CARDS)": captured,
         "hand (tricks: --from FILE)": ["--from", str(tricks_file)],
     }
@@ -94,7 +94,7 @@ def table_commands(pk: list[str], env: dict[str, str], home: Path, runs: int) ->
     make_log(pk, env, log, 30, seed=1)
     base = log.read_bytes()
     m = ["--match", str(log)]
-    hand_last = ["Ann", "3", "S", "--high", "Us", "--low", "Them", "--jack", "Us", "--game", "Us"]
+    hand_last = ["Ann", "3", "S", "--high", "Us", "--low", "Them", "--jack", "Us", "--game", "Us", "--rest", "none"]
     cmds: dict[str, list[str]] = {
         "--version": [*pk, "--version"],
         "--help": [*pk, "--help"],
@@ -123,7 +123,7 @@ def table_commands(pk: list[str], env: dict[str, str], home: Path, runs: int) ->
 
 
 def growth(pk: list[str], env: dict[str, str], home: Path, runs: int, sizes: list[int]) -> None:
-    hand_last = ["Ann", "3", "S", "--high", "Us", "--low", "Them", "--jack", "Us", "--game", "Us"]
+    hand_last = ["Ann", "3", "S", "--high", "Us", "--low", "Them", "--jack", "Us", "--game", "Us", "--rest", "none"]
     logs = {}
     for n in sizes:
         logs[n] = home / f"log-{n}.toml"

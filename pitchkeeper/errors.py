@@ -1,9 +1,37 @@
-"""One error type for bad input, so the CLI can turn any of them into one line and exit 2."""
+"""One error type for bad input, so the CLI can turn any of them into one line and exit 2.
+
+Also the one way text from input is shown: `shown` escapes what would drive a terminal (a newline,
+an escape sequence, a NUL), so a message stays one line and a file cannot paint the screen.
+"""
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
+
+# C0 and C1 controls, DEL, the line and paragraph separators, and the bidi overrides (which reorder
+# what a terminal shows): none of them is plain text.
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(m: re.Match[str]) -> str:
+    ch = m.group()
+    return _NAMED.get(ch) or (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+
+
+def shown(text: object) -> str:
+    """Text from input as a message may show it: control characters escaped (\\n, \\x1b, \\x00)."""
+    s = str(text)
+    return CONTROL.sub(_escape, s) if CONTROL.search(s) else s
+
+
+def control_free(v: str, where: str | None, what: str = "names and notes are plain text") -> str:
+    """Refuse text holding a control character: a name, title or note is printed to terminals."""
+    if CONTROL.search(v):
+        raise PitchError(f"{shown(repr(v))} holds a control character; {what}", where)
+    return v
 
 
 class PitchError(ValueError):
@@ -24,7 +52,8 @@ class PitchError(ValueError):
         return PitchError(self.message, inner)
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.message}" if self.where else self.message
+        """One line, whatever the input it quotes holds (see `shown`)."""
+        return shown(f"{self.where}: {self.message}" if self.where else self.message)
 
 
 def or_list(items: Iterable[object]) -> str:

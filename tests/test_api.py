@@ -131,7 +131,8 @@ def test_the_api_and_the_cli_write_the_same_log_one_after_the_other(log: pitchke
     m = str(log.path)
     log.append(HAND)  # Ann deals first (the first player), so Bob deals the second hand
     v1 = log.version
-    r = runner.invoke(app, ["hand", "Bob", "2", "hearts", "--high", "Them", "--low", "Them", "--match", m])
+    r = runner.invoke(app, ["hand", "Bob", "2", "hearts", "--high", "Them", "--low", "Them", "--rest", "none",
+                            "--match", m])
     assert r.exit_code == 0, r.stderr
     assert log.version != v1
     state = log.state()
@@ -225,3 +226,17 @@ def test_the_example_in_docs_api_runs(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.chdir(tmp_path)
     for code in blocks:
         exec(compile(code, "docs/api.md", "exec"), {"__name__": "docs_api"})
+
+
+def test_rematch_passes_the_deal_and_keeps_the_table(tmp_path: Path) -> None:
+    log = pitchkeeper.Logbook.create(tmp_path / "g1.toml", "seven-point", ["Ann", "Bob", "Cy", "Dee"], target=2,
+                                     first_dealer="Cy", title="Friday")
+    with pytest.raises(pitchkeeper.PitchError, match="the game is still on"):
+        log.rematch(tmp_path / "g2.toml")
+    log.append({"trump": "S", "bid": {"player": "Ann", "amount": 2}, "points": {"high": "Us", "low": "Us"}})
+    assert log.state()["winner"] == "Us"
+    nxt = log.rematch(tmp_path / "g2.toml")
+    k = nxt.load()[0]
+    assert (k.record.first_dealer, k.record.target, k.data["title"], k.data["rematch_of"]) == (
+        "Dee", 2, "Friday", str(log.path.resolve()))
+    assert k.record.table == log.load()[0].record.table and nxt.state()["hands"] == []

@@ -161,7 +161,31 @@ def test_eldest_undertakes_as_many_as_the_bidder():
     r, table, hand = deal("auction-pitch", "Ann:pass Bob:2 Cy:3 Dee:pass Ann:3", ("Ann", 3))
     out = check_auction(r, table, hand)
     assert (out.player, out.amount, out.refused) == ("Ann", 3, "Cy")
-    fails("auction-pitch", "Ann:pass Bob:2 Cy:3 Dee:pass Ann:2", ("Ann", 2), "auction[5]", "below Cy's 3")
+    fails("auction-pitch", "Ann:pass Bob:2 Cy:3 Dee:pass Ann:2", ("Ann", 2), "auction[5]", "as many points as Cy's 3")
+    # as many, not more: eldest keeps the pitch at the bidder's price or sells it
+    fails("auction-pitch", "Ann:pass Bob:2 Cy:3 Dee:pass Ann:4", ("Ann", 4), "auction[5]", "as many points as Cy's 3")
+
+
+def test_in_partnership_pitch_a_bid_of_five_is_the_smudge():
+    # seed 002: "Bidding 'smudge' is equivalent to bidding five"
+    r, table, hand = deal("partnership-pitch", "Ann:5 Bob:pass Cy:pass Dee:pass", ("Ann", 5), teams=TEAMS)
+    out = check_auction(r, table, hand)
+    assert (out.player, out.amount, out.smudge) == ("Ann", 5, True)
+    v = verdict(r, table, hand)
+    assert (v.bid.amount, v.bid.label) == (5, "smudge")
+    # the same hand written with the word, or the bid with the number and the call with the word
+    for call, amount in (("Ann:smudge", "smudge"), ("Ann:smudge", 5), ("Ann:5", "smudge")):
+        r, table, hand = deal("partnership-pitch", f"{call} Bob:pass Cy:pass Dee:pass", ("Ann", amount), teams=TEAMS)
+        assert verdict(r, table, hand).delta == v.delta
+    # and the dealer may not take it by equalling it, written either way
+    fails("partnership-pitch", "Ann:5 Bob:pass Cy:pass Dee:5", ("Dee", 5), "auction[4]", "top bid", teams=TEAMS)
+
+
+def test_a_smudge_of_another_worth_is_that_worth():
+    r = variant("partnership-pitch", bidding={"smudge": 6})
+    r2, table, hand = deal(r, "Ann:6 Bob:pass Cy:pass Dee:pass", ("Ann", 6), teams=TEAMS)
+    assert verdict(r2, table, hand).bid.label == "smudge"
+    fails(r, "Ann:5 Bob:pass Cy:pass Dee:pass", ("Ann", 5), "auction[1]", "out of range", teams=TEAMS)
 
 
 def test_eldest_must_say_whether_he_sells():

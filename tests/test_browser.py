@@ -1,8 +1,10 @@
 """The HTML export in a real headless Chromium: it renders, holds every hand, draws the chart, fetches
 nothing, and shows a player named <script>alert(1)</script> as text.
 
-Chromium is required, not optional: CI installs it (.ci/run). A run without it FAILS with what to
-install, so a missing browser can never pass as a green build.
+These tests form the `browser` tier: the README's test command deselects them (a machine with only
+Python and pip passes it); `python -m pytest -m browser` runs them, and CI does after installing
+Chromium (.ci/run). Once selected, Chromium is required, not optional: a run without it FAILS with
+what to install, so a missing browser can never pass as a green build.
 
 Three looks at the page:
 - `--dump-dom`: the DOM after parsing (rows, the chart's points, the name as text, no script element,
@@ -35,6 +37,8 @@ from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
 from pitchkeeper.reports.export import COLOURS
+
+pytestmark = pytest.mark.browser
 
 DATA = Path(__file__).parent / "data" / "export"
 SCRIPT_NAME = "<script>alert(1)</script>"

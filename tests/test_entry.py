@@ -42,7 +42,7 @@ def test_nobody_is_an_answer_and_a_point_left_out_is_not(log: Logbook) -> None:
     assert table(log, asked)["points"] == {"high": "Us", "low": "Us"}
     unanswered = HandEntry(bidder="Ann", amount=2, trump="H", require_every_point=True,
                            points={"high": "Us", "low": "Us", "jack": NOBODY})
-    with pytest.raises(PitchError, match="say who took off-jack, high-joker, low-joker, game"):
+    with pytest.raises(PitchError, match="no answer for off-jack, high-joker, low-joker, game"):
         table(log, unanswered)
     assert table(log, HandEntry(bidder="Ann", amount=2, trump="H", points={"high": "Us", "low": "Us"}))["points"] \
         == {"high": "Us", "low": "Us"}
@@ -73,9 +73,10 @@ def test_play_and_hand_write_the_same_block(tmp_path: Path) -> None:
         m = str(tmp_path / f"{way}.toml")
         assert runner.invoke(app, ["new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--match", m]).exit_code == 0
         if way == "hand":
-            r = runner.invoke(app, ["hand", "Cy", "2", "H", "--high", "Us", "--low", "Them", "--match", m])
+            r = runner.invoke(app, ["hand", "Cy", "2", "H", "--high", "Us", "--low", "Them", "--rest", "none",
+                                    "--match", m])
         else:
-            answers = "Cy\n2\nH\np\nUs\nThem\n-\n-\n-\n-\n-\ny\nq\n"
+            answers = "Cy\n2\nH\n\np\nUs\nThem\n-\n-\n-\n-\n-\ny\nq\n"  # Enter: no auction
             r = runner.invoke(app, ["play", "--piped", "--match", m], input=answers)
         assert r.exit_code == 0, r.output
         texts.append([ln for ln in Path(m).read_text(encoding="utf-8").splitlines()

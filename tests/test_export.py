@@ -170,6 +170,20 @@ def test_markdown_result_line_and_escaping() -> None:
     assert "The game goes on after 2 hands (to 7). Score: Ann -2, Bob 2, Cy 2." in ongoing
 
 
+def test_markdown_escapes_an_entity_and_a_pipe_in_a_name(tmp_path: Path) -> None:
+    from pitchkeeper.reports.export import md_cell
+
+    assert md_cell("Tom &amp; Jerry | &lt;b&gt;") == "Tom \\&amp; Jerry \\| \\&lt;b\\&gt;"
+    log = tmp_path / "m.toml"
+    r = runner.invoke(app, ["new", "cutthroat-pitch", "A&amp;B", "C|D", "E", "--match", str(log)])
+    assert r.exit_code == 0, r.stderr
+    r = runner.invoke(app, ["hand", "A&amp;B", "2", "S", "--high", "A&amp;B", "--low", "E", "--match", str(log)])
+    assert r.exit_code == 0, r.stderr
+    md = exported(log, "md")
+    assert "A\\&amp;B" in md and "C\\|D" in md and "A&amp;B" not in md.replace("A\\&amp;B", "")
+    assert {len(row) for row in md_table(md)} == {len(md_table(md)[0])}
+
+
 # ---------------------------------------------------------------------------
 # HTML as text (the browser test renders it)
 

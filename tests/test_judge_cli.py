@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from helpers import imported_by
 from typer.testing import CliRunner
 
 from pitchkeeper import __version__
@@ -136,16 +136,9 @@ def test_bad_input_in_a_real_process_has_no_traceback(tmp_path: Path) -> None:
 def test_judge_hand_never_imports_rich_or_pydantic(tmp_path: Path, extra: list[str]) -> None:
     """The start-up budget, checked deterministically: what `judge hand` loads (the scorecard is drawn
     with pitchkeeper.show.ansi, the JSON with json)."""
-    code = (
-        "import sys, runpy\n"
-        f"sys.argv = ['pitchkeeper', 'judge', 'hand', {str(EXAMPLES / 'seven-point-jokers.toml')!r}, *{extra!r}]\n"
-        "try:\n    runpy.run_module('pitchkeeper', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-        "bad = [m for m in ('rich', 'pydantic', 'importlib.metadata', 'platformdirs') if m in sys.modules]\n"
-        "print('LOADED', bad)\n"
-    )
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
-                       env={**os.environ, "NO_COLOR": "1"})
-    assert "LOADED []" in p.stdout, p.stdout + p.stderr
+    mods, p = imported_by(["judge", "hand", str(EXAMPLES / "seven-point-jokers.toml"), *extra])
+    assert p.returncode == 0 and "high" in p.stdout, p.stdout + p.stderr
+    assert [m for m in ("rich", "pydantic", "importlib.metadata", "platformdirs") if m in mods] == []
 
 
 # --- rules -----------------------------------------------------------------------------------

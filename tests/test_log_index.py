@@ -73,3 +73,14 @@ def test_a_damaged_index_is_rebuilt_from_the_files(tmp_path: Path) -> None:
     (root / index.INDEX_NAME).write_bytes(b"this is no database" * 100)
     again, r = index.kept(root, workers=1)
     assert r.read == 5 and len(again) == 5
+
+
+def test_walk_finds_the_files_stats_finds(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    (root / "matches" / "2026" / "march").mkdir(parents=True)
+    shutil.copy(EXAMPLES / "kitchen-table.toml", root / "matches" / "2026" / "march" / "deep.toml")
+    (root / "matches" / ".hidden.toml").write_text("x = 1\n", encoding="utf-8")
+    (root / "matches" / "notes.txt").write_text("not toml\n", encoding="utf-8")
+    walked = [p for p, _m, _s in index.walk(root)]
+    assert walked == [str(p.resolve()) for p in stats.find_logs(root)]
+    assert len(walked) == 6 and all(os.path.isabs(p) for p in walked)

@@ -10,6 +10,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from helpers import imported_by
 from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
@@ -116,9 +117,9 @@ def test_new_never_overwrites(log: Path):
 
 
 def test_hand_follows_the_deal_round_the_table(log: Path):
-    add(log, "Ann", "3", "spades", "--high", "Us", "--low", "Us", "--jack", "Them", "--game", "Us")
-    add(log, "Bob", "2", "h", "--high", "Us", "--low", "Them", "--game", "Us")
-    add(log, "Cy", "1", "d", "--high", "Us", "--low", "Us")
+    add(log, "Ann", "3", "spades", "--high", "Us", "--rest", "none", "--low", "Us", "--jack", "Them", "--game", "Us")
+    add(log, "Bob", "2", "h", "--high", "Us", "--rest", "none", "--low", "Them", "--game", "Us")
+    add(log, "Cy", "1", "d", "--high", "Us", "--rest", "none", "--low", "Us")
     assert [h["dealer"] for h in hands_of(log)] == ["Dee", "Ann", "Bob"]
     st = json.loads(ok("status", "--match", str(log), "--json").stdout)
     assert st["scores"] == {"Us": 7, "Them": -1}
@@ -129,14 +130,14 @@ def test_hand_follows_the_deal_round_the_table(log: Path):
 
 
 def test_a_dealer_out_of_turn_is_recorded_with_a_warning(log: Path):
-    r = add(log, "Ann", "3", "S", "--high", "Us", "--low", "Us", "--dealer", "Bob")
-    assert "warning: hands[1].dealer: Bob deals, but the deal passes to Dee" in r.stderr
+    r = add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--dealer", "Bob")
+    assert r.stderr.startswith("warning: ") and "hands[1].dealer: Bob deals, but the deal passes to Dee" in r.stderr
     assert hands_of(log)[0]["dealer"] == "Bob"
     assert json.loads(ok("status", "--match", str(log), "--json").stdout)["next_dealer"] == "Cy"
 
 
 def test_hand_json_is_the_judge_match_object(log: Path):
-    r = add(log, "Ann", "3", "S", "--high", "Us", "--low", "Us", "--jack", "Them", "--game", "Us", "--json")
+    r = add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--jack", "Them", "--game", "Us", "--json")
     obj = json.loads(r.stdout)
     assert set(obj) == {"rules", "target", "hands", "scores", "winner", "won_on_hand", "reason"}
     assert obj["hands"][0]["scores"] == {"Us": 3, "Them": 1}
@@ -146,7 +147,7 @@ def test_hand_json_is_the_judge_match_object(log: Path):
 
 
 def test_names_and_unique_prefixes(log: Path):
-    add(log, "a", "3", "s", "--high", "u", "--low", "th", "--jack", "cy", "--game", "US")
+    add(log, "a", "3", "s", "--high", "u", "--rest", "none", "--low", "th", "--jack", "cy", "--game", "US")
     h = hands_of(log)[0]
     assert h["bid"] == {"player": "Ann", "amount": 3}
     assert h["points"] == {"high": "Us", "low": "Them", "jack": "Cy", "game": "Us"}
@@ -155,29 +156,38 @@ def test_names_and_unique_prefixes(log: Path):
 def test_every_point_of_the_ruleset_has_an_option(tmp_path: Path):
     p = tmp_path / "7.toml"
     ok("new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--match", str(p))
-    add(p, "Bob", "4", "C", "--high", "Us", "--low", "Them", "--off-jack", "Them", "--point", "high-j=Them",
+    add(p, "Bob", "4", "C", "--high", "Us", "--rest", "none", "--low", "Them", "--off-jack", "Them", "--point", "high-j=Them",
         "--point", "low-joker=Us", "--game", "-")
     assert hands_of(p)[0]["points"] == {"high": "Us", "low": "Them", "off-jack": "Them", "high-joker": "Them",
                                         "low-joker": "Us"}
-    bad(run("hand", "Bob", "4", "C", "--high", "Us", "--low", "Us", "--ten", "Us", "--match", str(p)),
+    bad(run("hand", "Bob", "4", "C", "--high", "Us", "--rest", "none", "--low", "Us", "--ten", "Us", "--match", str(p)),
         "--ten", "no point 'ten'")
-    bad(run("hand", "Bob", "4", "C", "--high", "Us", "--low", "Us", "--point", "jocker=Us", "--match", str(p)),
+    bad(run("hand", "Bob", "4", "C", "--high", "Us", "--rest", "none", "--low", "Us", "--point", "jocker=Us", "--match", str(p)),
         "no point 'jocker'", "did you mean")
 
 
 def test_smudge_and_the_all_tricks_point(log: Path):
-    r = add(log, "Cy", "smudge", "D", "--high", "Us", "--low", "Us", "--jack", "Us", "--game", "Us",
+    r = add(log, "Cy", "smudge", "D", "--high", "Us", "--rest", "none", "--low", "Us", "--jack", "Us", "--game", "Us",
             "--all-tricks", "Us", "--json")
     assert json.loads(r.stdout)["scores"] == {"Us": 5, "Them": 0}
     assert hands_of(log)[0]["bid"]["amount"] == "smudge"
 
 
+def test_a_bid_of_five_is_the_smudge(log: Path):
+    # seed 002: "Bidding 'smudge' is equivalent to bidding five" - typed as 5, in the auction too
+    r = add(log, "Cy", "5", "D", "--high", "Us", "--low", "Us", "--jack", "Us", "--game", "Us",
+            "--all-tricks", "Us", "--auction", "Ann:pass Bob:pass Cy:5 Dee:pass", "--json")
+    assert json.loads(r.stdout)["hands"][0]["bid"]["amount"] == "smudge"
+    assert hands_of(log)[0]["bid"]["amount"] == "smudge"
+    assert "smudge" in ok("history", "--match", str(log)).stdout
+
+
 def test_the_whole_auction_is_checked_and_kept(log: Path):
-    add(log, "Bob", "3", "S", "--high", "Them", "--low", "Them", "--jack", "Them", "--auction",
+    add(log, "Bob", "3", "S", "--high", "Them", "--rest", "none", "--low", "Them", "--jack", "Them", "--auction",
         "Ann:pass Bob:3 Cy:pass Dee:pass")
     assert hands_of(log)[0]["auction"] == ["Ann:pass", "Bob:3", "Cy:pass", "Dee:pass"]
     before = log.read_bytes()
-    bad(run("hand", "Cy", "3", "S", "--high", "Us", "--low", "Us", "--auction", "Bob:2 Cy:3 Dee:2 Ann:pass",
+    bad(run("hand", "Cy", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--auction", "Bob:2 Cy:3 Dee:2 Ann:pass",
             "--match", str(log)), "auction[3]", "not higher", "nothing was written")
     assert log.read_bytes() == before
 
@@ -194,17 +204,17 @@ def test_cards_captured_per_side(log: Path):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["Zed", "2", "S", "--high", "Us", "--low", "Us"], ["BIDDER", "'Zed' is not a player"]),
-    (["Ann", "9", "S", "--high", "Us", "--low", "Us"], ["bid.amount", "out of range", "hands[1]"]),
-    (["Ann", "2", "X", "--high", "Us", "--low", "Us"], ["TRUMP", "'X' is not a suit"]),
-    (["Ann", "2", "S", "--high", "Thme", "--low", "Us"], ["--high", "did you mean Them"]),
-    (["Ann", "2", "S", "--low", "Us"], ["high is always out"]),
+    (["Zed", "2", "S", "--high", "Us", "--low", "Us", "--rest", "none"], ["BIDDER", "'Zed' is not a player"]),
+    (["Ann", "9", "S", "--high", "Us", "--low", "Us", "--rest", "none"], ["bid.amount", "out of range", "hands[1]"]),
+    (["Ann", "2", "X", "--high", "Us", "--low", "Us", "--rest", "none"], ["TRUMP", "'X' is not a suit"]),
+    (["Ann", "2", "S", "--high", "Thme", "--low", "Us", "--rest", "-"], ["--high", "did you mean Them"]),
+    (["Ann", "2", "S", "--low", "Us", "--rest", "none"], ["high is always out"]),
     (["Ann", "2", "S", "--cards", "Us: AS KS 2S QH JD 10C 9C AS", "--cards",
       "Them: 3S 4S 5S 6H 7H 8H 9H 10H 2D 3D 4D 5D 6D 7D 8D 9D"], ["AS is", "twice"]),
     (["Ann", "2", "S", "--cards", "Us: AS KS 2S QH JD 10C 9C HJ", "--cards",
       "Them: 3S 4S 5S 6H 7H 8H 9H 10H 2D 3D 4D 5D 6D 7D 8D 9D"], ["HJ is not in this ruleset's deck"]),
     (["Ann", "2", "S", "--cards", "Us: AS KX"], ["'KX' is not a card"]),
-    (["Ann", "2", "S"], ["say who took each point"]),
+    (["Ann", "2", "S"], ["say who won each point", "--high WHO --low WHO"]),
 ])
 def test_bad_hands_write_nothing(log: Path, args: list[str], words: list[str]):
     before = log.read_bytes()
@@ -233,58 +243,59 @@ def test_hand_from_file_bad_key_names_the_nearest(tmp_path: Path, log: Path):
 def test_a_hand_after_the_game_is_won_is_refused(tmp_path: Path):
     p = tmp_path / "short.toml"
     ok("new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--target", "2", "--match", str(p))
-    r = add(p, "Bob", "2", "S", "--high", "Them", "--low", "Them", "--json")
+    r = add(p, "Bob", "2", "S", "--high", "Them", "--rest", "none", "--low", "Them", "--json")
     assert json.loads(r.stdout)["winner"] == "Them"
     before = p.read_bytes()
-    bad(run("hand", "Cy", "2", "S", "--high", "Us", "--low", "Us", "--match", str(p)), "already won on hand 1")
+    bad(run("hand", "Cy", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--match", str(p)), "already won on hand 1")
     assert p.read_bytes() == before
 
 
 def test_comments_written_by_hand_survive_every_append(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--low", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us")
     text = log.read_text().replace("\n[[hands]]\n", "\n# the first hand, Ann was lucky\n[[hands]]\n", 1)
     text = text.replace('trump = "S"', 'trump = "S"   # spades, of course')
     log.write_text(text + "# we stopped for pizza here\n")
-    add(log, "Bob", "2", "H", "--high", "Them", "--low", "Them")
+    add(log, "Bob", "2", "H", "--high", "Them", "--rest", "none", "--low", "Them")
     new = log.read_text()
     assert new.startswith(text)
     assert "# the first hand, Ann was lucky" in new and "# spades, of course" in new and "pizza" in new
 
 
 def test_a_corrupt_log_is_reported_with_its_line_and_never_overwritten(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--low", "Us")
-    add(log, "Bob", "2", "H", "--high", "Them", "--low", "Them")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us")
+    add(log, "Bob", "2", "H", "--high", "Them", "--rest", "none", "--low", "Them")
     text = log.read_text()
     cut = text[: text.rindex("points =") + 12]  # cut short in the middle of the last hand
     log.write_text(cut)
-    line = bad(run("hand", "Cy", "2", "D", "--high", "Us", "--low", "Us", "--match", str(log)), str(log), "line")
+    line = bad(run("hand", "Cy", "2", "D", "--high", "Us", "--rest", "none", "--low", "Us",
+               "--match", str(log)), str(log), "line")
     assert "not valid TOML" in line
     assert log.read_text() == cut
     bad(run("status", "--match", str(log)), "line")
 
 
 def test_an_unknown_key_in_the_log_names_the_nearest(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--low", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us")
     log.write_text(log.read_text().replace("\ntrump =", "\ntrumps =", 1))
     before = log.read_bytes()
     line = bad(run("status", "--match", str(log)), "hands[1]", "unknown key 'trumps'", "did you mean 'trump'")
     assert f"{log}:" in line
-    bad(run("hand", "Bob", "2", "H", "--high", "Them", "--low", "Them", "--match", str(log)), "trumps")
+    bad(run("hand", "Bob", "2", "H", "--high", "Them", "--rest", "none", "--low", "Them", "--match", str(log)), "trumps")
     assert log.read_bytes() == before
 
 
 def test_no_current_match():
     bad(run("status"), "no current match")
-    bad(run("hand", "Ann", "2", "S", "--high", "Us", "--low", "Us"), "no current match")
+    bad(run("hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us"), "no current match")
 
 
 # -- undo and edit
 
 
 def test_undo_gives_back_the_log_byte_for_byte(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--low", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us")
     before = log.read_bytes()
-    add(log, "Bob", "2", "H", "--high", "Them", "--low", "Them")
+    add(log, "Bob", "2", "H", "--high", "Them", "--rest", "none", "--low", "Them")
     bad(run("undo", "--match", str(log)), "--yes")  # no prompt when stdin is not a terminal
     r = ok("undo", "--match", str(log), "--yes")
     assert "dropped hand 2" in r.stdout
@@ -294,9 +305,9 @@ def test_undo_gives_back_the_log_byte_for_byte(log: Path):
 
 
 def test_edit_recomputes_every_later_total(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--low", "Us", "--jack", "Them", "--game", "Us")
-    add(log, "Bob", "2", "H", "--high", "Us", "--low", "Them", "--game", "Us")
-    add(log, "Cy", "2", "D", "--high", "Us", "--low", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--jack", "Them", "--game", "Us")
+    add(log, "Bob", "2", "H", "--high", "Us", "--rest", "none", "--low", "Them", "--game", "Us")
+    add(log, "Cy", "2", "D", "--high", "Us", "--rest", "none", "--low", "Us")
     log.write_text(log.read_text().replace('trump = "S"', '# fixed at the table\ntrump = "S"', 1))
     r = ok("edit", "1", "--jack", "Us", "--match", str(log), "--yes", "--json")
     change = json.loads(r.stdout)
@@ -310,7 +321,7 @@ def test_edit_recomputes_every_later_total(log: Path):
 
 
 def test_edit_dry_run_and_confirmation(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--low", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us")
     before = log.read_bytes()
     r = ok("edit", "1", "--low", "Them", "--match", str(log), "--dry-run")
     assert "after" in r.stdout and log.read_bytes() == before
@@ -322,16 +333,17 @@ def test_edit_dry_run_and_confirmation(log: Path):
 def test_an_edit_that_ends_the_game_earlier_cannot_strand_later_hands(tmp_path: Path):
     p = tmp_path / "e.toml"
     ok("new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--target", "3", "--match", str(p))
-    add(p, "Bob", "2", "S", "--high", "Them", "--low", "Them")
-    add(p, "Cy", "2", "S", "--high", "Us", "--low", "Us")
+    add(p, "Bob", "2", "S", "--high", "Them", "--rest", "none", "--low", "Them")
+    add(p, "Cy", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us")
     before = p.read_bytes()
     bad(run("edit", "1", "--jack", "Them", "--match", str(p), "--yes"), "hands[2]", "already won on hand 1")
     assert p.read_bytes() == before
 
 
 def test_history(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--low", "Us", "--jack", "Them", "--game", "Us", "--note", "close one")
-    add(log, "Bob", "2", "H", "--high", "Us", "--low", "Them", "--game", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--jack", "Them", "--game", "Us",
+        "--note", "close one")
+    add(log, "Bob", "2", "H", "--high", "Us", "--rest", "none", "--low", "Them", "--game", "Us")
     h = json.loads(ok("history", "--match", str(log), "--json").stdout)
     assert [row["scores"] for row in h["hands"]] == [{"Us": 3, "Them": 1}, {"Us": 5, "Them": -1}]
     assert h["hands"][0]["note"] == "close one" and h["hands"][1]["dealer"] == "Ann"
@@ -343,14 +355,14 @@ def test_history(log: Path):
 
 
 def test_status_draws_the_scoreboard(log: Path):
-    add(log, "Bob", "2", "H", "--high", "Us", "--low", "Them", "--game", "Us")
+    add(log, "Bob", "2", "H", "--high", "Us", "--rest", "none", "--low", "Them", "--game", "Us")
     out = ok("status", "--match", str(log)).stdout
     assert "in the hole" in out and "Bob deals next" not in out and "Ann deals next" in out
     assert "last hand 1" in out
 
 
 def test_status_sees_a_log_edited_by_hand(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--low", "Us", "--jack", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--jack", "Us")
     assert json.loads(ok("status", "--match", str(log), "--json").stdout)["scores"]["Us"] == 3
     assert store.cache_path(log).exists()
     log.write_text(log.read_text().replace("amount = 3", "amount = 4"))
@@ -359,7 +371,7 @@ def test_status_sees_a_log_edited_by_hand(log: Path):
 
 def test_matches_lists_every_log_with_its_state(_home: Path):
     ok("new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--target", "2")
-    ok("hand", "Bob", "2", "S", "--high", "Them", "--low", "Them")
+    ok("hand", "Bob", "2", "S", "--high", "Them", "--rest", "none", "--low", "Them")
     ok("new", "solo-pitch", "Ana", "Ben", "Chloe")
     broken = _home / "matches" / "broken.toml"
     broken.write_text("rules = [\n")
@@ -382,7 +394,8 @@ def test_check_reports_every_problem_with_its_hand_and_line(tmp_path: Path):
     text = p.read_text()
     assert any(f"{p}:{store.hand_line(text, 2)}: hands[2]" in ln and "'Zed' is not a player" in ln for ln in lines)
     assert any(f"{p}:{store.hand_line(text, 3)}: hands[3].bid.amount" in ln and "out of range" in ln for ln in lines)
-    assert any("warning: hands[4].dealer" in ln for ln in lines)
+    assert any(ln.startswith("warning: ") and "hands[4].dealer" in ln for ln in lines)
+    assert all(ln.startswith(("error: ", "warning: ")) for ln in lines[:-1])
     assert any(f"{p}:{store.hand_line(text, 5)}: hands[5]" in ln and "twice" in ln for ln in lines)
     assert lines[-1] == f"3 problem(s) in {p}"
     report = json.loads(run("check", str(p), "--json").stdout)
@@ -390,11 +403,11 @@ def test_check_reports_every_problem_with_its_hand_and_line(tmp_path: Path):
 
 
 def test_check_passes_a_good_log_with_warnings(tmp_path: Path, log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--low", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us")
     assert "ok - 1 hand(s)" in ok("check", str(log)).stdout
     log.write_text(log.read_text().replace('\ndealer = "Dee"', '\ndealer = "Bob"'))
     r = ok("check", str(log))
-    assert "warning: hands[1].dealer: Bob deals, but the deal passes to Dee" in r.stderr
+    assert r.stderr.startswith("warning: ") and "hands[1].dealer: Bob deals, but the deal passes to Dee" in r.stderr
 
 
 def test_check_a_broken_file(tmp_path: Path):
@@ -411,7 +424,7 @@ def test_a_ruleset_file_edited_later_cannot_change_history(tmp_path: Path):
     house.write_text('name = "house"\nextends = "seven-point"\n')
     p = tmp_path / "h.toml"
     ok("new", str(house), "Ann", "Bob", "Cy", "Dee", "--match", str(p))
-    add(p, "Bob", "4", "S", "--high", "Them", "--low", "Us", "--jack", "Us")
+    add(p, "Bob", "4", "S", "--high", "Them", "--rest", "none", "--low", "Us", "--jack", "Us")
     pinned = rulesets.load(str(house)).digest
     assert json.loads(ok("status", "--match", str(p), "--json").stdout)["scores"] == {"Us": 2, "Them": -4}
     house.write_text('name = "house"\nextends = "seven-point"\n[settle]\nsetback = "none"\n')
@@ -421,7 +434,7 @@ def test_a_ruleset_file_edited_later_cannot_change_history(tmp_path: Path):
     assert st["scores"] == {"Us": 2, "Them": -4}  # the pinned version still governs
     assert pinned in r.stderr and now in r.stderr and "has changed" in r.stderr
     house.unlink()
-    r = ok("hand", "Cy", "2", "S", "--high", "Us", "--low", "Us", "--match", str(p), "--json")
+    r = ok("hand", "Cy", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--match", str(p), "--json")
     assert json.loads(r.stdout)["scores"] == {"Us": 4, "Them": -4}
     assert "cannot be loaded" in r.stderr
 
@@ -443,7 +456,7 @@ def test_rematch_continues_the_deal(tmp_path: Path, _home: Path):
     ok("new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--target", "2", "--dealer", "Cy", "--stake", "1",
        "--match", str(p))
     bad(run("new", "--rematch"), "still on")
-    add(p, "Ann", "2", "S", "--high", "Us", "--low", "Us")
+    add(p, "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us")
     r = ok("new", "--rematch", "--json")
     new = json.loads(r.stdout)
     assert new["first_dealer"] == "Dee" and new["target"] == 2 and new["stake"] == 1
@@ -456,11 +469,11 @@ def test_rematch_continues_the_deal(tmp_path: Path, _home: Path):
 def test_status_shows_the_stakes(tmp_path: Path):
     p = tmp_path / "ap.toml"
     ok("new", "auction-pitch", "Ann", "Bob", "Cy", "Dee", "--stake", "3", "--target", "4", "--match", str(p))
-    add(p, "Bob", "2", "S", "--high", "Bob", "--low", "Bob", "--revoke", "Cy")
+    add(p, "Bob", "2", "S", "--high", "Bob", "--rest", "none", "--low", "Bob", "--revoke", "Cy")
     st = json.loads(ok("status", "--match", str(p), "--json").stdout)
     assert st["stakes"] == {"stake": 3, "unit": "red counter", "forfeits": {"Cy": 1}, "pool": 1, "settled": None}
     assert "pool 1" in ok("status", "--match", str(p)).stdout
-    add(p, "Bob", "2", "S", "--high", "Bob", "--low", "Bob", "--dealer", "Bob")
+    add(p, "Bob", "2", "S", "--high", "Bob", "--rest", "none", "--low", "Bob", "--dealer", "Bob")
     st = json.loads(ok("status", "--match", str(p), "--json").stdout)
     assert st["winner"] == "Bob"
     assert st["stakes"]["settled"] == {"Ann": -3, "Bob": 10, "Cy": -4, "Dee": -3}
@@ -472,17 +485,17 @@ def test_status_shows_the_stakes(tmp_path: Path):
 def test_a_second_writer_waits_then_gives_up_clearly(log: Path):
     before = log.read_bytes()
     with store.locked(log):
-        r = run("hand", "Ann", "2", "S", "--high", "Us", "--low", "Us", "--match", str(log),
+        r = run("hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--match", str(log),
                 env={"PITCHKEEPER_LOCK_WAIT": "0.2"})
     bad(r, f"another pitchkeeper is writing {log}; try again")
     assert log.read_bytes() == before
 
 
 def test_json_commands_never_import_rich(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--low", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us")
     code = ("import sys\nfrom pitchkeeper.cli import app\n"
             "for args in (['status', '--json'], ['status', '--json'], ['history', '--json'],\n"
-            "             ['hand', 'Bob', '2', 'H', '--high', 'Us', '--low', 'Us', '--json']):\n"
+            "             ['hand', 'Bob', '2', 'H', '--high', 'Us', '--low', 'Us', '--rest', 'none', '--json']):\n"
             "    try:\n        app(args + ['--match', sys.argv[1]])\n    except SystemExit as e:\n"
             "        assert not e.code, e.code\n"
             "bad = [m for m in ('rich', 'pydantic', 'importlib.metadata') if m in sys.modules]\n"
@@ -501,18 +514,13 @@ def test_the_table_commands_draw_without_loading_rich(tmp_path: Path) -> None:
 
     log = tmp_path / "m.toml"
     env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path / "home")}
-    code = (
-        "import sys, runpy\n"
-        "sys.argv = ['pitchkeeper'] + sys.argv[1:]\n"
-        "try:\n    runpy.run_module('pitchkeeper', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-        "print('RICH', 'rich' in sys.modules)\n"
-    )
     subprocess.run([sys.executable, "-m", "pitchkeeper", "new", "seven-point", "Ann", "Bob", "Cy", "Dee",
                     "--match", str(log)], env=env, check=True, capture_output=True)
-    for args in (["hand", "Ann", "3", "S", "--high", "Us", "--low", "Them", "--match", str(log)],
+    for args in (["hand", "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Them", "--match", str(log)],
                  ["status", "--match", str(log)]):
-        p = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, check=False)
-        assert "RICH False" in p.stdout, p.stdout + p.stderr
+        mods, p = imported_by(args, env)
+        assert p.returncode == 0, p.stderr
+        assert "rich" not in mods and "pitchkeeper.show.board" in mods
         assert "Us" in p.stdout and "Them" in p.stdout
 
 
@@ -550,7 +558,7 @@ def test_every_reader_of_a_log_uses_the_ruleset_it_pins(tmp_path: Path) -> None:
     ours.write_text('extends = "seven-point"\n[win]\ntarget = 15\n', encoding="utf-8")
     log = tmp_path / "m.toml"
     assert runner.invoke(app, ["new", str(ours), "Ann", "Bob", "Cy", "Dee", "--match", str(log)]).exit_code == 0
-    r = runner.invoke(app, ["hand", "Ann", "3", "S", "--high", "Us", "--low", "Them", "--match", str(log)])
+    r = runner.invoke(app, ["hand", "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Them", "--match", str(log)])
     assert r.exit_code == 0, r.stderr
     ours.write_text('extends = "seven-point"\n[win]\ntarget = 15\n[settle]\nsetback = "none"\n', encoding="utf-8")
     status = json.loads(runner.invoke(app, ["status", "--match", str(log), "--json"]).stdout)

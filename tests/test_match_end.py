@@ -88,6 +88,18 @@ def test_auction_pitch_the_bidder_counts_out_first():
     assert "bidder goes out first" in state.ending.reason
 
 
+def test_auction_pitch_a_pitch_without_a_contract_is_no_bidder_to_count_out_first():
+    # seed 001: "If no bid is made he pitches the trump himself, without the obligation of making anything":
+    # he is not "the bidder" of "bidder counts out first"; the two go out in order, high first
+    state, _, _ = play("auction-pitch", FOUR, [
+        _ap_first_hand(),
+        hand("Ann", "Bob", 0, {"high": "Cy", "low": "Bob"}),  # Bob, eldest, pitched with no contract
+    ], target=2)
+    assert state.scores["Bob"] == 2 and state.scores["Cy"] == 2
+    assert state.winner == "Cy"
+    assert "Cy got there first with high" in state.ending.reason
+
+
 @pytest.mark.parametrize("high, low, winner", [("Cy", "Bob", "Cy"), ("Bob", "Cy", "Bob")])
 def test_auction_pitch_non_bidders_go_out_in_order_high_low_jack_game(high: str, low: str, winner: str):
     # "If the two players who count out are neither of them bidder, then they go out in regular order,

@@ -75,7 +75,7 @@ def test_recorded_hands_replay_to_the_scores_computed_directly(game: tuple[str, 
         scores = dict.fromkeys(table.sides, 0)
         dealer = players[0]
         for h in hands:
-            opts = [f"--point={pid}={who}" for pid, who in h["points"].items()]
+            opts = [f"--point={pid}={who}" for pid, who in h["points"].items()] + ["--rest", "none"]
             res = runner.invoke(app_(), ["hand", h["bidder"], str(h["amount"]), h["trump"], *opts, "--match", str(log),
                                          "--json"])
             assert res.exit_code == 0, res.stderr

@@ -13,16 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import imported_by
 
 HEAVY = ("rich", "pydantic", "importlib.metadata")
-PROBE = (
-    "import sys, runpy\n"
-    "sys.argv = ['pitchkeeper'] + sys.argv[1:]\n"
-    "try:\n    runpy.run_module('pitchkeeper', run_name='__main__')\nexcept SystemExit as e:\n"
-    "    code = e.code\nelse:\n    code = 0\n"
-    f"bad = sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY[:2]!r} or m == {HEAVY[2]!r})\n"
-    "print('EXIT', code, 'LOADED', bad)\n"
-)
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +27,7 @@ def log(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]
     subprocess.run([*pk, "new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--target", "100", "--match", str(path)],
                    env=env, check=True, capture_output=True)
     for bidder in ("Ann", "Bob", "Cy"):
-        subprocess.run([*pk, "hand", bidder, "3", "S", "--high", "Us", "--low", "Them", "--game", "Us",
+        subprocess.run([*pk, "hand", bidder, "3", "S", "--high", "Us", "--low", "Them", "--game", "Us", "--rest", "none",
                         "--match", str(path)], env=env, check=True, capture_output=True)
     return path, env
 
@@ -44,8 +37,8 @@ def commands(m: str) -> list[list[str]]:
         ["status", "--match", m], ["history", "--match", m], ["judge", "match", m], ["chart", "--match", m],
         ["stats", m], ["matches"], ["export", "--format", "md", "--match", m],
         ["export", "--format", "csv", "--match", m], ["edit", "3", "Cy", "2", "H", "--high", "Us", "--low", "Us",
-                                                      "--dry-run", "--match", m],
-        ["hand", "Dee", "2", "S", "--high", "Us", "--low", "Us", "--dry-run", "--match", m],
+                                                      "--rest", "none", "--dry-run", "--match", m],
+        ["hand", "Dee", "2", "S", "--high", "Us", "--low", "Us", "--rest", "none", "--dry-run", "--match", m],
         ["judge", "trick", "-r", "seven-point", "-t", "S", "-c", "Ann:JC Bob:AC Cy:5C Dee:2S"],
         ["rules", "list"], ["rules", "show", "seven-point"], ["rules", "diff", "seven-point", "trickster-10"],
         ["rules", "explain", "-r", "seven-point"], ["rules", "explain", "off-jack", "-r", "seven-point"],
@@ -57,6 +50,8 @@ def commands(m: str) -> list[list[str]]:
 def test_a_table_command_draws_without_rich(log: tuple[Path, dict[str, str]], i: int) -> None:
     path, env = log
     args = commands(str(path))[i]
-    p = subprocess.run([sys.executable, "-c", PROBE, *args], env=env, capture_output=True, text=True, check=False)
-    assert "EXIT 0 LOADED []" in p.stdout, (args, p.stdout[-800:], p.stderr[-800:])
+    mods, p = imported_by(args, env)
+    assert p.returncode == 0, (args, p.stderr[-800:])
+    bad = sorted(m for m in mods if m.split(".")[0] in HEAVY[:2] or m == HEAVY[2])
+    assert bad == [], args
     assert len(p.stdout.splitlines()) > 1 or args[0] == "--version", p.stdout  # it drew something

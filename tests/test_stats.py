@@ -123,7 +123,7 @@ def test_a_broken_log_is_named_and_the_rest_still_counted(_home: Path) -> None:
     code, s, err = stats_json("--all")
     assert code == 0, "broken logs do not fail the run unless --strict"
     lines = err.splitlines()
-    assert len(lines) == 2
+    assert len(lines) == 2 and all(ln.startswith("error: ") for ln in lines)  # as every other message
     assert any("torn.toml: line 3: not valid TOML" in ln for ln in lines)
     late = (logs / "late.toml").read_text(encoding="utf-8")
     line = late[: late.rindex("[[hands]]")].count("\n") + 1

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -160,7 +159,8 @@ from pitchkeeper.cli import app
 path, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 i = 0
 while count < 0 or i < count:
-    args = ["hand", "Ann", "2", "S", "--high", "Us", "--low", "Them", "--note", f"{name}-{i}", "--match", path, "--json"]
+    args = ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Them", "--note", f"{name}-{i}",
+            "--match", path, "--json"]
     try:
         app(args)
     except SystemExit as e:
@@ -183,26 +183,43 @@ def _valid(path: Path) -> list[dict]:
     return data.get("hands", [])
 
 
-def test_a_writer_killed_at_any_moment_leaves_the_old_or_the_new_log(tmp_path: Path):
+@pytest.mark.parametrize("command", ["hand", "undo", "edit"])
+def test_a_writer_killed_at_every_step_of_the_write_leaves_the_old_or_the_new_log(tmp_path: Path, command: str):
+    """Each writer is killed (SIGKILL, by itself: $PITCHKEEPER_CRASH_AT) at a chosen step of the write.
+
+    Before the rename the log is the old one; after it, the new one; either way it parses and replays
+    whole; the lock dies with the writer; the temp file a killed writer leaves is swept by the next.
+    """
     p = tmp_path / "kill.toml"
     _new_log(p)
-    rng = random.Random(7)
-    env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path)}
-    for _ in range(12):
-        before = p.read_text()
-        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(p), "k", "-1"], env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        time.sleep(rng.uniform(0.15, 0.6))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        assert proc.returncode == -signal.SIGKILL, proc.stderr.read() if proc.stderr else ""
-        after = p.read_text()
-        assert after.startswith(before)  # appended to, never rewritten
+    for bidder in ("Ann", "Bob"):
+        r = runner.invoke(app, ["hand", bidder, "2", "S", "--high", "Us", "--rest", "none", "--low", "Them", "--match", str(p)])
+        assert r.exit_code == 0, r.stderr
+    args = {"hand": ["hand", "Cy", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us"], "undo": ["undo", "--yes"],
+            "edit": ["edit", "1", "--yes", "--note"]}[command]
+    env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path), "PITCHKEEPER_LOCK_WAIT": "0"}
+    for step in store.CRASH_STEPS:
+        before = p.read_bytes()
+        note = [f"{step} killed"] if command == "edit" else []  # an edit that changes the hand each time
+        proc = subprocess.run([sys.executable, "-m", "pitchkeeper", *args, *note, "--match", str(p)],
+                              env={**env, store.CRASH_AT: step}, capture_output=True, text=True)
+        assert proc.returncode == -signal.SIGKILL, proc.stderr
+        temps = list(tmp_path.glob(".kill.toml.*.tmp"))
+        if step == "renamed":
+            assert p.read_bytes() != before and not temps  # the new log is whole
+        else:
+            assert p.read_bytes() == before  # the old log, byte for byte
+            assert bool(temps) == (step != "locked")  # what the killed writer left beside it
         _valid(p)
-    assert len(_valid(p)) > 0
-    r = runner.invoke(app, ["hand", "Ann", "2", "S", "--high", "Us", "--low", "Us", "--match", str(p)])
-    assert r.exit_code == 0, r.stderr
-    assert not list(tmp_path.glob(".kill.toml.*.tmp"))  # what a killed writer left is swept up
+        # the lock died with the writer (a wait of 0 would refuse a held one); the next writer sweeps
+        note = [f"{step} after"] if command == "edit" else []
+        r = runner.invoke(app, [*args, *note, "--match", str(p)], env={"PITCHKEEPER_LOCK_WAIT": "0"})
+        assert r.exit_code == 0, r.stderr
+        assert not list(tmp_path.glob(".kill.toml.*.tmp"))
+        _valid(p)
+        if command == "undo":  # put a hand back for the next step to drop
+            r = runner.invoke(app, ["hand", "Dee", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--match", str(p)])
+            assert r.exit_code == 0, r.stderr
 
 
 def test_two_writers_at_once_lose_nothing(tmp_path: Path):
@@ -249,10 +266,11 @@ def test_a_match_record_with_an_empty_hands_array_takes_new_hands(tmp_path: Path
     log = tmp_path / "m.toml"
     log.write_text(tomli_w.dumps({"rules": "cutthroat-pitch", "players": ["Ann", "Bob", "Cy"], "hands": []}),
                    encoding="utf-8")
-    r = CliRunner().invoke(app, ["hand", "Ann", "2", "S", "--high", "Ann", "--low", "Bob", "--dealer", "Cy",
+    r = CliRunner().invoke(app, ["hand", "Ann", "2", "S", "--high", "Ann", "--rest", "none", "--low", "Bob", "--dealer", "Cy",
                                  "--match", str(log)])
     assert r.exit_code == 0, r.stderr
-    r2 = CliRunner().invoke(app, ["hand", "Bob", "2", "H", "--high", "Bob", "--low", "Bob", "--match", str(log)])
+    r2 = CliRunner().invoke(app, ["hand", "Bob", "2", "H", "--high", "Bob", "--rest", "none", "--low", "Bob",
+                                  "--match", str(log)])
     assert r2.exit_code == 0, r2.stderr
     text = log.read_text(encoding="utf-8")
     assert "hands = []" not in text and text.count("[[hands]]") == 2
@@ -268,7 +286,7 @@ def test_undo_and_edit_keep_a_table_written_after_the_hands(tmp_path: Path) -> N
     log = tmp_path / "m.toml"
     assert runner.invoke(app, ["new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--match", str(log)]).exit_code == 0
     for bidder in ("Ann", "Bob"):
-        r = runner.invoke(app, ["hand", bidder, "2", "S", "--high", "Us", "--low", "Them", "--match", str(log)])
+        r = runner.invoke(app, ["hand", bidder, "2", "S", "--high", "Us", "--rest", "none", "--low", "Them", "--match", str(log)])
         assert r.exit_code == 0, r.stderr
     text = log.read_text(encoding="utf-8")
     start = text.index("# The ruleset as it was") if "# The ruleset as it was" in text else text.index("[ruleset]")

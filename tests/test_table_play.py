@@ -39,15 +39,18 @@ def test_play_refuses_to_prompt_when_stdin_is_not_a_terminal(solo: Path):
 def test_a_whole_game_hand_by_hand_until_it_is_won(solo: Path):
     r = run("play", "--match", str(solo), "--piped", input=answers(
         # hand 1, Ana deals: a bad amount is asked again, '<' goes back to the amount
-        "Ben", "9", "2", "<", "3", "S", "p", "Ben", "Ben", "-", "Chloe", "y",
-        # hand 2, Ben deals: who took each point
-        "Chloe", "", "hearts", "", "Chloe", "Chloe", "Chloe", "-", "y",
+        "Ben", "9", "2", "<", "3", "S", "", "p", "Ben", "Ben", "-", "Chloe", "y",
+        # hand 2, Ben deals: who took each point; game tied
+        "Chloe", "", "hearts", "", "", "Chloe", "Chloe", "Chloe", "tie", "y",
     ))
     assert r.exit_code == 0, r.stdout + r.stderr
     out = r.stdout
     assert "hand 1: Ana deals" in out and "hand 2: Ben deals" in out
     assert "out of range" in out  # the 9, re-asked
     assert "trump (S, H, D, C): <\nbid (1-4) [2]: 3" in out  # went back; the answer given is the default
+    # the verdict and the new scores come before the question that saves them
+    first = out.index("save this hand?")
+    assert "Ben bid 3 in" in out[:first] and "Ben took 2: -3" in out[:first]
     assert "winner" in out and "Chloe" in out
     assert "hand 3" not in out  # the game is won: play ends
     hands = tomllib.loads(solo.read_text())["hands"]
@@ -65,7 +68,7 @@ def test_cards_entry_asks_who_was_dealt_low(tmp_path: Path):
     assert run("new", "trickster-4", "North", "East", "South", "West", "--dealer", "West", "--match",
                str(p)).exit_code == 0
     r = run("play", "--match", str(p), "--piped", input=answers(
-        "North", "2", "S", "c",
+        "North", "2", "S", "", "c",
         "Them: JS 10H",  # the cards of the wrong side: asked again
         "Us: KC KD KH QS JC JD 7S 3S 5H 6D 4C 8H 9C 2D 6H 7C",
         "JS 10H 9D 8D 5C 4H 3D 2H",
@@ -83,7 +86,7 @@ def test_cards_entry_asks_who_was_dealt_low(tmp_path: Path):
 
 def test_a_hand_the_rules_refuse_is_entered_again(solo: Path):
     r = run("play", "--match", str(solo), "--piped", input=answers(
-        "Ben", "2", "S", "c", "AS KS", "2S", "-", "y",  # 3 cards cannot be six whole tricks: ask again
+        "Ben", "2", "S", "", "c", "AS KS", "2S", "-",  # 3 cards cannot be six whole tricks: ask again
         "p", "Ben", "Ben", "-", "-", "y", "q",
     ))
     assert r.exit_code == 0, r.stdout + r.stderr
@@ -101,8 +104,8 @@ def test_input_ending_mid_hand_writes_nothing_of_it(solo: Path):
 
 def test_saying_no_starts_the_hand_again(solo: Path):
     r = run("play", "--match", str(solo), "--piped", input=answers(
-        "Ben", "2", "S", "p", "Ben", "Ben", "-", "-", "n",
-        "Chloe", "2", "S", "p", "Chloe", "Chloe", "-", "-", "y", "q"))
+        "Ben", "2", "S", "", "p", "Ben", "Ben", "-", "-", "n",
+        "Chloe", "", "", "", "", "Chloe", "Chloe", "", "", "y", "q"))  # Enter keeps an answer given before
     assert r.exit_code == 0, r.stdout
     hands = tomllib.loads(solo.read_text())["hands"]
     assert len(hands) == 1 and hands[0]["bid"]["player"] == "Chloe"

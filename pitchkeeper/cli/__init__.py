@@ -18,7 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from pitchkeeper import __version__
-from pitchkeeper.errors import PitchError
+from pitchkeeper.errors import PitchError, shown
 
 # click's UsageError, whether Typer carries its own click (0.28) or uses the package
 UsageError = typer.BadParameter.__mro__[1]
@@ -28,12 +28,16 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 # command -> the module (pitchkeeper.cli.<module>) that defines it; a group -> its own map and help
 JUDGE = {"hand": "judge", "match": "judge", "trick": "judge"}
 RULES = {"list": "rules", "show": "rules", "check": "rules", "diff": "rules", "new": "rules", "explain": "rules"}
+TOURNAMENT = dict.fromkeys(("new", "seat", "record", "standings", "cards", "check"), "tournament")
 COMMANDS: dict[str, Any] = {  # in the order `pitchkeeper --help` lists them
-    **dict.fromkeys(("new", "hand", "edit", "status", "history", "undo", "matches", "check"), "table"),
+    **dict.fromkeys(("new", "hand", "edit", "status", "history", "undo", "check"), "table"),
     "play": "guided",
+    **dict.fromkeys(("matches", "use", "where", "sheet"), "shelf"),
     **dict.fromkeys(("export", "chart", "stats"), "lookback"),
+    "serve": "serve",
     "judge": (JUDGE, "Judge a hand, a trick or a whole match from a record file."),
     "rules": (RULES, "List, show, check, compare and explain rulesets, and start house rules."),
+    "tournament": (TOURNAMENT, "Tournaments and leagues: seat the room, take every table's result, rank the players."),
 }
 
 
@@ -71,6 +75,72 @@ class LazyGroup(TyperGroup):
         except PitchError as e:
             sys.stderr.write(f"error: {e}\n")
             raise typer.Exit(2) from None
+
+    def format_epilog(self, ctx: Any, formatter: Any) -> None:
+        """The data folder in the root help: a person looking for the logs finds them here."""
+        super().format_epilog(ctx, formatter)
+        if ctx.parent is None:
+            from pitchkeeper.logbook.paths import data_dir
+
+            formatter.write_paragraph()
+            formatter.write_text(f"Match logs are kept in {data_dir()} (PITCHKEEPER_HOME moves them; "
+                                 "`pitchkeeper where` shows it, `pitchkeeper matches` lists them).")
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kw: Any) -> Any:
+        """Every way a run can end badly, as one line on stderr.
+
+        Bad input (PitchError) and usage errors (an unknown option, a missing argument, a value out
+        of range) -> `error: ...` and exit status 2 (Click's usage hint follows only on a terminal);
+        anything unforeseen -> a line that calls it a bug and where to report it, exit status 1.
+        """
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kw)
+        from pitchkeeper import launch
+
+        # Click's base error, whether Typer bundles Click (0.28) or depends on it (0.26)
+        ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+        try:
+            rv = super().main(*args, standalone_mode=False, **kw)
+        except PitchError as e:  # raised while the arguments were read (an option's callback)
+            sys.stderr.write(f"error: {e}\n")
+            sys.exit(2)
+        except ClickException as e:
+            if type(e).__name__ == "NoArgsIsHelpError":  # a bare group: its help is the answer
+                e.show()
+            else:
+                sys.stderr.write(usage_line(e))
+            sys.exit(2)
+        except typer.Abort:
+            sys.stderr.write("aborted\n")
+            sys.exit(1)
+        except Exception as e:
+            where = getattr(e, "filename", None)
+            if isinstance(e, OSError) and where is not None and e.strerror:  # the system refused a file named
+                sys.stderr.write(f"error: {shown(where)}: {shown(e.strerror)}\n")
+                sys.exit(2)
+            launch.crash(e)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) and not isinstance(rv, bool) else 0)
+
+
+def usage_line(e: Any) -> str:
+    """A Click usage error as `error: COMMAND: what` (one line); the hint to try -h only on a terminal."""
+    import re
+
+    msg = e.format_message()
+    if re.match(r"No such option: -\d", msg):
+        msg += " (a negative number is read as an option; write -- before it)"
+    ctx = getattr(e, "ctx", None)
+    path = ctx.command_path.split(" ", 1)[1] if ctx is not None and " " in ctx.command_path else ""
+    line = f"error: {shown(path + ': ' if path else '')}{shown(msg)}\n"
+    try:
+        tty = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if tty and ctx is not None:
+        line += f"usage: {shown(ctx.get_usage().replace('Usage: ', '', 1))}\n" \
+                f"Try '{shown(ctx.command_path)} {ctx.help_option_names[0]}' for help.\n"
+    return line
 
 
 def build(name: str, target: Any) -> Any:
@@ -132,7 +202,9 @@ def emit_json(obj: Any) -> None:
     import json
 
     indent = 2 if sys.stdout.isatty() else None
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=indent) + "\n")
+    # JSON is data: on a stream that is not UTF-8 (a legacy console), \u escapes keep every name whole
+    utf8 = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("-", "").replace("_", "") == "utf8"
+    sys.stdout.write(json.dumps(obj, ensure_ascii=not utf8, indent=indent) + "\n")
 
 
 def need_ruleset(rules: str | None, command: str) -> Any:
@@ -161,9 +233,41 @@ def interactive() -> bool:
         return False
 
 
+def may_write_over(out: Any, force: bool | None) -> None:
+    """A command's output never lands on a match log or tournament (kept data would be lost);
+    over any other existing file only with --force (`force` True) or after asking on a terminal.
+    `force` None: only the first rule (a command that writes its output file without asking)."""
+    import os
+
+    from pitchkeeper.logbook import store
+
+    try:
+        exists = os.path.lexists(out)
+    except (OSError, ValueError):
+        return  # a name no file can have: the write itself says what is wrong
+    if not exists:
+        return
+    if store.holds_a_record(out):
+        raise PitchError("is a match log (or a tournament): it is never written over; choose another file",
+                         str(out))
+    if force or force is None:
+        return
+    if not interactive():
+        raise PitchError("already exists: add --force to write over it", str(out))
+    if not typer.confirm(f"{shown(out)} exists: write over it?", default=False):
+        raise typer.Exit(1)
+
+
 def warn(lines: Any) -> None:
     for w in lines:
-        sys.stderr.write(f"warning: {w}\n")
+        sys.stderr.write(f"warning: {shown(w)}\n")
+
+
+def _debug(value: bool) -> None:
+    if value:
+        from pitchkeeper import launch
+
+        launch.DEBUG = True
 
 
 def _version(value: bool) -> None:
@@ -176,6 +280,9 @@ def _version(value: bool) -> None:
 def _root(
     version: Annotated[bool, typer.Option("--version", "-V", callback=_version, is_eager=True,
                                           help="Show the version and exit.")] = False,
+    debug: Annotated[bool, typer.Option("--debug", callback=_debug, is_eager=True, expose_value=False,
+                                        help="On an internal error (a bug), show its traceback "
+                                        "(also: PITCHKEEPER_DEBUG=1).")] = False,
 ) -> None:
     """pitchkeeper: the score, the verdict and the record of every Pitch game."""
 
@@ -188,13 +295,65 @@ def _on_sigint(signum: int, frame: object) -> None:
     raise Interrupted()
 
 
+# What a console that cannot show the suit symbols shows instead: the letters of the card tokens.
+LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C", "─": "-", "━": "-",
+           "│": "|", "┃": "|", "┼": "+", "╇": "+", "•": "*", "…": "..."}
+
+
+def _letters(e: UnicodeEncodeError) -> tuple[str, int]:
+    return "".join(LETTERS.get(ch, "?") for ch in e.object[e.start:e.end]), e.end
+
+
+def plain_streams() -> None:
+    """On a console whose encoding cannot show the suit symbols (a Windows code page such as cp1252),
+    write letters instead ('10S', 'S spades'), and '?' for anything else it cannot show, never raise."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            "♠♥♦♣".encode(getattr(stream, "encoding", None) or "utf-8")
+            continue
+        except (UnicodeEncodeError, LookupError):
+            pass
+        import codecs
+
+        codecs.register_error("pitchkeeper-letters", _letters)
+        try:
+            stream.reconfigure(errors="pitchkeeper-letters")  # type: ignore[union-attr]
+        except (AttributeError, ValueError):
+            pass
+
+
 def main() -> None:
     """Entry point: run the app, turning bad input into one line and exit 2."""
     import signal
 
     signal.signal(signal.SIGINT, _on_sigint)
+    plain_streams()
     try:
         app()
     except Interrupted:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
+    except SystemExit as e:
+        import pitchkeeper
+
+        if getattr(pitchkeeper, "LAZY_CLI", False):  # run as the console script (pitchkeeper.launch)
+            _exit_now(e)
+        raise
+
+
+def _exit_now(e: SystemExit) -> None:
+    """End the process at once, with its output flushed: tearing down the interpreter (freeing every
+    module) costs a table command ~15% of its run, and there is nothing left to do. Every file
+    pitchkeeper writes is closed (and fsynced) by then; a flush that fails takes the usual way out."""
+    import os
+
+    code = e.code
+    if code is not None and not isinstance(code, int):
+        sys.stderr.write(f"{code}\n")
+        code = 1
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:
+        return
+    os._exit(code or 0)

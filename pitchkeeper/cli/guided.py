@@ -1,22 +1,26 @@
 """`pitchkeeper play`: guided entry for a whole game, hand by hand, at the terminal.
 
-It asks the questions of one hand (dealer known; bidder, bid, trump, then who took each point or
-the cards), re-asks on bad input, goes back one answer on `<`, and records each hand through the
-same path as `pitchkeeper hand`: its answers make a HandEntry (pitchkeeper.logbook.entry), which the
-Logbook turns into the log's hand and checks and writes alike.
+It asks the questions of one hand (dealer known; bidder, bid, trump, the auction if wanted, then
+every point of the ruleset - "who was dealt low?" where the rule gives it to the player dealt it -
+or the cards), re-asks on bad input, goes back one answer on `<`, shows the verdict and the new
+scores before "save this hand?", and records each hand through the same path as `pitchkeeper hand`
+its answers make a HandEntry (pitchkeeper.logbook.entry), which the Logbook turns into the log's hand
+and checks and writes alike. At a terminal the prompts
+have line editing and history (readline, where Python has it).
 """
 
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import MatchOpt, book_of, interactive, topic, warn
+from pitchkeeper.cli import MatchOpt, interactive, topic, warn
 from pitchkeeper.errors import PitchError
-from pitchkeeper.logbook.entry import NOT_OUT, amount_of, owner_name
+from pitchkeeper.logbook.entry import NOT_OUT, amount_of, auction_calls, owner_name
 
 commands = topic()
 
@@ -37,13 +41,20 @@ class _Question:
     parse: Any  # str -> value, raising PitchError to ask again
 
 
-def _ask(q: _Question, echo: bool) -> tuple[str, Any]:
+def _ask(q: _Question, echo: bool, at_terminal: bool = False) -> tuple[str, Any]:
     """Ask until the answer parses; < goes back, q quits. Returns (the answer as typed, its value)."""
     while True:
         shown = f" [{q.default}]" if q.default not in (None, "") else ""
-        sys.stdout.write(f"{q.prompt}{shown}: ")
-        sys.stdout.flush()
-        line = sys.stdin.readline()
+        prompt = _fit_prompt(f"{q.prompt}{shown}: ")
+        if at_terminal:
+            try:
+                line = input(prompt) + "\n"  # readline (when loaded) edits the line and keeps a history
+            except EOFError:
+                line = ""
+        else:
+            sys.stdout.write(prompt)
+            sys.stdout.flush()
+            line = sys.stdin.readline()
         if line == "":
             sys.stdout.write("\n")
             raise _Quit("input ended")
@@ -59,17 +70,37 @@ def _ask(q: _Question, echo: bool) -> tuple[str, Any]:
         try:
             return text, q.parse(text)
         except PitchError as e:
-            sys.stdout.write(f"  ? {e.message} (< goes back, q stops)\n")
+            _say(f"  ? {e.message} (< goes back, q stops)")
+
+
+def _fit_prompt(prompt: str) -> str:
+    """A prompt too wide for the terminal and an answer: its head printed as wrapped lines, the last line left
+    to ask on."""
+    from pitchkeeper.show.ansi import Console, Text
+
+    out = Console()
+    parts = Text(prompt.rstrip()).wrap(out.width - 10, indent=0)  # room left for the answer typed
+    for part in parts[:-1]:
+        out.print(part, wrap=False)
+    return parts[-1].plain + " "
+
+
+def _say(text: str) -> None:
+    """A line of the dialogue, wrapped to the terminal (a phone is 40 columns)."""
+    from pitchkeeper.show.ansi import Console, Text
+
+    Console().print(Text(text))
 
 
 def _questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> list[_Question]:
     """The questions of one hand, given the answers so far (the points asked depend on the entry chosen)."""
+    from pitchkeeper.game import answers
     from pitchkeeper.game.cards import parse_cards, parse_suit
     from pitchkeeper.game.scoring import always_out, dealt_cards
 
     r, table = k.ruleset, k.record.table
     b = r.settings["bidding"]
-    who = "/".join(table.sides)
+    who = ", ".join(table.sides)
     qs = [
         _Question("bidder", f"who won the bid? ({', '.join(table.players)})", raw.get("bidder"),
                   lambda t: table.player(t, "bidder")),
@@ -77,16 +108,19 @@ def _questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> list[_Que
                                      else f" ({b['min']}-{b['max']})"),
                   raw.get("amount", str(b["forced_bid"] or b["min"])), lambda t: _bid_in_range(t, r)),
         _Question("trump", "trump (S, H, D, C)", raw.get("trump"), parse_suit),
-        _Question("entry", "enter who took each point (p) or the cards each side took (c)", raw.get("entry", "p"),
+        _Question("auction", "auction (- for none)", raw.get("auction", "-"),
+                  lambda t: None if t.strip() in NOT_OUT else auction_calls(t, table, "auction")),
+        _Question("entry", "points (p) or cards taken (c)", raw.get("entry", "p"),
                   lambda t: {"p": "points", "points": "points", "c": "cards", "cards": "cards"}[t.lower()]
                   if t.lower() in ("p", "points", "c", "cards") else _bad("type p or c")),
     ]
     if values.get("entry") == "points":
         for rule in r.points:
             must = always_out(rule)
-            qs.append(_Question(f"pt:{rule.id}", f"who took {rule.label}? ({who}" + (")" if must else ", - if nobody)"),
-                                raw.get(f"pt:{rule.id}", None if must else "-"),
-                                lambda t, must=must, rule=rule: _point_answer(table, t, must, rule.label)))
+            extra = answers.ways(rule, must)
+            qs.append(_Question(f"pt:{rule.id}", f"{answers.question(rule)} ({who}" + (f"; {extra})" if extra else ")"),
+                                raw.get(f"pt:{rule.id}"),
+                                lambda t, must=must, rule=rule: _point_answer(table, t, must, rule)))
     elif values.get("entry") == "cards":
         cards: list[str] = []
         for s in table.sides:
@@ -127,28 +161,71 @@ def _bad(message: str) -> Any:
     raise PitchError(message)
 
 
-def _point_answer(table: Any, text: str, must: bool, label: str) -> str | None:
-    if text.strip().lower() in NOT_OUT:
-        if must:
-            raise PitchError(f"{label} is always out: say who took it")
+def _point_answer(table: Any, text: str, must: bool, rule: Any) -> str | None:
+    """A side or player; None for an explicit nobody (-, none) or, for game, tie. Never a silent default."""
+    from pitchkeeper.game import answers
+
+    if not text.strip():
+        raise PitchError(f"say {answers.question(rule)[:-1]}: a side or player" +
+                         ("" if must else ", - if not out") + (", tie" if rule.of == "game" else ""))
+    if answers.nobody(rule, text, must):
         return None
-    return owner_name(table, text, label)
+    return owner_name(table, text, rule.label)
 
 
 def _entry(k: Any, values: dict[str, Any]) -> Any:
-    """The answers of one hand as a HandEntry: recorded exactly as `hand` records its options."""
+    """The answers of one hand as a HandEntry: recorded exactly as `hand` records its options. Every
+    point was asked, so the entry requires every point (a None answer is an explicit nobody)."""
     from pitchkeeper.logbook.entry import NOBODY, HandEntry
 
+    auction = values.get("auction") or None
     if values["entry"] == "points":
         points = {rule.id: values[f"pt:{rule.id}"] or NOBODY for rule in k.ruleset.points if f"pt:{rule.id}" in values}
-        return HandEntry(bidder=values["bidder"], amount=values["amount"], trump=values["trump"], points=points)
+        return HandEntry(bidder=values["bidder"], amount=values["amount"], trump=values["trump"], auction=auction,
+                         points=points, require_every_point=True)
     cards = {s: values.get(f"cards:{s}") or [] for s in k.record.table.sides}
     dealt: dict[str, list[str]] = {}
     for key in values:
         if key.startswith("dealt:"):
             dealt.setdefault(values[key], []).append(key[6:])
-    return HandEntry(bidder=values["bidder"], amount=values["amount"], trump=values["trump"], cards=cards,
-                     dealt=dealt or None)
+    return HandEntry(bidder=values["bidder"], amount=values["amount"], trump=values["trump"], auction=auction,
+                     cards=cards, dealt=dealt or None)
+
+
+def _line_editing() -> None:
+    """Arrow keys and history in the prompts: readline, where this Python has it (not on Windows)."""
+    try:
+        import readline  # noqa: F401  (importing it is what makes input() edit the line)
+    except ImportError:
+        pass
+
+
+def _start_match(echo: bool, at_terminal: bool) -> Path:
+    """No current match: ask for the ruleset, the players and the first dealer, and start one (as `new`)."""
+    from pitchkeeper.cli.table import _names, new_match
+    from pitchkeeper.game import rulesets
+    from pitchkeeper.logbook import store
+
+    _say("no current match: start one (q stops)")
+    rules = _ask(_Question("rules", "ruleset (rules list names them)", "seven-point",
+                           lambda t: rulesets.load(t) and t), echo, at_terminal)[1]
+
+    def players(text: str) -> list[str]:
+        names = _names(text)
+        if len(names) < 2:
+            raise PitchError("name the players in seating order, clockwise: Ann, Bob, Cy, Dee")
+        return names
+
+    names = _ask(_Question("players", "players, clockwise (commas if a name has a space)", None, players), echo,
+                 at_terminal)[1]
+    first = _ask(_Question("dealer", "who deals first?", names[0],
+                           lambda t: next((n for n in names if n.lower() == t.strip().lower()), None)
+                           or _bad(f"one of {', '.join(names)}")), echo, at_terminal)[1]
+    new_match(rules=rules, players=names, rules_opt=None, players_opt=None, team=None, solo=False, dealer=first,
+              target=None, stake=None, title=None, match=None, rematch=False, of=None, force=False, as_json=False)
+    path = store.current_match()
+    assert path is not None
+    return path
 
 
 @commands.command("play")
@@ -157,16 +234,31 @@ def play(
     piped: Annotated[bool, typer.Option("--piped", help="Read the answers from standard input even though it is "
                                         "not a terminal (scripts, tests).")] = False,
 ) -> None:
-    """Guided entry for a whole game: asks hand by hand (< goes back, q stops), shows the scoreboard after each."""
+    """Guided entry for a whole game: asks hand by hand (< goes back, q stops), shows the verdict before it saves.
+
+    With no current match, it starts one (ruleset, players, first dealer).
+    """
     from pitchkeeper.game import match as m
+    from pitchkeeper.logbook import store
+    from pitchkeeper.logbook.book import Logbook
     from pitchkeeper.show import board
 
     at_terminal = interactive()
     if not at_terminal and not piped:
         raise PitchError("play asks questions, and standard input is not a terminal; to pipe the answers "
                          "deliberately, add --piped")
-    book = book_of(match)
-    path = book.path
+    if at_terminal:
+        _line_editing()
+    echo = not at_terminal
+    if match is None and store.current_match() is None:
+        try:
+            path = _start_match(echo, at_terminal)
+        except (_Quit, _Back):
+            sys.stdout.write("no match was started\n")
+            return
+    else:
+        path = store.resolve_match_path(match)
+    book = Logbook(path)
     k, state = book.load()
     if state.ending:
         sys.stdout.write(f"the game is over: {state.ending.winner} won on hand {state.ending.hand}. "
@@ -177,7 +269,8 @@ def play(
         dealer = m.dealer_due(k.record)
         n = len(k.record.hands) + 1
         scores = ", ".join(f"{s} {v}" for s, v in state.scores.items())
-        sys.stdout.write(f"\nhand {n}: {dealer} deals  ({scores})\n")
+        sys.stdout.write("\n")
+        _say(f"hand {n}: {dealer} deals  ({scores})")
         raw: dict[str, str] = {}
         values: dict[str, Any] = {}
         i = 0
@@ -188,37 +281,51 @@ def play(
                 if i >= len(qs):
                     i = len(qs) - 1
                 q = qs[i]
+                if q.key == "save" and "preview" not in values:
+                    try:  # the verdict and the new scores, judged exactly as saving would, before the question
+                        preview = book.record(_entry(k, values), dry_run=True)
+                    except PitchError as e:
+                        _say(f"  ? {e.message}")
+                        i = [x.key for x in qs].index("entry")
+                        continue
+                    board.verdict(preview.state.hands[-1].verdict, preview.state.table)
+                    board.draw(preview.scoreboard().to_json())
+                    values["preview"] = True
                 try:
-                    text, value = _ask(q, echo=not at_terminal)
+                    text, value = _ask(q, echo, at_terminal)
                 except _Back:
+                    values.pop("preview", None)
                     if i == 0:
-                        sys.stdout.write("  (this is the first question of the hand)\n")
+                        _say("  (this is the first question of the hand)")
                     else:
                         i -= 1
                     continue
-                raw[q.key], values[q.key] = text, value
+                raw[q.key], values[q.key] = (value if isinstance(value, str) and q.key != "entry" else text), value
+                values.pop("preview", None) if q.key != "save" else None
                 if q.key != "save":
                     i += 1
                     continue
                 if not value:
-                    sys.stdout.write("  hand not saved; enter it again\n")
-                    values.pop("save", None)
-                    raw.pop("save", None)
+                    _say("  not saved: the answers again (Enter keeps each, < goes back)")
+                    for key in ("save", "preview"):
+                        values.pop(key, None)
+                        raw.pop(key, None)
                     i = 0
                     continue
                 try:
                     w = book.record(_entry(k, values))
                 except PitchError as e:
-                    sys.stdout.write(f"  ? {e.message}\n")
+                    _say(f"  ? {e.message}")
+                    values.pop("preview", None)
                     i = [x.key for x in qs].index("entry")
                     continue
                 saved = True
         except _Quit as e:
-            sys.stdout.write(f"{e}: hand {n} was not saved; the hands before it are in {path}\n")
+            _say(f"{e}: hand {n} was not saved; the hands before it are in {path}")
             return
         warn(w.warnings)
-        board.verdict(w.state.hands[-1].verdict, w.state.table)
-        board.draw(w.scoreboard().to_json())
+        _say(f"saved hand {n}: " + ", ".join(f"{s} {v}" for s, v in w.state.scores.items()))
         k, state = w.after, w.state
         if state.ending:
+            _say(f"{state.ending.winner} won on hand {state.ending.hand} - {state.ending.reason}")
             return

@@ -1,6 +1,6 @@
 """Commands that look back: export, chart, stats.
 
-Each command parses, calls the domain (export, chart, stats) and writes; drawing code is imported only
+Each command parses, calls the domain (export, chart, stats) and writes; Rich is imported only
 by the drawing paths (render_chart), never for export or --json.
 """
 
@@ -12,8 +12,8 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, topic, warn
-from pitchkeeper.errors import PitchError
+from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, may_write_over, topic, warn
+from pitchkeeper.errors import PitchError, shown
 
 commands = topic()
 
@@ -42,28 +42,39 @@ def _write_stdout(text: str) -> None:
 @commands.command("export")
 def export_cmd(
     match_opt: MatchOpt = None,
-    fmt: Annotated[str | None, typer.Option("--format", "-f", show_default=False, metavar="csv|json|md|html",
-                                            help="csv, json, md (Markdown) or html; default: from OUT's suffix.")] = None,
+    fmt: Annotated[str | None, typer.Option("--format", "-f", show_default=False, metavar="csv|json|md|html|text",
+                                            help="csv, json, md (Markdown), html, or text (a few lines to paste "
+                                            "into a group chat); default: from OUT's suffix.")] = None,
     out: Annotated[Path | None, typer.Option("--output", "-o", show_default=False, metavar="OUT",
                                              help="Write to this file (atomically) instead of standard output.")] = None,
     bom: Annotated[bool, typer.Option("--bom", help="CSV: start with a byte-order mark, so that Excel reads "
                                       "the names as UTF-8 (tools reading the CSV do not want one).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Write over OUT if it exists (never over a match "
+                                        "log).")] = False,
 ) -> None:
     """Export a match: CSV for spreadsheets, JSON (judge match + the log's keys), Markdown, or a printable HTML page."""
     from pitchkeeper.reports import export
 
     if fmt is None:
         if out is None:
-            raise PitchError("say which format: csv, json, md or html", "--format")
+            raise PitchError("say which format: csv, json, md, html or text", "--format")
         try:
             name = export.format_name(out.suffix)
         except PitchError:
-            raise PitchError(f"cannot tell the format from {out.name}: give csv, json, md or html",
+            raise PitchError(f"cannot tell the format from {out.name}: give csv, json, md, html or text",
                              "--format") from None
     else:
         name = export.format_name(fmt)
+    if out is not None:
+        may_write_over(out, force)
     ruleset, record, state, _ = _replayed(match_opt)
-    text = export.render(name, export.build(ruleset, record, state))
+    ex = export.build(ruleset, record, state)
+    if name == "text":
+        from pitchkeeper.game.vocabulary import target_words
+
+        text = export.to_text(ex, target_words(ruleset.settings["win"]["reach"], state.target))
+    else:
+        text = export.render(name, ex)
     if bom and name == "csv":
         text = export.BOM + text
     if out is None:
@@ -72,15 +83,16 @@ def export_cmd(
     from pitchkeeper.logbook import store
 
     store.write_atomic(out, text)
-    sys.stderr.write(f"wrote {out} ({name}, {len(state.hands)} hands)\n")
+    sys.stderr.write(f"wrote {shown(out)} ({name}, {len(state.hands)} hands)\n")
 
 
 @commands.command("chart")
 def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The score after each hand as a chart in the terminal: one symbol per side, the target dotted."""
+    from pitchkeeper.game.vocabulary import target_words
     from pitchkeeper.reports import chart
 
-    _, record, state, path = _replayed(match_opt)
+    ruleset, record, state, path = _replayed(match_opt)
     p = chart.progression(state)
     if as_json:
         emit_json(p.to_json())
@@ -88,7 +100,7 @@ def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
     from pitchkeeper.show import render_chart
 
     title = record.header.get("title") if isinstance(record.header.get("title"), str) else path.name
-    render_chart.chart(p, f"{title} - {state.rules}, to {state.target}")
+    render_chart.chart(p, f"{title} - {state.rules}, {target_words(ruleset.settings['win']['reach'], state.target)}")
 
 
 @commands.command("stats")
@@ -96,56 +108,126 @@ def stats_cmd(
     matches: Annotated[list[Path] | None, typer.Argument(help="Match logs (default: the current match).",
                                                          metavar="[MATCH]...", show_default=False)] = None,
     all_logs: Annotated[bool, typer.Option("--all", "-a", help="Every match log in the data folder.")] = False,
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Only matches played under this ruleset "
+                                              "(its name).", show_default=False)] = None,
+    since: Annotated[str | None, typer.Option("--since", metavar="YYYY-MM-DD", help="Only matches begun on or "
+                                              "after this day.", show_default=False)] = None,
+    until: Annotated[str | None, typer.Option("--until", metavar="YYYY-MM-DD", help="Only matches begun on or "
+                                              "before this day.", show_default=False)] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 2 at the end if any log could not be read.")] = False,
+    ratings: Annotated[bool, typer.Option("--ratings", help="Add each player's rating from every game kept in the "
+                                          "data folder (match logs and tournaments).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Bids made and set, average bid, points per hand, who takes each point, games won: per player and team.
+    """Bids made (in percent) and set, who is set most, the best partnership, points per hand, who takes
+    each point, games won: per player and team.
 
     A log that cannot be read is named on standard error (one line) and left out; the others are
     still counted. The exit status is 0 unless --strict is given, or no log at all could be read.
     """
+    import os
+
     from pitchkeeper.logbook import paths, store
     from pitchkeeper.reports import stats
 
+    since = stats.day(since, "--since") if since is not None else None
+    until = stats.day(until, "--until") if until is not None else None
+    if rules is not None:
+        from pitchkeeper.game import rulesets
+
+        rules = rulesets.load(rules).name  # a typo is one line naming the known rulesets, not an empty table
     files: list[Path] = list(matches or [])
     kept: list[Any] = []
     if all_logs:
         # every log of the data folder through the shared index: only the logs changed since are read again
         from pitchkeeper.logbook import index
 
-        kept = index.kept()[0]
+        kept = index.kept(progress=_progress)[0]
         if not kept and not files:
             sys.stderr.write(f"no match logs in {paths.data_dir()}\n")
     elif not files:
         files = [store.resolve_match_path(None)]
-    seen: set[str] = set()
+    seen: set[Path] = set()
     todo: list[tuple[Path, bool]] = []
     for f in files:
-        key = str(f.resolve())
+        try:
+            key = f.resolve()
+        except (OSError, ValueError):  # a name no file can have: reading it says so
+            key = f
         if key not in seen:
             seen.add(key)
             todo.append((f, False))
     read = []
     problems = 0
-    outcomes: list[tuple[str | None, Any]] = [(r.error, r.figures) for r in stats.read_many(todo)]
+    with _progress(len(todo)) as tick:
+        outcomes: list[tuple[str | None, Any]] = [(r.error, r.figures) for r in stats.read_many(todo, progress=tick)]
+    named = {os.path.abspath(f) for f, _ in todo}  # the index keys files by absolute path
     for k in kept:  # a file that is no match log (a tournament, other TOML) is left out quietly
-        if k.path not in seen and k.kind in ("match", "error"):
+        if k.path not in named and k.kind in ("match", "error"):
             outcomes.append((k.error, k.match_figures() if k.kind == "match" else None))
     for error, figures in outcomes:
         if error:
             problems += 1
-            sys.stderr.write(f"skipped: {error}\n")
+            sys.stderr.write(f"error: {error}\n")
         elif figures is not None:
             read.append(figures)
-    result = stats.merge(read)
+    chosen = stats.keep(read, rules, since, until)
+    result = stats.merge(chosen)
+    rated = None
+    if ratings:
+        from pitchkeeper.reports import ratings as rating_mod
+
+        rated = rating_mod.rate_kept()
     if as_json:
         obj = result.to_json()
         obj["skipped"] = problems
+        obj["filtered_out"] = len(read) - len(chosen)
+        if rated is not None:
+            obj["ratings"] = [r.to_json() for r in rated]
         emit_json(obj)
     else:
         from pitchkeeper.show import render_chart
 
         render_chart.stats(result)
+        if len(chosen) < len(read):
+            sys.stderr.write(f"{len(read) - len(chosen)} match(es) left out by --rules/--since/--until\n")
+        if rated is not None:
+            sys.stdout.write(rating_mod.ratings_text(rated))
     if problems and (strict or not read):
         raise typer.Exit(2)
 
+
+# Below this many logs reading is over before a bar would be seen.
+PROGRESS_FROM = 50
+
+
+class _progress:
+    """A Rich progress bar on standard error while many logs are read, only when it is a terminal
+    (never in a pipe, a log file or --json consumer's stdout); otherwise a no-op."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar: Any = None
+
+    def __enter__(self) -> Any:
+        if self.total < PROGRESS_FROM or not _stderr_is_terminal():
+            return lambda n: None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        self.bar = Progress(TextColumn("reading logs"), BarColumn(), MofNCompleteColumn(),
+                            console=Console(stderr=True), transient=True)
+        self.bar.start()
+        task = self.bar.add_task("read", total=self.total)
+        return lambda n: self.bar.advance(task, n)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, RulesOpt, emit_json, fail, need_ruleset, topic
+from pitchkeeper.cli import JsonOpt, emit_json, fail, may_write_over, need_ruleset, topic
+from pitchkeeper.errors import shown
 
 if TYPE_CHECKING:
     from pitchkeeper.words.disputes import Answer
@@ -73,9 +74,10 @@ def rules_check(
 
     problems, chain = rulesets.check(file)
     if problems:
-        for p in problems:
-            sys.stderr.write(f"{chain[-1]}: {p}\n")
-        sys.stderr.write(f"{len(problems)} problem(s) in {file}\n")
+        for p in problems:  # one line each, `error: FILE: key: what`; a count when there are several
+            sys.stderr.write(f"error: {shown(chain[-1])}: {shown(p)}\n")
+        if len(problems) > 1:
+            sys.stderr.write(f"{len(problems)} problem(s) in {shown(file)}\n")
         raise typer.Exit(2)
     r = rulesets.load(file)
     via = f" (extends {', '.join(Path(c).stem for c in r.chain[:-1])})" if len(r.chain) > 1 else ""
@@ -115,28 +117,41 @@ def rules_new(
     from pitchkeeper.reports import houserules
 
     base = rulesets.load(extends)
+    may_write_over(file, None)  # never over a match log, even with --force
     if file.exists() and not force:
         fail(f"{file}: already exists (use --force to overwrite)")
     text = houserules.starter(base, extends, file.stem)
     from pitchkeeper.logbook import store
 
     store.write_atomic(file, text)
-    sys.stdout.write(f"wrote {file}: uncomment and change what your table plays differently, "
-                     f"then run: pitchkeeper rules check {file}\n")
+    sys.stdout.write(f"wrote {shown(file)}: uncomment and change what your table plays differently, "
+                     f"then run: pitchkeeper rules check {shown(file)}\n")
 
+
+
+def _current_ruleset() -> Any:
+    """The ruleset the current match is played under (the version its log pins), or None."""
+    from pitchkeeper.logbook import loader, store
+
+    path = store.current_match()
+    if path is None or not path.exists():
+        return None
+    return loader.pinned_ruleset(store.read_record(path), path)[0]
 
 
 @commands.command("explain")
 def rules_explain(
     topic: Annotated[str | None, typer.Argument(help="A dispute, such as off-jack, low, follow, revoke; "
                                                      "leave it out for the list.", show_default=False)] = None,
-    rules: RulesOpt = None,
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Ruleset: a built-in name or a .toml file "
+                                              "(default: the current match's).", show_default=False)] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Settle a table argument: this ruleset's answer to a common dispute, with an example."""
     from pitchkeeper.words import disputes
 
-    ruleset = need_ruleset(rules, "rules explain")
+    ruleset = _current_ruleset() if not rules else None
+    ruleset = ruleset or need_ruleset(rules, "rules explain")
     if topic is None:
         answers = disputes.explain_all(ruleset)
         if as_json:

@@ -1,8 +1,8 @@
-"""Commands that keep a match at the table: new, hand, play, status, history, undo, edit, matches, check.
+"""Commands that keep a match at the table: new, hand, edit, undo, status, history, check.
 
-The match log is the source of truth: every command reads it, replays it, and (for the writing
-commands) writes the new text only after parsing and replaying it whole, under the log's lock.
-Drawing code (pitchkeeper.show, never Rich) is imported only where it draws; `--json` never loads it.
+Each parses its options, calls the library (pitchkeeper.logbook: the one loader, the Logbook's
+locked write path, HandEntry) and shows the result (pitchkeeper.show: `board` and `render`, both
+drawn with show.ansi, never Rich; `--json` loads no drawing code).
 """
 
 from __future__ import annotations
@@ -14,16 +14,12 @@ from typing import Annotated, Any
 import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, book_of, emit_json, interactive, topic, warn
-from pitchkeeper.errors import PitchError
+from pitchkeeper.errors import PitchError, shown
 from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 
 commands = topic()
 
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
-
-
-# ---------------------------------------------------------------------------
-# Reading a kept match (pitchkeeper.logbook: the one loader and the one write path)
 
 
 def _confirm(question: str, yes: bool, what: str) -> None:
@@ -50,26 +46,19 @@ def _team_specs(specs: list[str], table: Any) -> tuple[tuple[str, tuple[str, ...
         name = name.strip()
         if not sep or not name:
             raise PitchError(f"expected a team as NAME=PLAYER,PLAYER (such as Us=Ann,Cy), got {spec!r}", "--team")
-        members = [m for m in rest.replace(",", " ").replace("+", " ").split() if m]
+        members = _names(rest)
         if not members:
             raise PitchError(f"team {name} has no players", "--team")
         out.append((name, tuple(table.player(m, f"--team {name}") for m in members)))
     return tuple(out)
 
 
-def _new_path(rules_name: str) -> Path:
-    import time
-
-    from pitchkeeper.logbook.paths import matches_dir
-
-    folder = matches_dir()
-    stem = f"{time.strftime('%Y-%m-%d')}-{Path(rules_name).stem}"
-    p = folder / f"{stem}.toml"
-    n = 2
-    while p.exists():
-        p = folder / f"{stem}-{n}.toml"
-        n += 1
-    return p
+def _names(text: str) -> list[str]:
+    """Names in one argument: separated by commas (or +) when there is one, so "Ann, Dee Dee" keeps a
+    name with a space; else by spaces."""
+    if "," in text or "+" in text:
+        return [n.strip() for n in text.replace("+", ",").split(",") if n.strip()]
+    return text.split()
 
 
 @commands.command("new")
@@ -104,13 +93,11 @@ def new_match(
     as_json: JsonOpt = False,
 ) -> None:
     """Start a match: ruleset, players, teams and first dealer. It becomes the current match."""
-    from pitchkeeper.game import match as m
     from pitchkeeper.game import rulesets
     from pitchkeeper.game.records import parse_table
-    from pitchkeeper.logbook import loader, store
+    from pitchkeeper.logbook import paths, store
     from pitchkeeper.logbook.book import Logbook
 
-    rematch_of = None
     if rules_opt:
         if rules and not players_opt:  # `new --rules R Ann Bob ...`: every argument is a player
             players = [rules, *(players or [])]
@@ -120,28 +107,15 @@ def new_match(
     if players_opt:
         if players:
             raise PitchError("give the players once: as arguments or as --players", "--players")
-        players = [p for item in players_opt for p in item.replace(",", " ").split()]
+        players = [p for item in players_opt for p in _names(item)]
     if team:
         team = [t for item in team for t in item.split(";") if t.strip()]
     if rematch:
         if rules or players or team or solo:
             raise PitchError("--rematch takes the table of the last game: give no ruleset, players or teams")
         src = store.resolve_match_path(of)
-        prev, state = Logbook(src).load()
-        if state.ending is None and not force:
-            raise PitchError(f"{src}: the game is still on (hand {len(state.hands)}); finish it, or add --force")
-        rec = prev.record
-        table = rec.table
-        teams: Any = {t: list(ms) for t, ms in table.teams} if table.teams else {}
-        first = m.dealer_due(rec) or table.players[0]
-        if dealer:
-            first = table.player(dealer, "--dealer")
-        target = target if target is not None else rec.target
-        stake = stake if stake is not None else rec.stake
-        title = title or prev.data.get("title")
-        rematch_of = str(src.resolve())
-        ref = loader.rules_ref(prev.data, src, None)
-        names = list(table.players)
+        book = Logbook(src).rematch(Path(match) if match else None, first_dealer=dealer, target=target,
+                                    stake=stake, title=title, force=force)
     else:
         if not rules:
             raise PitchError("name the ruleset and the players: pitchkeeper new seven-point Ann Bob Cy Dee "
@@ -155,22 +129,30 @@ def new_match(
         if team and solo:
             raise PitchError("give teams or --solo, not both")
         teams = dict(_team_specs(team, table)) if team else {} if solo else None
-        names = list(table.players)
-    path = Path(match) if match else _new_path(rulesets.load(ref).name)
-    book = Logbook.create(path, ref, names, teams, first, title, target, stake=stake, rematch_of=rematch_of)
+        path = Path(match) if match else paths.new_log_path(rulesets.load(ref).name)
+        book = Logbook.create(path, ref, list(table.players), teams, first, title, target, stake=stake)
+    path = book.path
     store.write_pointer(path)
     k = book.load()[0]
-    ruleset, table = k.ruleset, k.record.table
+    ruleset, table, first = k.ruleset, k.record.table, k.record.first_dealer
+    rematch_of, target, stake = k.data.get("rematch_of"), k.record.target, k.record.stake
     if as_json:
         emit_json({"match": str(path), "rules": ruleset.name, "digest": ruleset.digest, "players": list(table.players),
                    "teams": {t: list(ms) for t, ms in table.teams} if table.teams else None,
                    "first_dealer": first, "target": target or ruleset.settings["win"]["target"],
                    "stake": stake, "rematch_of": rematch_of})
         return
+    from pitchkeeper.game.answers import entry_hint
+    from pitchkeeper.game.vocabulary import target_words
+    from pitchkeeper.show.ansi import Console
+
     sides = ", ".join(f"{t} ({' & '.join(ms)})" for t, ms in table.teams) if table.teams else "each for himself"
-    sys.stdout.write(f"new match: {path}\n  {ruleset.name}, to {target or ruleset.settings['win']['target']}; "
-                     f"{sides}; {first} deals first\n"
-                     "  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP --high WHO --low WHO ...\n")
+    goal = target_words(ruleset.settings["win"]["reach"], target or ruleset.settings["win"]["target"])
+    out = Console()  # lines wrapped to the terminal (a phone is 40 columns)
+    for line in (f"new match: {shown(path)}", f"  {ruleset.name}, {goal}; {sides}; {first} deals first",
+                 f"  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP {entry_hint(ruleset)}",
+                 "  or answer the questions of: pitchkeeper play"):
+        out.print(line)
 
 
 # ---------------------------------------------------------------------------
@@ -193,9 +175,12 @@ def _hand_parameters() -> list[Any]:
                                                         show_default=False)]),
     ]
     for pid in POINT_IDS:
-        params.append(p("pt_" + pid.replace("-", "_"), Annotated[str | None, opt(
-            f"--{pid}", help=f"Who took {pid} (team or player; - if it was not out).", show_default=False)]))
+        params.append(p("pt_" + pid.replace("-", "_"), Annotated[list[str] | None, opt(
+            f"--{pid}", metavar="WHO", help=_point_help(pid), show_default=False)]))
     params += [
+        p("rest", Annotated[str | None, opt("--rest", metavar="none", help="The points not named were not out "
+                                            "(--rest none): every point of the ruleset must be answered.",
+                                            show_default=False)]),
         p("point", Annotated[list[str] | None, opt("--point", "-p", help="ID=WHO for any point of the ruleset, "
                                                    "e.g. off-jack=Us (repeat).", show_default=False)]),
         p("cards", Annotated[list[str] | None, opt("--cards", "-c", help="WHO: CARDS - the cards a side or player "
@@ -220,24 +205,49 @@ def _hand_parameters() -> list[Any]:
     return params
 
 
-def entry_of(kw: dict[str, Any]) -> Any:
-    """The options of `hand`/`edit` as a HandEntry (names and cards are checked against the log later)."""
+def _point_help(pid: str) -> str:
+    """The help of --ID: the question the point asks ("dealt" where a ruleset gives it to the player dealt it)."""
+    if pid == "game":
+        return "Who won game: a team or player, tie, or none."
+    if pid in ("low", "deuce"):
+        return (f"Who won {pid}: where the ruleset gives {pid} to the player dealt it (seven-point, the Trickster "
+                f"games), who was dealt it; else its captor. A team or player, or none if not out.")
+    return f"Who won {pid}: a team or player, or none if it was not out."
+
+
+def entry_of(kw: dict[str, Any], new: bool = True) -> Any:
+    """The options of `hand`/`edit` as a HandEntry (names and cards are checked against the log later).
+
+    A new hand entered by points answers every point (`--rest none` for those not out); a point
+    named twice is an error, not "the last one wins".
+    """
+    from pitchkeeper.game.answers import NOBODY as NOBODY_WORDS
     from pitchkeeper.logbook.entry import HandEntry
 
     points: dict[str, str] = {}
     for pid in POINT_IDS:
         v = kw.get("pt_" + pid.replace("-", "_"))
-        if v is not None:
-            points[pid] = v
+        if isinstance(v, str):
+            v = [v]
+        if v:
+            if len(v) > 1:
+                raise PitchError(f"{pid} is answered {len(v)} times ({', '.join(v)}): say it once", f"--{pid}")
+            points[pid] = v[0]
     for spec in kw.get("point") or []:
         pid, sep, who = spec.partition("=")
         if not sep:
             raise PitchError(f"expected ID=WHO, such as off-jack=Us, got {spec!r}", "--point")
+        pid = pid.strip()
+        if pid in points:
+            raise PitchError(f"{pid} is answered twice ({points[pid]}, {who}): say it once", "--point")
         points[pid] = who
+    rest = kw.get("rest")
+    if rest is not None and rest.strip().lower() not in NOBODY_WORDS:
+        raise PitchError(f"--rest says the points not named were not out: --rest none, not {rest!r}", "--rest")
     return HandEntry(bidder=kw.get("bidder"), amount=kw.get("amount"), trump=kw.get("trump"), dealer=kw.get("dealer"),
                      auction=kw.get("auction"), points=points, cards=_who_cards(kw.get("cards"), "--cards"),
                      dealt=_who_cards(kw.get("dealt"), "--dealt"), revokes=kw.get("revoke"), note=kw.get("note"),
-                     file=kw.get("from_file"))
+                     file=kw.get("from_file"), require_every_point=new, rest=rest is not None)
 
 
 def _who_cards(specs: list[str] | None, where: str) -> dict[str, str] | None:
@@ -278,7 +288,7 @@ def _hand_command(**kw: Any) -> None:
 def _edit_command(**kw: Any) -> None:
     number = kw["number"]
     book = book_of(kw.get("match"))
-    change = book.prepare_replace(number, entry_of(kw))
+    change = book.prepare_replace(number, entry_of(kw, new=False))
     _show_change(change.replayed_before, change.state, number, kw.get("as_json", False))
     if not change.changes_anything:
         sys.stderr.write("nothing changes\n")
@@ -289,7 +299,7 @@ def _edit_command(**kw: Any) -> None:
     _confirm(f"save the corrected hand {number}?", kw.get("yes", False), "edit")
     book.commit(change)
     if not kw.get("as_json"):
-        sys.stdout.write(f"hand {number} corrected in {book.path}\n")
+        sys.stdout.write(f"hand {number} corrected in {shown(book.path)}\n")
     warn(change.warnings)
 
 
@@ -299,10 +309,11 @@ def _register_hand_commands() -> None:
     params = _hand_parameters()
 
     def hand(**kw: Any) -> None:
-        """Record a hand: bidder, amount, trump, and who took each point (or the cards each side took).
+        """Record a hand: bidder, amount, trump, and who won each point (or the cards each side took).
 
-        The dealer follows the rotation. Prints the verdict and the scoreboard; with --json, the
-        `judge match` object of the whole match.
+        Every point of the ruleset is answered: a team or player, none (not out), tie (game), or
+        --rest none for the points not named. The dealer follows the rotation. Prints the verdict and
+        the scoreboard; with --json, the `judge match` object of the whole match.
         """
         _hand_command(**kw)
 
@@ -334,9 +345,9 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
                    "scores": {"before": before.scores, "after": after.scores},
                    "winner": {"before": before.winner, "after": after.winner}})
         return
-    from pitchkeeper.show import render
+    from pitchkeeper.show import board
 
-    render.change(before, after, number)
+    board.change(before, after, number)
 
 
 # ---------------------------------------------------------------------------
@@ -344,12 +355,25 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
 
 
 @commands.command("status")
-def status(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
+def status(
+    match: MatchOpt = None,
+    share: Annotated[bool, typer.Option("--share", help="A few plain lines to paste into a group chat "
+                                        "(as `export --format text`).")] = False,
+    as_json: JsonOpt = False,
+) -> None:
     """The scoreboard: scores, who deals next, points needed, who is in the hole, the last hand."""
     from pitchkeeper import __version__
     from pitchkeeper.logbook import store
 
     path = store.resolve_match_path(match)
+    if share:
+        from pitchkeeper.game.vocabulary import target_words
+        from pitchkeeper.reports import export
+
+        k, state = book_of(match).load()
+        goal = target_words(k.ruleset.settings["win"]["reach"], state.target)
+        sys.stdout.write(export.to_text(export.build(k.ruleset, k.record, state), goal))
+        return
     st = store.read_cache(path, __version__)  # an unchanged log need not be parsed and replayed again
     if st is None:
         from pitchkeeper.logbook import loader
@@ -381,9 +405,9 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
                    "scores": state.scores, "winner": state.winner,
                    "won_on_hand": state.ending.hand if state.ending else None})
         return
-    from pitchkeeper.show import render
+    from pitchkeeper.show import board
 
-    render.history(k, state)
+    board.history(k, state)
     warn(list(k.warnings) + list(state.warnings))
 
 
@@ -414,44 +438,7 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
 
 
 # ---------------------------------------------------------------------------
-# matches, check
-
-
-@commands.command("matches")
-def matches(as_json: JsonOpt = False) -> None:
-    """The match logs in the data folder, with their state; * marks the current match."""
-    from pitchkeeper.logbook import store
-    from pitchkeeper.logbook.book import Logbook
-    from pitchkeeper.logbook.paths import matches_dir
-
-    try:
-        current = store.current_match()
-    except PitchError:
-        current = None
-    files = sorted(matches_dir().glob("*.toml")) if matches_dir().is_dir() else []
-    if current is not None and current.exists() and all(f.resolve() != current.resolve() for f in files):
-        files.append(current)
-    rows = []
-    for f in files:
-        row: dict[str, Any] = {"match": str(f), "current": current is not None and f.resolve() == current.resolve()}
-        try:
-            k, state = Logbook(f).load()
-            row.update(rules=k.ruleset.name, title=k.data.get("title"), players=list(k.record.table.players),
-                       hands=len(state.hands), scores=state.scores, winner=state.winner,
-                       state="won" if state.ending else "playing", error=None)
-        except PitchError as e:
-            row.update(rules=None, title=None, players=None, hands=None, scores=None, winner=None, state="broken",
-                       error=str(e))
-        rows.append(row)
-    if as_json:
-        emit_json(rows)
-        return
-    if not rows:
-        sys.stdout.write("no matches yet: start one with `pitchkeeper new`\n")
-        return
-    from pitchkeeper.show import render
-
-    render.matches(rows)
+# check
 
 
 @commands.command("check")
@@ -470,11 +457,11 @@ def check(
         emit_json({"match": str(path), "ok": not report.errors, "problems": found, "warnings": list(warnings)})
     else:
         for w in warnings:
-            sys.stderr.write(f"warning: {w}\n")
+            sys.stderr.write(f"warning: {shown(w)}\n")
         for f in report.problems:
             sys.stderr.write(f"{f}\n")
-        if report.errors:
-            sys.stderr.write(f"{len(report.errors)} problem(s) in {path}\n")
+        if report.errors and len(report.problems) > 1:  # one problem is one line; several get a count
+            sys.stderr.write(f"{len(report.errors)} problem(s) in {shown(path)}\n")
         else:
             sys.stdout.write(f"{path}: ok - {report.hands} hand(s), {report.ruleset.name}"
                              + (f", {len(found)} warning(s)" if found else "") + "\n")

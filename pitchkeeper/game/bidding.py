@@ -10,7 +10,8 @@ Everything is read from the ruleset's [bidding] table, so a variant is data:
   A player may bid `pitch_bid` by laying a card face up at once ("Ann:pitch"); the auction ends there.
 - `auction = "sell-out"` (seed 001): eldest hand pitches at once ("Ann:pitch", a contract of
   `pitch_at_once`) or passes to sell; the others bid once each; eldest then sells ("Ann:pass") or
-  undertakes the top bid himself ("Ann:3", when `steal` allows it); if nobody bids, eldest pitches
+  undertakes as many points as the top bid himself ("Ann:3", when `steal` allows it; no more and no
+  fewer: seed 001, "undertake to make as many points as the bidder"); if nobody bids, eldest pitches
   with no contract. `sale_credit` says who scores the price of a sale.
 
 Errors name the call (`auction[N]`, counted from 1) so a player can find it.
@@ -62,6 +63,8 @@ def _value(call: int | str, b: dict, name: str, where: str) -> tuple[int, bool]:
             raise PitchError(f"{name} has no bid by pitching a card at once; write the amount", where)
         return b["pitch_bid"], False
     assert isinstance(call, int)
+    if b["smudge"] and call == b["smudge"]:  # a call of the smudge's worth is the smudge (seed 002)
+        return b["smudge"], True
     if not b["min"] <= call <= b["max"]:
         extra = f" or {b['smudge_name']}" if b["smudge"] else ""
         raise PitchError(f"a bid of {call} is out of range: {name} bids are {b['min']} to {b['max']}{extra}", where)
@@ -103,7 +106,8 @@ def check_auction(ruleset: Ruleset, table: Table, hand: Hand) -> Outcome | None:
     b = dict(ruleset.settings["bidding"])
     out = _sell_out(ruleset, table, hand, b) if b["auction"] == "sell-out" else _once_around(ruleset, table, hand, b)
     bid = hand.bid
-    same = bid.player == out.player and bid.smudge == out.smudge and (out.smudge or bid.amount == out.amount)
+    smudge = bid.smudge or bool(b["smudge"] and bid.amount == b["smudge"])  # a bid of its worth is the smudge
+    same = bid.player == out.player and smudge == out.smudge and (out.smudge or bid.amount == out.amount)
     if not same:
         says = "no contract (0)" if out.amount == 0 else _label(out.amount, out.smudge, b)
         raise PitchError(f"the auction gives the pitch to {out.player} at {says}, "
@@ -217,12 +221,13 @@ def _sell_out(ruleset: Ruleset, table: Table, hand: Hand, b: dict) -> Outcome:
     if call == "pass":
         return Outcome(high[0], high[1], high[2], seller=first, price=high[1])
     value, smudge = _value(call, b, ruleset.name, where)
-    if value == high[1] and not _may_steal(b, high[1]):
-        raise PitchError(f"eldest hand {first} may not undertake {_label(value, smudge, b)} by equalling it "
-                         f"(bidding.steal = {b['steal']}): sell, or bid higher", where)
-    if value < high[1]:
-        raise PitchError(f"eldest hand {first} bid {value}, below {high[0]}'s {_label(high[1], high[2], b)}: "
-                         "sell, or undertake as many", where)
+    top = _label(high[1], high[2], b)
+    if not _may_steal(b, high[1]):
+        raise PitchError(f"eldest hand {first} may not undertake {top} by equalling it "
+                         f"(bidding.steal = {b['steal']}): he sells ({first}:pass)", where)
+    if value != high[1]:  # seed 001: "undertake to make as many points as the bidder" - no more, no fewer
+        raise PitchError(f"eldest hand {first} bid {_label(value, smudge, b)}, but may only sell to {high[0]} or "
+                         f"undertake as many points as {high[0]}'s {top} ({first}:{high[1]})", where)
     return Outcome(first, value, smudge, refused=high[0], price=high[1])
 
 

@@ -90,6 +90,7 @@ class Compiled:
         self.trump_only = s["play"]["follow"] == "trump-only"
         self.hand_size = s["deck"]["hand_size"]
         self.sale = s["bidding"]["sale_credit"] != "none"
+        self.smudge = s["bidding"]["smudge"]  # a bid of this worth is the smudge (scoring.named_smudge)
         from pitchkeeper.game.scoring import always_out
 
         self.required = tuple(p.id for p in ruleset.points if always_out(p))

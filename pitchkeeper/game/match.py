@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from pitchkeeper.errors import PitchError, unknown_key
+from pitchkeeper.errors import PitchError, control_free, unknown_key
 from pitchkeeper.game.records import MATCH_KEYS, Hand, Table, parse_hand, parse_table
 from pitchkeeper.game.rulesets import Ruleset
 from pitchkeeper.game.scoring import Verdict, verdict
@@ -81,6 +81,11 @@ def parse_match(data: Mapping[str, Any]) -> MatchRecord:
     first = data.get("first_dealer")
     if first is not None:
         first = table.player(first, "first_dealer")
+    title = data.get("title")
+    if title is not None:
+        if not isinstance(title, str):
+            raise PitchError(f"expected text, got {title!r}", "title")
+        control_free(title, "title", "a title is plain text")
     stake = data.get("stake")
     if stake is not None and (not isinstance(stake, int) or isinstance(stake, bool) or stake < 0):
         raise PitchError(f"expected a whole number of 0 or more, got {stake!r}", "stake")
@@ -140,7 +145,9 @@ def decide(ruleset: Ruleset, table: Table, after: Mapping[str, int], v: Verdict,
     field_ = list(out)
     tie = ""
     for rule in w["precedence"]:
-        if rule == "bidder" and bidder in field_:
+        # a pitch without a contract has no bidder to go out first (seed 001: "without the obligation of
+        # making anything"): the next rule (count-out: high, low, jack, game) decides
+        if rule == "bidder" and bidder in field_ and v.bid.amount:
             if tie:
                 return bidder, f"{head}; {tie}, and a tie goes to the bidding side, {bidder}"
             return bidder, f"{head}; {bidder} bid, and the bidder goes out first"

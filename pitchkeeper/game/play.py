@@ -24,12 +24,10 @@ from pitchkeeper.errors import PitchError
 from pitchkeeper.game.cards import SUIT_NAMES, SUITS, Card, Suit, parse_card, pretty, suit_of
 from pitchkeeper.game.records import Hand, Table, Trick
 from pitchkeeper.game.rulesets import Ruleset, TrumpView
+from pitchkeeper.game.vocabulary import SYMBOL_WORDS
 
 TRUMP = "T"  # the effective suit of every trump in a TrumpView
 
-# Short names of the trumps that are not cards of the trump suit itself.
-SYMBOL_WORDS = {"off-J": "the off-jack", "off-A": "the off-ace", "off-3": "the off-three",
-                 "HJ": "the high joker", "LJ": "the low joker", "JK": "the joker"}
 
 
 class Illegal(NamedTuple):

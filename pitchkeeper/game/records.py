@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from pitchkeeper.errors import PitchError, did_you_mean, or_list, unknown_key
+from pitchkeeper.errors import PitchError, control_free, did_you_mean, or_list, unknown_key
 from pitchkeeper.game.cards import Card, Suit, parse_card, parse_cards, parse_suit
 from pitchkeeper.game.points import POINT_IDS  # noqa: F401 (the contract's point ids, re-exported)
 
@@ -181,10 +181,7 @@ def _text(v: Any, where: str) -> str:
 
 def _printable(v: str, where: str) -> None:
     """No control characters: a name or note is printed to terminals, and must not drive them."""
-    import unicodedata
-
-    if any(unicodedata.category(ch) == "Cc" for ch in v):
-        raise PitchError(f"{v!r} holds a control character; names and notes are plain text", where)
+    control_free(v, where)
 
 
 def parse_table(data: Mapping[str, Any]) -> Table:
@@ -227,6 +224,13 @@ def parse_table(data: Mapping[str, Any]) -> Table:
     return Table(players, teams)
 
 
+def _whole(digits: str, where: str) -> int:
+    """Typed digits as a number; more digits than any bid has is bad input (and Python refuses thousands)."""
+    if len(digits.strip()) > 18:
+        raise PitchError(f"a number of {len(digits.strip())} digits is no bid", where)
+    return int(digits)
+
+
 def parse_bid(v: Any, table: Table, where: str, smudge_names: tuple[str, ...] = ("smudge",)) -> Bid:
     """`bid = { player, amount }`; the amount's worth is the ruleset's to judge (scoring.amount_worth)."""
     if not isinstance(v, Mapping):
@@ -242,7 +246,7 @@ def parse_bid(v: Any, table: Table, where: str, smudge_names: tuple[str, ...] = 
         raise PitchError(f"expected a whole number or \"smudge\", got {amount!r}", f"{where}.amount")
     if isinstance(amount, str):
         if amount.strip().isascii() and amount.strip().isdigit():
-            return Bid(player, int(amount))
+            return Bid(player, _whole(amount, f"{where}.amount"))
         if amount.lower() in smudge_names or amount.lower() in ("smudge", "moon", "shoot the moon"):
             return Bid(player, -1, True)  # the ruleset gives its worth
         raise PitchError(f"{amount!r} is not a bid (a whole number, or \"smudge\")", f"{where}.amount")
@@ -257,7 +261,7 @@ def parse_call(text: Any, table: Table, where: str) -> tuple[str, int | str]:
     player = table.player(who.strip(), where)
     call = call.strip().lower()
     if call.isascii() and call.isdigit():
-        return player, int(call)
+        return player, _whole(call, where)
     if call in ("pass", "p", "-"):
         return player, "pass"
     if call in ("smudge", "moon"):

@@ -15,7 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pitchkeeper.errors import PitchError, did_you_mean, unknown_key_words
+from pitchkeeper.errors import CONTROL, PitchError, did_you_mean, shown, unknown_key_words
 from pitchkeeper.game.cards import JOKERS, PARTNER_SUIT, RANKS, SUITS, Card, Suit
 from pitchkeeper.game.points import POINT_IDS, POINTS
 
@@ -262,19 +262,27 @@ def resolve(ref: str, base: Path | None = None) -> Path:
     """A built-in name or a file path -> the file to read."""
     if not _looks_like_path(ref):
         p = builtin_dir() / f"{ref}.toml"
-        if p.is_file():
+        if is_file(p):
             return p
         local = (base / ref) if base else Path(ref)
-        if local.is_file():
+        if is_file(local):
             return local
         raise PitchError(f"no ruleset named '{ref}'{did_you_mean(ref, builtin_names())} "
                          f"(built-in: {', '.join(builtin_names())}; or give a .toml file)")
     p = Path(ref)
     if base is not None and not p.is_absolute():
         p = base / p
-    if not p.is_file():
+    if not is_file(p):
         raise PitchError(f"ruleset file not found: {ref}")
     return p
+
+
+def is_file(path: Path) -> bool:
+    """Path.is_file for a name read from input: one too long, or holding a NUL, is no file."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -363,6 +371,8 @@ def _type_problem(f: F, v: Any) -> str | None:
     elif f.kind == "str":
         if not isinstance(v, str):
             return f"expected text, got {v!r}"
+        if CONTROL.search(v):
+            return f"{shown(repr(v))} holds a control character - it is plain text, printed to terminals"
     elif f.kind == "enum":
         if v not in f.choices:
             return f"'{v}' is not allowed{did_you_mean(str(v), f.choices)} (one of: {', '.join(f.choices)})"
@@ -375,6 +385,8 @@ def _type_problem(f: F, v: Any) -> str | None:
                     return f"item {i + 1}: expected a whole number from {f.lo} to {f.hi}, got {x!r}"
             elif not isinstance(x, str):
                 return f"item {i + 1}: expected text, got {x!r}"
+            elif CONTROL.search(x):
+                return f"item {i + 1}: {shown(repr(x))} holds a control character - it is plain text"
             elif f.kind == "enumlist" and x not in f.choices:
                 return f"item {i + 1}: '{x}' is not allowed{did_you_mean(x, f.choices)} (one of: {', '.join(f.choices)})"
         if f.nonempty and not v:

@@ -14,7 +14,7 @@ from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.cards import RANK_NAMES, Card, card_name
 from pitchkeeper.game.compiled import _KEY as _COMPILED
 from pitchkeeper.game.compiled import Compiled, Seats, TrumpPlan, compiled
-from pitchkeeper.game.records import POINT_IDS, Hand, Table
+from pitchkeeper.game.records import POINT_IDS, Bid, Hand, Table
 from pitchkeeper.game.rulesets import PointRule, Ruleset
 from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Verdict
 
@@ -49,7 +49,7 @@ def bid_amount(ruleset: Ruleset, hand: Hand, where: str = "bid.amount") -> int:
 def amount_worth(ruleset: Ruleset, amount: int, smudge: bool = False, where: str | None = None) -> int:
     """What a bid of `amount` (or a smudge) is worth under the ruleset; PitchError when it is no bid there."""
     b = ruleset.settings["bidding"]
-    if smudge:
+    if smudge or (b["smudge"] and amount == b["smudge"]):  # a bid of the smudge's worth is the smudge
         if not b["smudge"]:
             raise PitchError(f"{ruleset.name} has no {b['smudge_name']} bid (bids {b['min']}-{b['max']})", where)
         return b["smudge"]
@@ -101,6 +101,26 @@ def _bid_range(ruleset: Ruleset) -> str:
     return f"{b['min']} to {b['max']}{extra}"
 
 
+def named_smudge(ruleset: Ruleset, hand: Hand) -> Hand:
+    """The hand with a bid of the smudge's worth read as the smudge, in `bid` and in the auction's calls.
+
+    Seed 002: "Bidding 'smudge' is equivalent to bidding five": in a ruleset whose smudge is worth N,
+    a bid written N is the smudge (its label, its steal rule), however it was written.
+    """
+    import dataclasses
+
+    worth = ruleset.settings["bidding"]["smudge"]
+    if not worth:
+        return hand
+    bid = hand.bid
+    if not bid.smudge and bid.amount == worth:
+        bid = Bid(bid.player, -1, True)
+    auction = tuple((p, "smudge" if type(c) is int and c == worth else c) for p, c in hand.auction)
+    if bid is hand.bid and auction == hand.auction:
+        return hand
+    return dataclasses.replace(hand, bid=bid, auction=auction)
+
+
 def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
     """Judge one hand. Raises PitchError on bad input, naming the key.
 
@@ -109,6 +129,8 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
     careful path, which finds and words every error, so both give the same verdict or the same error.
     """
     c = ruleset.__dict__.get(_COMPILED) or compiled(ruleset)
+    if c.smudge and ((hand.bid.amount == c.smudge and not hand.bid.smudge) or hand.auction):
+        hand = named_smudge(ruleset, hand)
     plan = c.plans.get(hand.trump)
     per_table = table.__dict__.get(_SEATS)
     if per_table is None:
@@ -338,6 +360,7 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
 
 def _careful(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
     """The general path: every entry form, every check in order, each error worded where it is found."""
+    hand = named_smudge(ruleset, hand)
     if hand.trump not in ruleset.views:
         raise PitchError(f"'{hand.trump}' is not a suit", "trump")
     amount = bid_amount(ruleset, hand)
@@ -634,9 +657,12 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
         notes.append(("no-penalty", ", ".join(offenders), ruleset.name))
     if penal:
         cost = bid.amount if rv["setback"] == "bid" else rv["points"]
-        for side in off_sides:
+        own = ("made", "no-contract", "excused", "set", "set-nothing", "defended")
+        for side in sorted(off_sides):
             if not rv["offender_scores"]:
-                delta[side] = 0  # the offender's side scores nothing of its own this hand
+                delta[side] = 0  # the offender's side scores nothing of its own this hand: so say the notes
+                notes = [n for n in notes if not (n[0] in own and n[1] == side)]
+                notes.append(("scores-nothing", side, taken[side]))
         for p in offenders:
             side = table.side_of(p)
             delta[side] -= cost

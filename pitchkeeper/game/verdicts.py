@@ -35,7 +35,7 @@ class Award(NamedTuple):
         if how == "sweep":
             return f"{self.side}{', the bidding side,' if rule.only_bidder else ''} took every trick"
         if how == "entered":
-            return f"{who} won {rule.label} (entered by hand)"
+            return f"{who} {'was dealt' if rule.to == 'dealt' else 'won'} {rule.label} (entered by hand)"
         c = self.card or ""
         worth = "" if self.value == 1 else f" ({self.value} points)"
         if what == "high":
@@ -150,6 +150,7 @@ _NOTES = {
     "defended": "{0} scores the {1} it took",
     "no-penalty": "revoke by {0}: {1} sets no penalty for it",
     "revoked": "{0} revoked: {1} is set back {2}{3}",
+    "scores-nothing": "{0} took {1} but scores none of it: a side that revokes scores nothing of its own that hand",
     "forfeit": "{0} forfeits {1} {2} to the pool",
     "sale": "{0} scores {1} for the sale of the pitch (bidding.sale_credit)",
 }

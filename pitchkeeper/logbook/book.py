@@ -123,6 +123,28 @@ class Logbook:
         store.create_new(path, text)
         return cls(path)
 
+    def rematch(self, path: str | Path | None = None, *, first_dealer: str | None = None, target: int | None = None,
+                stake: int | None = None, title: str | None = None, force: bool = False) -> Logbook:
+        """The next game at the same table: the same players, teams, rules, target and stake, the deal
+        passed on (or to `first_dealer`). Refused while this game is on, unless `force`. `path`:
+        default a new file in the data folder."""
+        from pitchkeeper.game import match
+        from pitchkeeper.logbook.paths import new_log_path
+
+        prev, state = self.load()
+        if state.ending is None and not force:
+            raise PitchError(f"{self.path}: the game is still on (hand {len(state.hands)}); finish it, or add --force")
+        rec = prev.record
+        table = rec.table
+        first = table.player(first_dealer, "--dealer") if first_dealer else match.dealer_due(rec) or table.players[0]
+        title = title or prev.data.get("title")
+        return Logbook.create(path if path is not None else new_log_path(prev.ruleset.name),
+                              loader.rules_ref(prev.data, self.path, None), list(table.players),
+                              {t: list(ms) for t, ms in table.teams} if table.teams else {}, first,
+                              title if isinstance(title, str) else None,
+                              target if target is not None else rec.target,
+                              stake=stake if stake is not None else rec.stake, rematch_of=str(self.path.resolve()))
+
     # -- reading
 
     def load(self) -> tuple[Loaded, Any]:
@@ -231,7 +253,8 @@ class Logbook:
             self._write(change)
 
     def _write(self, change: Change) -> None:
-        """Write a change while holding the lock."""
+        """Write a change while holding the lock (first sweeping what a killed writer left, as `record` does)."""
+        store.sweep_temps(self.path)
         if store.read_text(self.path) != change.before.text:
             again = "run undo again" if change.what == "undo" else f"run the {change.what} again"
             when = "meanwhile" if change.what == "undo" else f"while this {change.what} was prepared"
@@ -306,10 +329,15 @@ def validated(path: Path, text: str, number: int, like: Loaded | None = None) ->
 def new_hand_error(e: PitchError, path: Path, n: int, source: str | None = None) -> PitchError:
     """An error in the hand being added names the hand, not a line of a file that was not written;
     for a hand read from a file (`--from`), that file and its key."""
+    import re
+
     where = e.where or ""
     prefix = f"{path}:"
     if where.startswith(prefix):
         where = where.split(": ", 1)[1] if ": " in where else ""
+    m = re.match(r"hands\[(\d+)\]", where)
+    if m and int(m.group(1)) != n:
+        return e  # a hand already in the log is broken: it is named with its line, as every reader names it
     if source and where.startswith(f"hands[{n}]"):
         key = where[len(f"hands[{n}]"):].lstrip(".: ")
         return PitchError(e.message + " (nothing was written)", f"{source}: {key}" if key else source)

@@ -62,6 +62,7 @@ class HandEntry:
     note: str | None = None  # "" drops the note
     file: str | Path | None = None  # a hand-record file that gives the whole hand (`--from`)
     require_every_point: bool = False
+    rest: bool = False  # "the rest were not out": every point not in `points` is answered nobody
     labels: Mapping[str, str] = field(default_factory=lambda: CLI_LABELS)
 
     @property
@@ -96,13 +97,12 @@ class HandEntry:
                 raise PitchError(f"who dealt? the log names no first dealer: give {self.label('dealer')}")
             hand["dealer"] = due
         if self.file is None:
-            self._fill(hand, log)
+            self._fill(hand, log, base)
         hand.setdefault("recorded", now())
         return ordered(hand)
 
-    def _fill(self, hand: dict[str, Any], log: Any) -> None:
+    def _fill(self, hand: dict[str, Any], log: Any, base: Mapping[str, Any] | None = None) -> None:
         from pitchkeeper.game.cards import parse_suit
-        from pitchkeeper.game.records import parse_call
 
         ruleset, table = log.ruleset, log.record.table
         if self.trump is not None:
@@ -121,42 +121,62 @@ class HandEntry:
             hand["bid"] = {"player": table.player(who, self.label("bidder")), "amount": amount}
         for key, word in (("bid", "BIDDER and AMOUNT"), ("trump", "TRUMP")):
             if key not in hand:
-                raise PitchError(f"say the {word}: pitchkeeper hand Ann 3 spades --high Us --low Them ...", word)
+                from pitchkeeper.game.answers import entry_hint
+
+                raise PitchError(f"say the {word}: pitchkeeper hand {table.players[0]} {ruleset.settings['bidding']['min']}"
+                                 f" spades {entry_hint(ruleset)}", word)
         if self.auction is not None:
-            calls_in = self.auction.replace(",", " ").split() if isinstance(self.auction, str) else list(self.auction)
-            if calls_in in ([], *([w] for w in NOT_OUT)):
+            calls_in = [self.auction] if isinstance(self.auction, str) else list(self.auction)
+            if not " ".join(calls_in).strip() or " ".join(calls_in).strip().lower() in NOT_OUT:
                 hand.pop("auction", None)
             else:
-                calls = []
-                for i, c in enumerate(calls_in, 1):
-                    who, call = parse_call(c, table, f"{self.label('auction')}: auction[{i}]")
-                    calls.append(f"{who}:{call}")
-                hand["auction"] = calls
+                hand["auction"] = auction_calls(", ".join(calls_in), table, self.label("auction"))
         from pitchkeeper.game.points import POINT_IDS
 
         ids = [p.id for p in ruleset.points]
         # a contract id the ruleset lacks is named by its own field (--off-jack); anything else by --point
-        points = {pid if pid in ids else point_id(ruleset, pid, self.label("points", pid) if pid in POINT_IDS
-                                                  else self.label("point")): who
-                  for pid, who in self.points.items()}
+        points: dict[str, Any] = {}
+        for given, who in self.points.items():
+            if given in POINT_IDS and given not in ids:  # --high in a game without high: not high-joker by prefix
+                raise PitchError(f"{ruleset.name} has no point '{given}' (its points: {', '.join(ids)})",
+                                 self.label("points", given))
+            pid = given if given in ids else point_id(ruleset, given, self.label("point"))
+            if pid in points:  # a point named twice is an error, not "the last one wins"
+                raise PitchError(f"{pid} is answered twice ({points[pid]}, {who}): say it once", self.label("point"))
+            points[pid] = who
         if points and self.cards:
             raise PitchError("give who took each point, or the cards each side captured, not both", self.label("cards"))
-        if points:
-            outcome = dict(hand["points"]) if isinstance(hand.get("points"), dict) else {}
+        if self.rest and self.cards:
+            raise PitchError("the rest (not out) goes with who won each point, not with the cards", self.label("cards"))
+        if points or self.rest:
+            from pitchkeeper.game import answers
+            from pitchkeeper.game.scoring import always_out
+
+            rules = {r.id: r for r in ruleset.points}
+            missing = [pid for pid in ids if pid not in points]
+            if self.require_every_point and missing and not self.rest:  # none decided by omission (issue 11)
+                raise PitchError(answers.missing_message(ruleset, missing, option=self.labels is CLI_LABELS),
+                                 "points")
+            if isinstance(hand.get("points"), dict):
+                outcome = dict(hand["points"])
+            elif base is not None and not self.rest:  # entered as cards or tricks: its points as judged, then these
+                outcome = _awarded(log, base)
+            else:
+                outcome = {}
+            if self.rest:
+                outcome = {pid: w for pid, w in outcome.items() if pid in points}
             for key in ("captured", "tricks", "held", "points", "dealt"):
                 hand.pop(key, None)
             for pid, who in points.items():
-                if who is NOBODY or (isinstance(who, str) and who.strip().lower() in NOT_OUT):
+                rule = rules[pid]
+                try:
+                    gone = who is NOBODY or answers.nobody(rule, str(who), always_out(rule))
+                except PitchError as e:
+                    raise e.at(self.label("points", pid) if pid in POINT_IDS else self.label("point")) from None
+                if gone:
                     outcome.pop(pid, None)
                 else:
                     outcome[pid] = owner_name(table, str(who), self.label("points", pid))
-            if self.require_every_point:
-                from pitchkeeper.game.scoring import always_out
-
-                missing = [p.id for p in ruleset.points if p.id not in points and not (p.id in outcome
-                                                                                        and always_out(p))]
-                if missing:
-                    raise PitchError(f"say who took {', '.join(missing)} (or nobody)", self.label("points", missing[0]))
             hand["points"] = {pid: outcome[pid] for pid in ids if pid in outcome}
         elif self.cards:
             for key in ("captured", "tricks", "points", "held"):
@@ -173,8 +193,10 @@ class HandEntry:
                 dealt.setdefault(name, []).extend(card_list(cards, f"{self.label('dealt')} {name}"))
             hand["dealt"] = dealt
         if not any(key in hand for key in ("points", "captured", "tricks")):
-            raise PitchError("say who took each point (--high Us --low Them ...), or the cards each side captured "
-                             "(--cards \"Us: AS JS ...\"), or give --from HANDFILE")
+            from pitchkeeper.game import answers
+
+            raise PitchError(f"say who won each point ({answers.entry_hint(ruleset)}), or the cards each side "
+                             "captured (--cards \"Us: AS JS ...\"), or give --from HANDFILE")
         if self.revokes:
             if [r.strip().lower() for r in self.revokes] == ["-"]:
                 hand.pop("revokes", None)
@@ -222,7 +244,9 @@ def amount_of(value: int | str, ruleset: Any, where: str = "AMOUNT") -> int | st
     t = str(value).strip().lower()
     b = ruleset.settings["bidding"]
     if t.isascii() and t.lstrip("-").isdigit():
-        return int(t)
+        if len(t) > 18:
+            raise PitchError(f"a number of {len(t)} digits is no bid", where)
+        return "smudge" if b["smudge"] and int(t) == b["smudge"] else int(t)  # seed 002: smudge is bidding five
     if t in ("smudge", "moon", "shoot", str(b["smudge_name"]).lower()):
         return "smudge"
     if t in ("none", "pitch-0", "nocontract"):
@@ -230,6 +254,33 @@ def amount_of(value: int | str, ruleset: Any, where: str = "AMOUNT") -> int | st
     raise PitchError(f"{value!r} is not a bid: a number from {b['min']} to {b['max']}"
                      + (f", or {b['smudge_name']}" if b["smudge"] else "")
                      + (", or 0 (a pitch without a contract)" if b["all_pass"] == "eldest-pitches" else ""), where)
+
+
+def _awarded(log: Any, base: Mapping[str, Any]) -> dict[str, str]:
+    """Who won each point of the logged hand `base` as judged (a player where the verdict names one),
+    so that correcting one point of a hand entered as cards keeps the others."""
+    state = log.replay()
+    for h, raw in zip(state.hands, log.data.get("hands", []), strict=False):
+        if raw == base:
+            return {a.point: a.player or a.side for a in h.verdict.awards}
+    return {}
+
+
+def auction_calls(text: str, table: Any, where: str) -> list[str]:
+    """"Bob:pass Dee Dee:2, Ann:3" -> the calls as the log keeps them (a name may have spaces)."""
+    import re
+
+    from pitchkeeper.game.records import parse_call
+
+    call = r"[^:,]+?\s*:\s*[^\s,]+"
+    found = re.findall(r"\s*([^:,]+?)\s*:\s*([^\s,]+)", text)
+    if not found or re.sub(call + r"|[\s,]", "", text):
+        raise PitchError(f"expected the calls as \"Bob:pass Cy:2 Dee:3\", got {text!r}", where)
+    calls = []
+    for i, (who, c) in enumerate(found, 1):
+        name, value = parse_call(f"{who}:{c}", table, f"{where}: auction[{i}]")
+        calls.append(f"{name}:{value}")
+    return calls
 
 
 def owner_name(table: Any, who: str, where: str) -> str:

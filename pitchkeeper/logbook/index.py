@@ -14,16 +14,15 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pitchkeeper.errors import PitchError
 
 INDEX_NAME = "index.sqlite3"
-SCHEMA = 1  # bump when a summary's content changes: every row is then re-read
+SCHEMA = 4  # bump when a summary's content changes: every row is then re-read
 PARALLEL_FROM = 64
 
 
@@ -43,7 +42,21 @@ class Summary:
     winner: str | None = None
     finished: bool = False
     error: str | None = None  # one line naming the file
-    figures: dict[str, Any] | None = None  # match: stats.MatchFigures as JSON; tournament: its games
+    # match: stats.MatchFigures as JSON; tournament: its games. Read from the index it stays JSON text
+    # until asked for (`figures`): the largest column, and a walk for ratings never needs it.
+    figures_data: dict[str, Any] | str | None = field(default=None, compare=False)
+
+    @property
+    def figures(self) -> dict[str, Any] | None:
+        f = self.figures_data
+        return json.loads(f) if isinstance(f, str) else f
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Summary):
+            return NotImplemented
+        return _row(self) == _row(other)
+
+    __hash__ = None  # type: ignore[assignment]
 
     def match_figures(self) -> Any:
         """The stats figures of a match log (stats.MatchFigures), as `stats.merge` takes them."""
@@ -52,12 +65,14 @@ class Summary:
         f = self.figures or {}
         return MatchFigures(self.players, self.teams, self.hands, self.winner, self.finished, dict(f["taken"]),
                             dict(f["scored"]), {p: tuple(b) for p, b in f["bids"].items()},  # type: ignore[misc]
-                            f["player_points"], f["side_points"])
+                            f["player_points"], f["side_points"], self.rules or "", f.get("date", ""),
+                            f.get("player_taken"))
 
 
 def _match_json(fig: Any) -> dict[str, Any]:
     return {"taken": fig.taken, "scored": fig.scored, "bids": {p: list(b) for p, b in fig.bids.items()},
-            "player_points": fig.player_points, "side_points": fig.side_points}
+            "player_points": fig.player_points, "side_points": fig.side_points, "date": fig.date,
+            "player_taken": fig.player_taken}
 
 
 def summarise(path: Path, st: os.stat_result, cache: Any) -> Summary:
@@ -77,9 +92,10 @@ def summarise(path: Path, st: os.stat_result, cache: Any) -> Summary:
         state = loader.load(path, text, load_ruleset=cache.get, kind="file", data=data).replay()
     except PitchError as e:
         return Summary(*base, kind="error", error=str(e))
-    fig = stats.figures(state)
+    fig = stats.figures(state, stats.date_of(data, path))
     return Summary(*base, kind="match", rules=state.rules, players=fig.players, teams=fig.teams, hands=fig.hands,
-                   scores=dict(state.scores), winner=state.winner, finished=fig.finished, figures=_match_json(fig))
+                   scores=dict(state.scores), winner=state.winner, finished=fig.finished,
+                   figures_data=_match_json(fig))
 
 
 def _tournament_summary(path: Path, base: tuple[str, int, int]) -> Summary:
@@ -94,10 +110,11 @@ def _tournament_summary(path: Path, base: tuple[str, int, int]) -> Summary:
         for seat in rnd.tables:
             res = t.final.get((rnd.number, seat.table))
             if res is not None:
+                log = os.path.abspath(path.parent / res.match) if res.match else None
                 games.append({"round": rnd.number, "table": seat.table, "sides": [list(s) for s in seat.sides],
-                              "scores": list(res.scores), "winner": res.winner})
+                              "scores": list(res.scores), "winner": res.winner, "match": log})
     return Summary(*base, kind="tournament", rules=t.rules, players=t.players,
-                   hands=len(games), finished=t.finished, figures={"format": t.format, "games": games})
+                   hands=len(games), finished=t.finished, figures_data={"format": t.format, "games": games})
 
 
 _worker_cache: Any = None
@@ -120,11 +137,18 @@ def _read_chunk(chunk: list[tuple[str, int, int]]) -> list[Summary]:
     return out
 
 
-def _read_all(todo: list[tuple[str, int, int]], workers: int | None) -> list[Summary]:
+def _read_all(todo: list[tuple[str, int, int]], workers: int | None, tick: Any = None) -> list[Summary]:
+    """Every file of `todo` read; `tick(n)` (if given) is told of each n files read, for a progress bar."""
     if workers is None:
         workers = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 8)
     if workers < 2 or len(todo) < PARALLEL_FROM:
-        return _read_chunk(todo)
+        if tick is None:
+            return _read_chunk(todo)
+        out = []
+        for one in todo:
+            out += _read_chunk([one])
+            tick(1)
+        return out
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -133,7 +157,12 @@ def _read_all(todo: list[tuple[str, int, int]], workers: int | None) -> list[Sum
     size = max(8, len(todo) // (workers * 4))
     chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        return [s for part in pool.map(_read_chunk, chunks) for s in part]
+        out = []
+        for part in pool.map(_read_chunk, chunks):
+            out += part
+            if tick is not None:
+                tick(len(part))
+        return out
 
 
 _COLUMNS = ("path", "mtime_ns", "size", "kind", "rules", "players", "teams", "hands", "scores", "winner", "finished",
@@ -144,15 +173,16 @@ def _row(s: Summary) -> tuple[Any, ...]:
     return (s.path, s.mtime_ns, s.size, s.kind, s.rules, json.dumps(list(s.players)),
             json.dumps([[t, list(m)] for t, m in s.teams]), s.hands,
             None if s.scores is None else json.dumps(s.scores), s.winner, int(s.finished), s.error,
-            None if s.figures is None else json.dumps(s.figures, separators=(",", ":")))
+            s.figures_data if isinstance(s.figures_data, str) or s.figures_data is None
+            else json.dumps(s.figures_data, separators=(",", ":")))
 
 
 def _summary(row: Sequence[Any]) -> Summary:
     (path, mtime, size, kind, rules, players, teams, hands, scores, winner, finished, error, figures) = row
-    # one decode for the four JSON columns (a decode per column cost more than the decoding itself)
-    players, teams, scores, figures = json.loads(f"[{players},{teams},{scores or 'null'},{figures or 'null'}]")
-    return Summary(path, mtime, size, kind, rules, tuple(players), tuple((t, tuple(m)) for t, m in teams), hands,
-                   scores, winner, bool(finished), error, figures)
+    return Summary(path, mtime, size, kind, rules, tuple(json.loads(players)),
+                   tuple((t, tuple(m)) for t, m in json.loads(teams)), hands,
+                   None if scores is None else json.loads(scores), winner, bool(finished), error,
+                   figures)
 
 
 @dataclass(frozen=True)
@@ -204,7 +234,17 @@ class LogIndex:
             conn.execute("DROP TABLE IF EXISTS logs")
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
         conn.execute(f"CREATE TABLE IF NOT EXISTS logs ({', '.join(_COLUMNS)}, PRIMARY KEY (path))")
+        conn.execute("CREATE TABLE IF NOT EXISTS memo (name TEXT PRIMARY KEY, fingerprint TEXT, value TEXT)")
         conn.commit()
+
+    def memo(self, name: str, fingerprint: str) -> Any:
+        """A figure derived from every summary (ratings, say), if it was stored for exactly this fingerprint."""
+        row = self.conn.execute("SELECT fingerprint, value FROM memo WHERE name = ?", (name,)).fetchone()
+        return json.loads(row[1]) if row is not None and row[0] == fingerprint else None
+
+    def remember(self, name: str, fingerprint: str, value: Any) -> None:
+        with self.conn:
+            self.conn.execute("INSERT OR REPLACE INTO memo VALUES (?, ?, ?)", (name, fingerprint, json.dumps(value)))
 
     def close(self) -> None:
         self.conn.close()
@@ -215,34 +255,33 @@ class LogIndex:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def refresh(self, files: Iterable[Path | str], prune: bool = True,
-                workers: int | None = None) -> tuple[list[Summary], Refresh]:
+    def refresh(self, files: Iterable[Path], prune: bool = True, workers: int | None = None) -> tuple[list[Summary], Refresh]:
         """Summaries of `files` (re-reading only those changed since they were indexed). With `prune`, rows of
         files not in `files` are dropped (the files were removed from the folder the list was made from)."""
         wanted: list[tuple[str, int, int]] = []
-        real_dirs: dict[str, str] = {}
         for f in files:
-            # the key is the file's resolved path; resolving each folder once (not each file) keeps this
-            # cheap for 10,000 logs: a file that is no symlink resolves to its resolved folder + its name
-            folder, name = os.path.split(os.fspath(f))
-            real = real_dirs.get(folder)
-            if real is None:
-                real = real_dirs[folder] = os.path.realpath(folder or ".")
+            key = os.path.abspath(f)  # not resolve(): no symlink walk, one lstat fewer per folder level
             try:
-                st = os.lstat(f)
-                if stat.S_ISLNK(st.st_mode):
-                    key = os.path.realpath(f)
-                    st = os.stat(key)
-                else:
-                    key = os.path.join(real, name)
+                st = os.stat(key)
             except OSError:
                 continue
             wanted.append((key, st.st_mtime_ns, st.st_size))
+        return self.refresh_stated(wanted, prune, workers)
+
+    def refresh_stated(self, wanted: list[tuple[str, int, int]], prune: bool = True,
+                       workers: int | None = None, progress: Any = None) -> tuple[list[Summary], Refresh]:
+        """`refresh` for files already stated: (absolute path, mtime_ns, size), as `walk` lists them.
+        `progress(total)`: a context manager giving `tick(n)`, shown while the changed files are read."""
         known = {r[0]: r for r in self.conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM logs")}
         todo = [w for w in wanted if (k := known.get(w[0])) is None or (k[1], k[2]) != (w[1], w[2])]
-        fresh = {s.path: s for s in _read_all(todo, workers)} if todo else {}
-        present = {w[0] for w in wanted}  # made once: a set per row made this quadratic (5 s for 10,000 logs)
-        removed = [k for k in known if k not in present] if prune else []
+        fresh: dict[str, Summary] = {}
+        if todo and progress is not None:
+            with progress(len(todo)) as tick:
+                fresh = {s.path: s for s in _read_all(todo, workers, tick)}
+        elif todo:
+            fresh = {s.path: s for s in _read_all(todo, workers)}
+        listed = {w[0] for w in wanted}
+        removed = [k for k in known if k not in listed] if prune else []
         with self.conn:
             if fresh:
                 self.conn.executemany(f"INSERT OR REPLACE INTO logs VALUES ({', '.join('?' * len(_COLUMNS))})",
@@ -259,11 +298,52 @@ def index_path(root: Path | None = None) -> Path:
     return (root or data_dir()) / INDEX_NAME
 
 
-def kept(root: Path | None = None, workers: int | None = None) -> tuple[list[Summary], Refresh]:
-    """Every file kept in the data folder (match logs and tournaments), summarised through the index."""
+def fingerprint(files: Sequence[Summary | tuple[str, int, int]]) -> str:
+    """Which files, in which versions (summaries, or `walk`'s entries: the same figure for the same files): a
+    figure derived from all of them is valid while this is unchanged."""
+    import zlib
+
+    rows = [(f.path, f.mtime_ns, f.size) if isinstance(f, Summary) else f for f in files]
+    text = "\n".join(f"{p}\t{m}\t{z}" for p, m, z in rows).encode()
+    return f"{SCHEMA}:{len(rows)}:{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
+
+
+def open_kept(root: Path | None = None) -> LogIndex:
+    """The index of the data folder (in memory when there is no data folder yet)."""
     from pitchkeeper.logbook.paths import data_dir
-    from pitchkeeper.reports.stats import find_log_paths
 
     folder = root or data_dir()
-    with LogIndex(index_path(folder) if folder.is_dir() else None) as idx:
-        return idx.refresh(find_log_paths(folder), prune=True, workers=workers)
+    return LogIndex(index_path(folder) if folder.is_dir() else None)
+
+
+def walk(root: Path) -> list[tuple[str, int, int]]:
+    """Every *.toml file below `root` (not those whose name starts with a dot, as stats.find_logs), stated:
+    (absolute path, mtime_ns, size), sorted. os.scandir hands out each entry's type, and its stat on
+    the way, at a fraction of pathlib's rglob cost over 10,000 files."""
+    out: list[tuple[str, int, int]] = []
+    folders = [os.path.abspath(root)]
+    while folders:
+        try:
+            entries = os.scandir(folders.pop())
+        except OSError:
+            continue
+        with entries:
+            for e in entries:
+                try:
+                    if e.is_dir(follow_symlinks=False):
+                        folders.append(e.path)
+                    elif e.name.endswith(".toml") and not e.name.startswith(".") and e.is_file():
+                        st = e.stat()
+                        out.append((e.path, st.st_mtime_ns, st.st_size))
+                except OSError:
+                    continue
+    return sorted(out)
+
+
+def kept(root: Path | None = None, workers: int | None = None,
+         progress: Any = None) -> tuple[list[Summary], Refresh]:
+    """Every file kept in the data folder (match logs and tournaments), summarised through the index."""
+    from pitchkeeper.logbook.paths import data_dir
+
+    with open_kept(root) as idx:
+        return idx.refresh_stated(walk(root or data_dir()), prune=True, workers=workers, progress=progress)

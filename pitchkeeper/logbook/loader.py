@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pitchkeeper.errors import PitchError
+from pitchkeeper.errors import PitchError, control_free
 from pitchkeeper.logbook import store
 
 
@@ -109,9 +109,10 @@ def rules_ref(data: Mapping[str, Any], path: str | Path, override: str | None) -
         raise PitchError("missing: name the ruleset, rules = \"seven-point\" (or give --rules)", "rules")
     if not isinstance(ref, str):
         raise PitchError("expected a ruleset name or file path", "rules")
+    control_free(ref, "rules", "a ruleset name is plain text")
     if ref.endswith(".toml") and not Path(ref).is_absolute():
         beside = Path(path).parent / ref
-        if beside.is_file():
+        if store.is_file(beside):
             return str(beside)
     return ref
 
@@ -126,8 +127,6 @@ def pinned_ruleset(data: Mapping[str, Any], path: str | Path, override: str | No
     names both versions, so history never changes silently. `--rules` (override) wins, as for
     every record. `load` loads a ruleset by reference (a cache, when many logs are read).
     """
-    import tomllib
-
     from pitchkeeper.game import rulesets
 
     load = load or rulesets.load
@@ -162,9 +161,9 @@ def pinned_ruleset(data: Mapping[str, Any], path: str | Path, override: str | No
         raise PitchError(f"ruleset {ref!r} has changed since this match began (pinned {digest}; {now}) and the log "
                          "keeps no copy of the pinned version; give --rules to choose one", "ruleset")
     try:
-        merged = tomllib.loads(copy)
-    except tomllib.TOMLDecodeError as e:
-        raise PitchError(f"the pinned copy is not valid TOML: {e}", "ruleset.copy") from None
+        merged = store.parse_text(copy, "ruleset.copy", "")
+    except PitchError as e:
+        raise PitchError(f"the pinned copy is not valid TOML: {e.message}", "ruleset.copy") from None
     problems = rulesets.validate(merged)
     if problems:
         raise PitchError(f"the pinned copy is not a valid ruleset: {problems[0]}", "ruleset.copy")

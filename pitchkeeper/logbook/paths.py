@@ -30,3 +30,17 @@ def matches_dir() -> Path:
 def current_pointer() -> Path:
     """The small text file naming the current match log."""
     return data_dir() / CURRENT
+
+
+def new_log_path(rules_name: str) -> Path:
+    """A new log's path in the data folder: the date and the ruleset, numbered if taken."""
+    import time
+
+    folder = matches_dir()
+    stem = f"{time.strftime('%Y-%m-%d')}-{Path(rules_name).stem}"
+    p = folder / f"{stem}.toml"
+    n = 2
+    while p.exists():
+        p = folder / f"{stem}-{n}.toml"
+        n += 1
+    return p

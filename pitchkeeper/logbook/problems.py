@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pitchkeeper.errors import PitchError
+from pitchkeeper.errors import PitchError, shown
 from pitchkeeper.logbook import store
 
 
@@ -25,8 +25,9 @@ class Found:
     warning: bool = False
 
     def __str__(self) -> str:
+        """`error: FILE:LINE: where: what` (or `warning: ...`): one line, like every other message."""
         at = f"{self.path}:{self.line}" if self.line else str(self.path)
-        return f"{at}: {'warning: ' if self.warning else ''}{self.where}: {self.message}"
+        return shown(f"{'warning' if self.warning else 'error'}: {at}: {self.where}: {self.message}")
 
     def to_json(self) -> dict[str, Any]:
         return {"hand": self.hand, "line": self.line, "where": self.where, "message": self.message,

@@ -17,16 +17,21 @@ def read_record(path: str | Path) -> dict[str, Any]:
 
 
 def write_atomic(path: str | Path, text: str) -> None:
-    """Write a whole file or nothing: temp file in the same folder, fsync, rename."""
+    """Write a whole file or nothing: temp file in the same folder, fsync, rename.
+
+    A symlink is written through to its target (the link stays a link). The file keeps its line
+    ends: a file written with CRLF (edited on Windows) gets CRLF again, unless `text` has its own.
+    """
     import os
     import tempfile
 
-    p = Path(path)
+    p = target(path)
     folder = p.parent if str(p.parent) else Path(".")
+    newline = "\r\n" if "\r" not in text and _crlf(p) else "\n"
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
-    except OSError as e:
-        raise PitchError(f"cannot write: {e.strerror or e}", str(path)) from None
+    except (OSError, ValueError) as e:
+        raise PitchError(f"cannot write: {getattr(e, 'strerror', None) or e}", str(path)) from None
     try:
         # mkstemp makes a private file (0600); give it the mode the file has, or the usual one
         try:
@@ -35,12 +40,24 @@ def write_atomic(path: str | Path, text: str) -> None:
             umask = os.umask(0)
             os.umask(umask)
             mode = 0o666 & ~umask
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, mode)
+        crash = os.environ.get(CRASH_AT)
+        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as f:
+            if crash:
+                _crash_point(crash, "temp")
+                f.write(text[: len(text) // 2])
+                f.flush()
+                _crash_point(crash, "half")
+                text = text[len(text) // 2:]
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+        if crash:
+            _crash_point(crash, "synced")
         os.replace(tmp, p)
+        if crash:
+            _crash_point(crash, "renamed")
         try:
             dfd = os.open(folder, os.O_RDONLY)
             try:
@@ -59,17 +76,92 @@ def write_atomic(path: str | Path, text: str) -> None:
         raise
 
 
-def current_match() -> Path | None:
-    """The match log the data dir's pointer names, or None when no match was started."""
-    from pitchkeeper.logbook.paths import current_pointer
+# The kill test's hook: a writer with $PITCHKEEPER_CRASH_AT set to one of these steps kills itself
+# there, so that the test kills writers at chosen points of the write instead of at random times.
+CRASH_AT = "PITCHKEEPER_CRASH_AT"
+CRASH_STEPS = ("locked", "temp", "half", "synced", "renamed")
+
+
+def _crash_point(chosen: str, step: str) -> None:
+    import os
+    import signal
+
+    if chosen == step:
+        os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
+
+
+def _crlf(path: Path) -> bool:
+    """Whether a file's first line ends in CRLF (False: LF, or no such regular file)."""
+    import os
+    import stat
 
     try:
-        text = current_pointer().read_text(encoding="utf-8").strip()
-    except (FileNotFoundError, NotADirectoryError):
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False  # never open a pipe
+        with open(path, "rb") as f:
+            head = f.read(8192)
+    except (OSError, ValueError):
+        return False
+    i = head.find(b"\n")
+    return i > 0 and head[i - 1 : i] == b"\r"
+
+
+def current_match() -> Path | None:
+    """The match log the data dir's pointer names, or None when no match was started.
+
+    The pointer is one absolute path on one line (write_pointer); anything else is a corrupt
+    pointer, reported as such rather than followed.
+    """
+    import os
+
+    from pitchkeeper.logbook.paths import current_pointer
+
+    ptr = current_pointer()
+    try:
+        text = read_text(ptr, "file").strip()
+    except PitchError:
+        if not os.path.lexists(ptr):
+            return None
+        raise
+    if not text:
         return None
-    except OSError as e:
-        raise PitchError(f"cannot read: {e.strerror or e}", str(current_pointer())) from None
-    return Path(text) if text else None
+    bad = ("\n" in text or any(ord(c) < 32 or ord(c) == 127 for c in text) or not os.path.isabs(text)
+           or len(text.encode("utf-8", "surrogateescape")) > 4096)
+    if bad:
+        raise PitchError("corrupt: not the path of a match log; give --match FILE, or start a match with "
+                         "`pitchkeeper new`", str(ptr))
+    return Path(text)
+
+
+def holds_a_record(path: str | Path) -> bool:
+    """Whether writing over `path` would destroy kept data: the current match, any .toml file in the
+    data folder (a kept log, even a broken one), or any file whose text is a match or tournament record.
+
+    Used by commands that write a file a user names (`export -o`), which must never fork or lose a log.
+    """
+    import os
+
+    from pitchkeeper.game.records import HAND_KEYS
+    from pitchkeeper.logbook.paths import data_dir
+
+    real = target(path)
+    try:
+        current = current_match()
+    except PitchError:
+        current = None
+    try:
+        if current is not None and os.path.exists(current) and os.path.samefile(current, real):
+            return True
+        if real.suffix == ".toml" and Path(os.path.realpath(real)).is_relative_to(os.path.realpath(data_dir())):
+            return True
+    except (OSError, ValueError):
+        pass
+    try:
+        data = parse_text(read_text(real, "file"), real, "")
+    except PitchError:
+        return False
+    return ("hands" in data or data.get("kind") == "tournament"
+            or ("players" in data and not any(k in data for k in HAND_KEYS)))
 
 
 def resolve_match_path(explicit: str | None) -> Path:
@@ -93,101 +185,250 @@ FORMAT = 1
 
 
 def lock_path(path: Path) -> Path:
-    """The sidecar file writers lock (the log itself is replaced by rename, so it cannot be locked)."""
-    return path.with_name(f".{path.name}.lock")
+    """The sidecar file writers lock (the log itself is replaced by rename, so it cannot be locked).
+
+    It sits beside the log's real file: two paths to one log (a symlink) share one lock.
+    """
+    real = target(path)
+    return real.with_name(f".{real.name}.lock")
+
+
+def target(path: str | Path) -> Path:
+    """The file a write to `path` lands in: a symlink is followed (to be written through, not replaced)."""
+    import os
+
+    p = Path(path)
+    if not p.is_symlink():
+        return p
+    try:
+        return Path(os.path.realpath(p))
+    except (OSError, ValueError):
+        return p
+
+
+def lock_wait() -> float:
+    """Seconds a writer waits for another: $PITCHKEEPER_LOCK_WAIT, a finite number from 0 up."""
+    import math
+    import os
+
+    text = os.environ.get("PITCHKEEPER_LOCK_WAIT")
+    if text is None:
+        return LOCK_WAIT
+    try:
+        wait = float(text)
+    except ValueError:
+        wait = math.nan
+    if not (math.isfinite(wait) and 0 <= wait <= 24 * 3600):
+        raise PitchError(f"expected a number of seconds from 0 to 86400, got {text!r}", "PITCHKEEPER_LOCK_WAIT")
+    return wait
 
 
 class locked:
     """`with locked(path):` - hold the match log's write lock, waiting a little for another writer.
 
-    fcntl.flock on a sidecar file: released by the kernel when a process dies, so a killed
-    writer never leaves a stale lock behind.
+    A lock on a sidecar file (fcntl.flock; msvcrt.locking where there is no fcntl): released by
+    the system when a process dies, so a killed writer never leaves a stale lock behind. A sidecar
+    this lock created is removed again when the write is refused, so a refused command leaves the
+    folder as it found it; a writer that waited on a removed sidecar notices and locks afresh.
     """
 
     def __init__(self, path: Path, wait: float | None = None) -> None:
-        import os
-
         self.path = path
-        if wait is None:
-            try:
-                wait = float(os.environ.get("PITCHKEEPER_LOCK_WAIT", LOCK_WAIT))
-            except ValueError:
-                raise PitchError("expected a number of seconds", "PITCHKEEPER_LOCK_WAIT") from None
-        self.wait = wait
+        self.wait = lock_wait() if wait is None else wait
         self.fd = -1
+        self.created = False
 
     def __enter__(self) -> locked:
-        import fcntl
         import os
         import time
 
-        try:
-            self.fd = os.open(lock_path(self.path), os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as e:
-            raise PitchError(f"cannot lock: {e.strerror or e}", str(self.path)) from None
+        lock = lock_path(self.path)
         deadline = time.monotonic() + self.wait
         while True:
+            existed = os.path.lexists(lock)
             try:
-                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return self
-            except BlockingIOError:
+                self.fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+            except (OSError, ValueError) as e:
+                raise PitchError(f"cannot lock: {getattr(e, 'strerror', None) or e}", str(self.path)) from None
+            self.created = not existed
+            while not _try_lock(self.fd):
                 if time.monotonic() >= deadline:
-                    os.close(self.fd)
-                    self.fd = -1
+                    self._close()
                     raise PitchError(f"another pitchkeeper is writing {self.path}; try again") from None
                 time.sleep(0.01)
+            if _same_file(self.fd, lock):
+                if CRASH_AT in os.environ:
+                    _crash_point(os.environ[CRASH_AT], "locked")
+                return self
+            self._close()  # the sidecar was removed (a refused write) while this one waited: lock the new one
 
-    def __exit__(self, *exc: object) -> None:
-        import fcntl
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        import os
+
+        if self.fd < 0:
+            return
+        if exc_type is not None and self.created and os.name == "posix":
+            try:
+                os.unlink(lock_path(self.path))  # still held: a waiter that opened it relocks (_same_file)
+            except OSError:
+                pass
+        self._close()
+
+    def _close(self) -> None:
         import os
 
         if self.fd >= 0:
-            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            _unlock(self.fd)
             os.close(self.fd)
             self.fd = -1
+
+
+def _try_lock(fd: int) -> bool:
+    """Take the exclusive lock on an open file without waiting: True if it is ours now."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: lock the first byte (a lock file is empty; locking past its end is fine)
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+            return True
+        except OSError:
+            return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+
+
+def _unlock(fd: int) -> None:
+    import os
+
+    try:
+        import fcntl
+    except ImportError:
+        import msvcrt
+
+        try:
+            os.lseek(fd, 0, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
+        except OSError:
+            pass
+        return
+    fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    import os
+
+    try:
+        a, b = os.fstat(fd), os.stat(path)
+    except OSError:
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino) or os.name != "posix"
 
 
 def sweep_temps(path: Path) -> None:
     """Remove the temp files a killed writer left beside the log. Call only while holding its lock."""
     import os
 
+    real = target(path)
     # Cache temps too: one that a live reader is writing at this moment only costs it its cache write.
     # (A scan by prefix and suffix rather than a glob: no pattern to compile on every hand.)
-    prefix = f".{path.name}."
+    prefix = f".{real.name}."
     try:
-        names = [e.name for e in os.scandir(path.parent) if e.name.startswith(prefix) and e.name.endswith(".tmp")]
+        names = [e.name for e in os.scandir(real.parent) if e.name.startswith(prefix) and e.name.endswith(".tmp")]
     except OSError:
         return
     for name in names:
         try:
-            (path.parent / name).unlink()
+            (real.parent / name).unlink()
         except OSError:
             pass
 
 
+MAX_BYTES = 64 * 1024 * 1024  # a record file is a few KB; a bigger one is a mistake, not a record
+MAX_DEPTH = 32  # tables and arrays nested deeper than this are no record (and would exhaust the stack)
+INT_RANGE = (-(2**63), 2**63 - 1)  # TOML integers are 64-bit: anything else is refused, as the spec asks
+
+
 def read_text(path: str | Path, kind: str = "match log (start one with `pitchkeeper new`)") -> str:
-    """A file's text; a missing or unreadable file is a PitchError naming it (and what it should be)."""
-    p = Path(path)
+    """A file's text, CRLF line ends read as LF (write_atomic keeps the file's own ends).
+
+    A missing, unreadable, non-UTF-8 or non-regular file (a folder, a pipe, a device) is a PitchError
+    naming it: a pipe is refused before it is read, so a command never waits on one.
+    """
+    raw = read_bytes(path, kind)
     try:
-        return p.read_bytes().decode("utf-8")
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise PitchError(f"line {text_line(raw[: e.start].decode('utf-8', 'replace'))}: "
+                         f"not UTF-8 text (byte {e.start})", str(path)) from None
+    return text.replace("\r\n", "\n") if "\r" in text else text
+
+
+def read_bytes(path: str | Path, kind: str = "file") -> bytes:
+    """A regular file's bytes; anything else is a PitchError naming the path (see read_text)."""
+    import os
+
+    what = kind.split(" (")[0]
+    try:
+        if not hasattr(os, "O_NONBLOCK"):  # Windows: no pipe can be opened without waiting, so look first
+            _regular(os.stat(path), path, kind)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
         raise PitchError(f"no such {kind}", str(path)) from None
     except IsADirectoryError:
-        raise PitchError(f"is a folder, not a {kind.split(' (')[0]}", str(path)) from None
+        raise PitchError(f"is a folder, not a {what}", str(path)) from None
     except OSError as e:
         raise PitchError(f"cannot read: {e.strerror or e}", str(path)) from None
-    except UnicodeDecodeError as e:
-        raise PitchError(f"line {text_line(p.read_bytes()[: e.start].decode('utf-8', 'replace'))}: "
-                         f"not UTF-8 text (byte {e.start})", str(path)) from None
+    except ValueError:  # a NUL in the name: no file can have it
+        raise PitchError(f"no such {kind} (the name holds a NUL character)", str(path)) from None
+    try:
+        st = os.fstat(fd)
+        _regular(st, path, kind)
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as f:
+        if st.st_size > MAX_BYTES:
+            raise PitchError(f"too large for a {what} ({st.st_size // 2**20} MB)", str(path))
+        try:
+            return f.read(MAX_BYTES + 1)
+        except OSError as e:
+            raise PitchError(f"cannot read: {e.strerror or e}", str(path)) from None
+
+
+def _regular(st: Any, path: str | Path, kind: str) -> None:
+    import stat
+
+    what = kind.split(" (")[0]
+    if stat.S_ISDIR(st.st_mode):
+        raise PitchError(f"is a folder, not a {what}", str(path))
+    if not stat.S_ISREG(st.st_mode):
+        raise PitchError(f"is not a regular file (a pipe, socket or device), not a {what}", str(path))
+
+
+def is_file(path: str | Path) -> bool:
+    """Path.is_file for a name read from input: a name too long or holding a NUL is simply no file."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def parse_text(text: str, path: str | Path, note: str = "; the log was not changed") -> dict[str, Any]:
-    """TOML text as a table; a broken file is reported with its line (tomllib says where)."""
+    """TOML text as a table; a broken file is reported with its line (tomllib says where).
+
+    Also bad input, not a crash: nesting too deep for the parser (or for anything that walks the
+    data), and integers TOML does not have (beyond 64 bits; Python refuses thousands of digits).
+    """
     import re
     import tomllib
 
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         msg = str(e)
         m = re.search(r"\s*\(at line (\d+), column (\d+)\)$", msg)
@@ -198,6 +439,40 @@ def parse_text(text: str, path: str | Path, note: str = "; the log was not chang
         else:
             msg = f"not valid TOML: {msg}"
         raise PitchError(msg + note, str(path)) from None
+    except RecursionError:
+        raise PitchError(f"not a record: nested deeper than {MAX_DEPTH} levels{note}", str(path)) from None
+    except ValueError:  # an integer of thousands of digits (Python's int-from-text limit)
+        raise PitchError(f"not a record: an integer beyond the 64-bit range of TOML{note}", str(path)) from None
+    problem = shape_problem(data)
+    if problem:
+        raise PitchError(f"not a record: {problem}{note}", str(path))
+    return data
+
+
+def shape_problem(data: Any) -> str | None:
+    """What makes parsed TOML unfit to be a record, walking it without recursion (None: nothing).
+
+    Tables or arrays nested deeper than MAX_DEPTH, and integers outside 64 bits (TOML's own range;
+    Python would take them, and then fail far from the file when showing or writing them).
+    """
+    lo, hi = INT_RANGE
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, dict):
+            items: Any = v.values()
+        elif isinstance(v, list):
+            items = v
+        else:
+            continue
+        if depth >= MAX_DEPTH:
+            return f"nested deeper than {MAX_DEPTH} levels"
+        for x in items:
+            if isinstance(x, dict | list):
+                stack.append((x, depth + 1))
+            elif type(x) is int and not lo <= x <= hi:
+                return "an integer beyond the 64-bit range of TOML"
+    return None
 
 
 def text_line(text: str, offset: int | None = None) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -103,6 +104,28 @@ class TextChart:
         return "\n".join([*self.lines(), *legend]) + "\n"
 
 
+def _rows_in_order(p: Progression, idx: int, row_of: Any, nrows: int) -> dict[str, int]:
+    """The row of each side at entry `idx`: its scaled row, except that unequal scores never share a
+    row (the higher goes a row up, or the lower a row down at the top), so the chart shows sides
+    level only when they are, and never in the wrong order."""
+    order = sorted(p.sides, key=lambda s: p.scores[s][idx])
+    rows = {s: row_of(p.scores[s][idx]) for s in order}
+    for a, b in pairwise(order):  # upwards: row numbers fall as scores rise
+        if p.scores[b][idx] > p.scores[a][idx] and rows[b] >= rows[a]:
+            rows[b] = rows[a] - 1
+        elif p.scores[b][idx] == p.scores[a][idx]:
+            rows[b] = rows[a]
+    if rows[order[-1]] < 0:  # pushed above the top: push down from there instead
+        rows[order[-1]] = 0
+        down = order[::-1]
+        for a, b in pairwise(down):
+            if p.scores[b][idx] < p.scores[a][idx] and rows[b] <= rows[a]:
+                rows[b] = rows[a] + 1
+            elif p.scores[b][idx] == p.scores[a][idx]:
+                rows[b] = rows[a]
+    return {s: min(max(r, 0), nrows - 1) for s, r in rows.items()}
+
+
 def text_chart(p: Progression, width: int = 80, height: int = 16) -> TextChart:
     """A step chart: each hand a short flat step per side, the target a dotted row.
 
@@ -131,8 +154,9 @@ def text_chart(p: Progression, width: int = 80, height: int = 16) -> TextChart:
     for x in range(len(picks) * block):
         grid[trow][x] = Cell(".", None, "target")
     for b, idx in enumerate(picks):
+        rows_at = _rows_in_order(p, idx, row_of, nrows)
         for si, s in enumerate(p.sides):
-            r = row_of(p.scores[s][idx])
+            r = rows_at[s]
             for x in range(b * block, b * block + block):
                 here = grid[r][x]
                 if (here.kind == "plot" and here.side is not None and here.side != si) or here.kind == "clash":

@@ -20,8 +20,8 @@ if TYPE_CHECKING:  # types only: the domain modules are imported by whoever call
     from pitchkeeper.game.rulesets import Ruleset
     from pitchkeeper.game.scoring import Verdict
 
-FORMATS = ("csv", "json", "md", "html")
-ALIASES = {"markdown": "md", "htm": "html"}
+FORMATS = ("csv", "json", "md", "html", "text")
+ALIASES = {"markdown": "md", "htm": "html", "share": "text"}
 # Spreadsheets run a cell starting with these as a formula (OWASP "CSV injection").
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 BOM = "\ufeff"  # Excel reads a CSV as UTF-8 only when it starts with one (export --bom)
@@ -56,7 +56,7 @@ def build(ruleset: Ruleset, record: MatchRecord, state: MatchState) -> Export:
 
 def render(fmt: str, ex: Export) -> str:
     """The export in one of FORMATS."""
-    return {"csv": to_csv, "json": to_json_text, "md": to_markdown, "html": to_html}[fmt](ex)
+    return {"csv": to_csv, "json": to_json_text, "md": to_markdown, "html": to_html, "text": to_text}[fmt](ex)
 
 
 # ---------------------------------------------------------------------------
@@ -139,9 +139,12 @@ def to_json_text(ex: Export) -> str:
 
 
 def md_cell(text: str) -> str:
-    """A name that cannot break the table or turn into formatting when pasted into a chat."""
+    """A name that cannot break the table or turn into formatting when pasted into a chat.
+
+    `&` too: "&lt;" would otherwise be shown as "<", an entity rather than the name as written.
+    """
     out = text.replace("\\", "\\\\")
-    for ch in "|*_`<>[]~":
+    for ch in "|*_`<>[]~&":
         out = out.replace(ch, "\\" + ch)
     return out.replace("\n", " ")
 
@@ -165,6 +168,21 @@ def result_line(ex: Export) -> str:
         return f"{st.ending.winner} won on hand {st.ending.hand}: {st.ending.reason}. Final score: {totals}."
     n = len(st.hands)
     return f"The game goes on after {n} hand{'s' if n != 1 else ''} (to {st.target}). Score: {totals}."
+
+
+def to_text(ex: Export, goal: str | None = None) -> str:
+    """A few plain lines to paste into a group chat: the match, the score (leader first), the state."""
+    st = ex.state
+    n = len(st.hands)
+    head = f"{_title(ex)} - {st.rules}, {goal or f'to {st.target}'}"
+    order = sorted(ex.sides, key=lambda s: -st.scores[s])
+    score = " - ".join(f"{_side_words(ex, s)} {st.scores[s]}" for s in order)
+    lines = [head, f"{score} after {n} hand{'s' if n != 1 else ''}"]
+    if st.ending:
+        lines.append(f"{st.ending.winner} won on hand {st.ending.hand}: {st.ending.reason}.")
+    else:
+        lines.append("The game goes on.")
+    return "\n".join(lines) + "\n"
 
 
 def to_markdown(ex: Export) -> str:

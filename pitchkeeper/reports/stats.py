@@ -7,7 +7,7 @@ does, so one bad file never hides the others; the CLI decides what to print and 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -98,7 +98,7 @@ def read_match(path: Path, cache: RulesetCache, scanning: bool = False) -> Read:
         state = loader.load(path, text, load_ruleset=cache.get, kind="file", data=data).replay()  # the pinned ruleset
     except PitchError as e:
         return Read(path, error=str(e))
-    return Read(path, figures=figures(state))
+    return Read(path, figures=figures(state, date_of(data, path)))
 
 
 # Below this many files a worker pool costs more than it saves (it starts in ~20 ms with fork).
@@ -113,19 +113,26 @@ def _read_chunk(chunk: list[tuple[Path, bool]]) -> list[Read]:
     return [read_match(p, _worker_cache, scanning) for p, scanning in chunk]
 
 
-def read_many(files: list[tuple[Path, bool]], workers: int | None = None) -> list[Read]:
+def read_many(files: list[tuple[Path, bool]], workers: int | None = None,
+              progress: Callable[[int], None] | None = None) -> list[Read]:
     """Every (path, scanning) read in order; a large set is split over worker processes.
 
     Reading is CPU-bound (TOML parsing and replay), so processes, not threads; each returns small
     MatchFigures rather than whole replays, to keep what crosses the process boundary small.
+    `progress` is told how many files were read, as they are (a front end draws it).
     """
+    tick = progress or (lambda n: None)
     import os
 
     if workers is None:
         workers = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 8)
     if workers < 2 or len(files) < PARALLEL_FROM:
         cache = RulesetCache()
-        return [read_match(p, cache, scanning) for p, scanning in files]
+        out = []
+        for p, scanning in files:
+            out.append(read_match(p, cache, scanning))
+            tick(1)
+        return out
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -134,7 +141,11 @@ def read_many(files: list[tuple[Path, bool]], workers: int | None = None) -> lis
     size = max(8, len(files) // (workers * 4))
     chunks = [files[i:i + size] for i in range(0, len(files), size)]
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        return [r for part in pool.map(_read_chunk, chunks) for r in part]
+        done: list[Read] = []
+        for part in pool.map(_read_chunk, chunks):
+            done += part
+            tick(len(part))
+        return done
 
 
 # ---------------------------------------------------------------------------
@@ -160,6 +171,14 @@ class Line:
     taken: int  # points won in play by their side, over their hands
     scored: int  # net score change of their side (sets count against)
     points: dict[str, int]  # point id -> how often they won it
+    own: int = 0  # points won by this player by name (a player line), in matches that record it
+    own_hands: int = 0  # the hands of those matches
+
+    @property
+    def own_per_hand(self) -> float | None:
+        """Points a player won himself per hand (his partner's not counted); None where no match
+        recorded who won each point by player (entered by team)."""
+        return round(self.own / self.own_hands, 2) if self.own_hands else None
 
     @property
     def average_bid(self) -> float | None:
@@ -180,7 +199,8 @@ class Line:
                 "matches": self.matches, "finished": self.finished, "won": self.won, "hands": self.hands,
                 "bids": self.bids, "made": self.made, "set": self.set, "pitched": self.pitched,
                 "average_bid": self.average_bid, "made_rate": self.made_rate, "taken": self.taken,
-                "points_per_hand": self.points_per_hand, "scored": self.scored, "points": points}
+                "points_per_hand": self.points_per_hand, "own_points": self.own,
+                "own_points_per_hand": self.own_per_hand, "scored": self.scored, "points": points}
 
 
 @dataclass(frozen=True)
@@ -201,18 +221,37 @@ class Stats:
                 out[pid] = {"count": top, "who": [ln.name for ln in lines if ln.points.get(pid, 0) == top]}
         return out
 
+    def set_most(self) -> dict[str, Any] | None:
+        """The player set most often (ties together), with how often and in what share of their bids."""
+        top = max((ln.set for ln in self.players), default=0)
+        if not top:
+            return None
+        who = [ln for ln in self.players if ln.set == top]
+        return {"who": [ln.name for ln in who], "set": top,
+                "of_bids": {ln.name: ln.bids for ln in who}}
+
+    def best_partnership(self) -> dict[str, Any] | None:
+        """The partnership with the best share of finished games won (then points per hand)."""
+        played = [ln for ln in self.teams if ln.finished]
+        if not played:
+            return None
+        best = max(played, key=lambda ln: (ln.won / ln.finished, ln.points_per_hand or 0.0, ln.finished))
+        return {"name": best.name, "members": list(best.members), "won": best.won, "finished": best.finished,
+                "won_rate": round(best.won / best.finished, 3), "points_per_hand": best.points_per_hand}
+
     def to_json(self) -> dict[str, Any]:
         return {"matches": self.matches, "finished": self.finished, "hands": self.hands,
                 "players": [ln.to_json(self.point_ids) for ln in self.players],
                 "teams": [ln.to_json(self.point_ids) for ln in self.teams],
-                "most_often": {"players": self.leaders(self.players), "teams": self.leaders(self.teams)}}
+                "most_often": {"players": self.leaders(self.players), "teams": self.leaders(self.teams)},
+                "set_most": self.set_most(), "best_partnership": self.best_partnership()}
 
 
 class _Acc:
     """Mutable running sums for one Line while tallying (frozen into a Line at the end)."""
 
-    __slots__ = ("bid_total", "bids", "finished", "hands", "made", "matches", "members", "names", "pitched",
-                 "points", "scored", "set", "taken", "won")
+    __slots__ = ("bid_total", "bids", "finished", "hands", "made", "matches", "members", "names", "own", "own_hands",
+                 "pitched", "points", "scored", "set", "taken", "won")
 
     def __init__(self, members: tuple[str, ...]) -> None:
         self.members = members
@@ -220,6 +259,7 @@ class _Acc:
         self.matches = self.finished = self.won = self.hands = 0
         self.bids = self.made = self.set = self.pitched = self.bid_total = self.taken = self.scored = 0
         self.points: dict[str, int] = {}
+        self.own = self.own_hands = 0
 
     def add_bids(self, b: tuple[int, int, int, int, int]) -> None:
         self.bids += b[0]
@@ -235,7 +275,7 @@ class _Acc:
     def freeze(self, name: str) -> Line:
         return Line(name, self.members, tuple(self.names), self.matches, self.finished, self.won, self.hands,
                     self.bids, self.made, self.set, self.pitched, self.bid_total, self.taken, self.scored,
-                    dict(self.points))
+                    dict(self.points), self.own, self.own_hands)
 
 
 @dataclass(frozen=True)
@@ -255,9 +295,44 @@ class MatchFigures:
     bids: dict[str, tuple[int, int, int, int, int]]  # player -> (bids, made, set, pitched, sum of bids)
     player_points: dict[str, dict[str, int]]  # player -> point id -> times won
     side_points: dict[str, dict[str, int]]  # side -> point id -> times won
+    rules: str = ""  # the ruleset's name (for --rules)
+    date: str = ""  # YYYY-MM-DD the match began (its `created`, else the file's date; for --since/--until)
+    player_taken: dict[str, int] | None = None  # player -> points won by name; None: not recorded per player
 
 
-def figures(state: MatchState) -> MatchFigures:
+def date_of(data: Mapping[str, Any], path: Path) -> str:
+    """The day a match began: its `created` key, else the day the file was last written."""
+    import datetime
+
+    c = data.get("created")
+    if isinstance(c, str) and len(c) >= 10:
+        return c[:10]
+    if isinstance(c, (datetime.date, datetime.datetime)):
+        return c.isoformat()[:10]
+    try:
+        return datetime.date.fromtimestamp(path.stat().st_mtime).isoformat()
+    except OSError:
+        return ""
+
+
+def day(text: str, where: str) -> str:
+    """A --since/--until value: YYYY-MM-DD (a day), checked."""
+    import datetime
+
+    try:
+        return datetime.date.fromisoformat(text.strip()).isoformat()
+    except ValueError:
+        raise PitchError(f"expected a day as YYYY-MM-DD, such as 2026-11-23, got {text!r}", where) from None
+
+
+def keep(figs: Iterable[MatchFigures], rules: str | None = None, since: str | None = None,
+         until: str | None = None) -> list[MatchFigures]:
+    """The matches of one ruleset and/or begun within [since, until] (days, both included)."""
+    return [f for f in figs if (rules is None or f.rules == rules) and (since is None or f.date >= since)
+            and (until is None or (f.date and f.date <= until))]
+
+
+def figures(state: MatchState, date: str = "") -> MatchFigures:
     """The figures of one replayed match (match.MatchState).
 
     A point counts for a player when the record says which player won it (captured or dealt
@@ -272,6 +347,8 @@ def figures(state: MatchState) -> MatchFigures:
     player_points: dict[str, dict[str, int]] = {}
     side_points: dict[str, dict[str, int]] = {}
     individual = not table.teams
+    player_taken: dict[str, int] = dict.fromkeys(table.players, 0)
+    by_player = individual
     for h in state.hands:
         v = h.verdict
         for s in sides:
@@ -287,13 +364,15 @@ def figures(state: MatchState) -> MatchFigures:
         for a in v.awards:
             who = a.player if a.player is not None else (a.side if individual else None)
             if who is not None:
+                by_player = by_player or a.player is not None
+                player_taken[who] = player_taken.get(who, 0) + a.value
                 pp = player_points.setdefault(who, {})
                 pp[a.point] = pp.get(a.point, 0) + 1
             sp = side_points.setdefault(a.side, {})
             sp[a.point] = sp.get(a.point, 0) + 1
     return MatchFigures(tuple(table.players), tuple(table.teams or ()), len(state.hands), state.winner,
                         state.ending is not None, taken, scored, {p: tuple(b) for p, b in bids.items()},  # type: ignore[misc]
-                        player_points, side_points)
+                        player_points, side_points, state.rules, date, player_taken if by_player else None)
 
 
 def tally(states: Iterable[MatchState]) -> Stats:
@@ -328,6 +407,9 @@ def merge(all_figures: Iterable[MatchFigures]) -> Stats:
             acc.scored += f.scored[side]
         for p in f.players:
             players[p].names[p] = None
+            if f.player_taken is not None:
+                players[p].own += f.player_taken.get(p, 0)
+                players[p].own_hands += f.hands
         for p, b in f.bids.items():
             players[p].add_bids(b)
             if f.teams:

@@ -81,6 +81,29 @@ class Text:
     def __bool__(self) -> bool:
         return bool(self.plain)
 
+    def wrap(self, width: int, indent: int = 2) -> list[Text]:
+        """The line broken at spaces to fit `width` columns, later lines indented (a phone is 40 wide)."""
+        if self.cell_len <= width or width < 10:
+            return [self]
+        chars = [(ch, s) for t, s in self.spans for ch in t]
+        lines: list[Text] = []
+        start, room = 0, width
+        while len(chars) - start > room:
+            cut = start + room
+            brk = max((i for i in range(start + 1, cut + 1) if chars[i][0] == " "), default=None)
+            if brk is None:  # one word longer than the line (a path): kept whole, never cut in two
+                brk = next((i for i in range(cut, len(chars)) if chars[i][0] == " "), len(chars))
+            lines.append(_from_chars(chars[start:brk], self.style))
+            start = brk + 1
+            while start < len(chars) and chars[start][0] == " ":
+                start += 1
+            room = width - indent
+        tail = chars[start:]
+        if tail:
+            lines.append(_from_chars(tail, self.style))
+        pad = " " * indent
+        return [lines[0], *(Text(pad).append_text(t) for t in lines[1:])]
+
     def render(self, color: bool) -> str:
         if not color:
             return self.plain
@@ -89,6 +112,16 @@ class Text:
             code = _sgr(f"{self.style} {s}")
             out.append(f"\x1b[{code}m{t}\x1b[0m" if code else t)
         return "".join(out)
+
+
+def _from_chars(chars: list[tuple[str, str]], style: str) -> Text:
+    out = Text(style=style)
+    for ch, s in chars:
+        if out.spans and out.spans[-1][1] == s:
+            out.spans[-1] = (out.spans[-1][0] + ch, s)
+        else:
+            out.spans.append((ch, s))
+    return out
 
 
 class Console:
@@ -104,22 +137,15 @@ class Console:
 
         return shutil.get_terminal_size((80, 24)).columns
 
-    def print(self, *objects: Any, **_: Any) -> None:
+    def print(self, *objects: Any, wrap: bool = True, **options: Any) -> None:
+        """One line (or a Table); a line wider than the terminal is broken at spaces (indented), not cut by it.
+        `no_wrap=True` (as Rich spells it) keeps the line whole."""
         if len(objects) == 1 and isinstance(objects[0], Table):
             self.file.write("".join(t.render(self.color) + "\n" for t in objects[0].lines(self.width)))
             return
-        if len(objects) == 1 and isinstance(objects[0], Text) and objects[0].cell_len > self.width and \
-                not _.get("no_wrap"):
-            import textwrap
-
-            t = objects[0]  # too long for the terminal: folded at spaces, as Rich would (its styles kept whole)
-            one = {st for _, st in t.spans} == {t.spans[0][1]} if t.spans else False
-            style = " ".join(x for x in (t.style, t.spans[0][1] if one else "") if x)
-            objects = tuple(Text(piece, style=style) for piece in textwrap.wrap(t.plain, self.width))
-            self.file.write("".join(o.render(self.color) + "\n" for o in objects))
-            return
-        line = " ".join(o.render(self.color) if isinstance(o, Text) else str(o) for o in objects)
-        self.file.write(line + "\n")
+        line = Text(" ").join(o if isinstance(o, Text) else Text(str(o)) for o in objects)
+        parts = line.wrap(self.width) if wrap and not options.get("no_wrap") else [line]
+        self.file.write("".join(p.render(self.color) + "\n" for p in parts))
 
 
 class Table:
@@ -194,16 +220,43 @@ def _wants_color(stream: Any) -> bool:
 
 
 def grid(rows: list[list[Any]], right: tuple[int, ...] = (), width: int = 80) -> list[Text]:
-    """Rows of cells (strings or Texts) as aligned lines, the first row a heading under a rule."""
+    """Rows of cells (strings or Texts) as aligned lines, the first row a heading under a rule.
+
+    Too wide for `width`, the gaps narrow; still too wide, the last column goes on a line of its own
+    under each row (indented), so a 40-column phone shows every cell.
+    """
     cells = [[c if isinstance(c, Text) else Text(str(c)) for c in row] for row in rows]
     widths = [max(r[i].cell_len for r in cells) for i in range(len(cells[0]))]
+    gap = 3
+    while gap > 1 and sum(widths) + gap * (len(widths) - 1) > width:
+        gap -= 1
+    if len(widths) > 2 and sum(widths) + gap * (len(widths) - 1) > width:
+        k = len(widths) - 1  # the leading columns that fit stay a grid; the rest go under each row
+        while k > 1 and sum(widths[:k]) + gap * (k - 1) > width:
+            k -= 1
+        head = grid([r[:k] for r in rows], right=tuple(i for i in right if i < k), width=width)
+        out = head[:2]
+        for r, line in zip(cells[1:], head[2:], strict=True):
+            out.append(line)
+            under = Text("    ")
+            for i in range(k, len(r)):
+                if not r[i]:
+                    continue
+                if under.cell_len > 4:
+                    under.append("  ")
+                if k < len(r) - 1:  # several moved: each under its heading
+                    under.append(f"{cells[0][i].plain} ", "dim")
+                under.append_text(r[i])
+            if under.cell_len > 4:
+                out += under.wrap(width, indent=4)
+        return out
     lines = []
     for n, r in enumerate(cells):
         line = Text(style="bold" if n == 0 else "")
         for i, c in enumerate(r):
             pad = " " * (widths[i] - c.cell_len)
             if i:
-                line.append("   ")
+                line.append(" " * gap)
             if i in right:
                 line.append(pad)
             line.append_text(c)
@@ -211,7 +264,7 @@ def grid(rows: list[list[Any]], right: tuple[int, ...] = (), width: int = 80) ->
                 line.append(pad)
         lines.append(line.rstrip() or line)
         if n == 0:
-            lines.append(Text("─" * min(width, sum(widths) + 3 * (len(widths) - 1)), style="dim"))
+            lines.append(Text("─" * min(width, sum(widths) + gap * (len(widths) - 1)), style="dim"))
     return lines
 
 

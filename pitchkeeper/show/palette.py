@@ -6,7 +6,8 @@ Every drawing takes its words and styles from here (`show.ansi`, `show.render`, 
 
 from __future__ import annotations
 
-from pitchkeeper.game.cards import SUIT_NAMES, SUIT_SYMBOLS, pretty
+from pitchkeeper.game.cards import pretty
+from pitchkeeper.game.vocabulary import SUIT_NAMES, SUIT_SYMBOLS
 
 RED_SUITS = ("H", "D")
 DIM = "dim"

@@ -28,7 +28,7 @@ def chart(p: Progression, title: str, console: Console | None = None) -> None:
     console = console or Console()
     width = max(30, min(console.width, 100))
     tc: TextChart = text_chart(p, width=width)
-    console.print(Text(title, style="bold"), overflow="ellipsis", no_wrap=True)
+    console.print(Text(title, style="bold"))  # wrapped, not cut: the target is at its end
     for row in tc.rows:
         line = Text(no_wrap=True)
         for c in row:
@@ -51,7 +51,9 @@ def _table(title: str) -> RTable:
 
 
 def stats(s: Any, console: Console | None = None) -> None:
-    """Per player and per team: bids and results, then the points each won (each table fits 80 columns)."""
+    """Per player and per team: bids and results, then the points each won (each table fits 80 columns).
+
+    pts/h: points the side took per hand; own/h: points the player won himself per hand."""
     console = console or Console()
     console.print(Text.assemble((f"{s.matches} match(es)", "bold"), f", {s.finished} finished, {s.hands} hands"))
     for title, lines in (("players", s.players), ("teams", s.teams)):
@@ -60,12 +62,16 @@ def stats(s: Any, console: Console | None = None) -> None:
         console.print()
         t = _table(title)
         t.add_column("name", overflow="fold")
-        for col in ("games", "won", "hands", "bids", "made", "set", "avg bid", "pts/hand"):
+        own = title == "players"  # a player's own points per hand, beside his side's
+        for col in ("games", "won", "hands", "bids", "made", "set", "avg bid", "pts/h",
+                    *(["own/h"] if own else [])):
             t.add_column(col, justify="right", no_wrap=True)
         for ln in lines:
-            t.add_row(ln.name, str(ln.matches), str(ln.won), str(ln.hands), str(ln.bids), str(ln.made), str(ln.set),
+            made = str(ln.made) if ln.made_rate is None else f"{ln.made} {100 * ln.made_rate:.0f}%"
+            t.add_row(ln.name, str(ln.matches), str(ln.won), str(ln.hands), str(ln.bids), made, str(ln.set),
                       "-" if ln.average_bid is None else f"{ln.average_bid:.2f}",
-                      "-" if ln.points_per_hand is None else f"{ln.points_per_hand:.2f}")
+                      "-" if ln.points_per_hand is None else f"{ln.points_per_hand:.2f}",
+                      *(["-" if ln.own_per_hand is None else f"{ln.own_per_hand:.2f}"] if own else []))
         console.print(t)
         p = _table(f"points won by {title} (how often)")
         p.add_column("name", overflow="fold")
@@ -79,3 +85,11 @@ def stats(s: Any, console: Console | None = None) -> None:
         if lead:
             words = "; ".join(f"{pid} {', '.join(x['who'])} ({x['count']})" for pid, x in lead.items())
             console.print(Text.assemble(("most often: ", "bold"), words))
+    sm = s.set_most()
+    if sm:
+        who = ", ".join(f"{n} ({sm['set']} of {sm['of_bids'][n]} bids)" for n in sm["who"])
+        console.print(Text.assemble(("set most: ", "bold"), who))
+    bp = s.best_partnership()
+    if bp:
+        console.print(Text.assemble(("best partnership: ", "bold"), f"{bp['name']}, won {bp['won']} of "
+                                    f"{bp['finished']} games ({100 * bp['won_rate']:.0f}%)"))

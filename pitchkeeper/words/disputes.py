@@ -12,8 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pitchkeeper.errors import PitchError, nearest, or_list
+from pitchkeeper.game import vocabulary
 from pitchkeeper.game.cards import PARTNER_SUIT, SUIT_NAMES, Card, pretty
-from pitchkeeper.game.play import SYMBOL_WORDS, TRUMP, allowed, card_list, first_lead_suits
+from pitchkeeper.game.play import TRUMP, allowed, card_list, first_lead_suits
 from pitchkeeper.game.rulesets import PointRule, Ruleset, symbol_card
 from pitchkeeper.words.explain import symbol_words
 
@@ -99,7 +100,7 @@ def _bid(r: Ruleset) -> int:
 
 def _short(sym: str) -> str:
     """'the off-jack', 'the high joker', 'the ten of trumps'."""
-    return SYMBOL_WORDS.get(sym) or symbol_words(sym)
+    return vocabulary.symbol_words(sym)
 
 
 def _may(r: Ruleset, holding: list[Card], led: str | None) -> str:
@@ -235,7 +236,7 @@ def _trump_lead(r: Ruleset) -> _Parts:
     odd = [s for s in order if s.startswith("off-") or s in ("HJ", "LJ", "JK")]
     special = _trump(r, odd[-1]) if odd else _lowest_trump(r)
     holding = [special, *_plain(r, PARTNER if not odd else "H"), *_plain(r, "D")]
-    counts = f" ({or_list([SYMBOL_WORDS[s] for s in odd])} included)" if odd else ""
+    counts = f" ({or_list([vocabulary.symbol_words(s) for s in odd])} included)" if odd else ""
     ex = f"spades trump, trump led: a player holding {card_list(holding)} {_may(r, holding, TRUMP)}"
     if r.settings["play"]["follow"] == "trump-only":
         return ("only trumps are played; a player with none folds",

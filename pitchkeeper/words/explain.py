@@ -7,21 +7,13 @@ rulesets can be compared topic by topic ("low: to the player dealt it / to the c
 from __future__ import annotations
 
 from pitchkeeper.errors import or_list
-from pitchkeeper.game.cards import RANK_NAMES
+from pitchkeeper.game import vocabulary
 from pitchkeeper.game.rulesets import PointRule, Ruleset
-
-_SYMBOL_WORDS = {
-    "off-J": "the off-jack (the jack of the same colour)",
-    "off-A": "the off-ace (the ace of the same colour)",
-    "off-3": "the off-three (the three of the same colour)",
-    "HJ": "the high joker",
-    "LJ": "the low joker",
-    "JK": "the joker",
-}
 
 
 def symbol_words(sym: str) -> str:
-    return _SYMBOL_WORDS.get(sym) or f"the {RANK_NAMES[sym]} of trumps"
+    """A trump symbol in words, explained: 'the off-jack (the jack of the same colour)'."""
+    return vocabulary.symbol_words(sym, explained=True)
 
 
 def point_words(p: PointRule) -> str:
@@ -141,7 +133,7 @@ def describe(r: Ruleset) -> dict[str, tuple[str, str]]:
     else:
         out["who-wins"] = ("Winning", "any side that gets there wins, bidding or not")
     prec = {
-        "bidder": "the bidding side goes out first, even with fewer points",
+        "bidder": "the bidding side goes out first, even with fewer points (a pitch without a contract has no bidder)",
         "higher": "the higher score wins",
         "count-out": f"count the points in order ({', '.join(w['count_out'])}); the first side there wins",
     }

@@ -1,0 +1,125 @@
+"""`pitchkeeper serve`: the match on the TV and every phone at the table (pitchkeeper.web).
+
+The web stack (Starlette, uvicorn, Jinja2, segno) is imported inside the command only: loading this
+module for `--help` or a listing costs nothing, and the table commands never see it.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from pitchkeeper.cli import MatchOpt, fail, topic
+
+commands = topic()
+
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+
+def _lan_address() -> str | None:
+    """This machine's address on the local network (the route a packet would take; nothing is sent)."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.254.254.254", 1))
+            ip = s.getsockname()[0]
+        except OSError:
+            ip = None
+    if ip and not ip.startswith("127."):
+        return ip
+    try:
+        ip = socket.gethostbyname(socket.gethostname())
+    except OSError:
+        return None
+    return None if ip.startswith("127.") else ip
+
+
+def _check_pin(pin: str) -> str:
+    if not (4 <= len(pin) <= 32) or not pin.isprintable() or any(c.isspace() for c in pin):
+        fail("a PIN is 4 to 32 characters with no spaces")
+    return pin
+
+
+def _listen(host: str, port: int) -> object:
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        return socket.create_server((host.strip("[]"), port), family=family, reuse_port=False)
+    except OSError as e:
+        fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
+
+
+def _url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+@commands.command("serve")
+def serve(
+    match: MatchOpt = None,
+    host: Annotated[str | None, typer.Option("--host", metavar="HOST", help="The address to listen on (default 127.0.0.1: this "
+                                             "machine only).", show_default=False)] = None,
+    port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, metavar="PORT",
+                                      help="The port (0: any free one).")] = 8765,
+    pin: Annotated[str | None, typer.Option("--pin", metavar="PIN", help="The table's PIN for writes (default: a new one, "
+                                            "printed).", show_default=False)] = None,
+    lan: Annotated[bool, typer.Option("--lan", help="Listen on the local network and print the address to "
+                                      "open, with a QR code.")] = False,
+) -> None:
+    """Serve the match to the table: the scoreboard at /, hand entry for phones at /enter, JSON at /api.
+
+    Reading needs nothing; every write needs the PIN. Ctrl-C stops it.
+    """
+    from pitchkeeper.logbook import store
+
+    try:
+        import jinja2  # noqa: F401
+        import segno
+        import starlette  # noqa: F401
+        import uvicorn
+    except ImportError as e:  # pragma: no cover - they are dependencies; a broken install says how to mend it
+        fail(f"serve needs the web packages ({e.name} is missing): pip install 'starlette>=0.40' 'uvicorn>=0.30' "
+             "'jinja2>=3.1' 'segno>=1.6' (or reinstall pitchkeeper)")
+    from pitchkeeper.web.app import create_app
+    from pitchkeeper.web.guard import new_pin
+
+    path = store.resolve_match_path(match)
+    table_pin = _check_pin(pin) if pin is not None else new_pin()
+    bind = host or ("0.0.0.0" if lan else "127.0.0.1")
+    loopback = bind in LOOPBACK_HOSTS
+    sock = _listen(bind, port)
+    port = sock.getsockname()[1]  # type: ignore[attr-defined]
+    shown = _lan_address() if bind in ("0.0.0.0", "::") else bind
+    base = _url(shown or "127.0.0.1", port)
+    entry_url = f"{base}/enter" if not loopback and shown else None  # the TV shows it, with a QR code to scan
+    try:
+        web = create_app(path, table_pin, allowed_hosts=LOOPBACK_HOSTS if loopback else None, entry_url=entry_url)
+    except BaseException:  # a broken log stops here: let the port go
+        sock.close()  # type: ignore[attr-defined]
+        raise
+    out = sys.stdout
+    out.write(f"serving {path}\n")
+    out.write(f"  scoreboard  {base}/\n  enter hands {base}/enter\n")
+    out.write(f"  PIN         {table_pin}" + ("  (as given)" if pin is not None else "") + "\n")
+    if loopback:
+        out.write("  listening on this machine only; --lan lets the phones at the table in\n")
+    elif shown is None:  # the local network (--lan, or a --host that is not this machine alone)
+        out.write("  (no local network address found: is this machine on a network?)\n")
+    else:
+        out.write(f"\nopen on a phone (same Wi-Fi): {base}/enter\n")
+        segno.make(f"{base}/enter", error="m").terminal(out=out, compact=True, border=2)
+    out.write("Ctrl-C stops.\n")
+    out.flush()
+    config = uvicorn.Config(web, log_level="warning", access_log=False, timeout_graceful_shutdown=1,
+                            lifespan="on", server_header=False)
+    hub = web.state.site.hub
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: object) -> None:
+            hub.close_soon()  # end the open pages' event streams, so Ctrl-C stops at once
+            super().handle_exit(sig, frame)  # type: ignore[arg-type]
+
+    Server(config).run(sockets=[sock])  # type: ignore[list-item]

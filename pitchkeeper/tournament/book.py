@@ -1,0 +1,453 @@
+"""The tournament file: TOML kept like a match log.
+
+It is read and checked whole on every use (the file is the truth), and every write appends one
+block of text - a round's seating or a table's result - under the log's lock with an atomic
+replace, so a comment a person wrote survives, a crash leaves the old file or the new one, and
+two organisers recording at once never lose a result. A correction is a new result block marked
+`correction = true`: the file keeps what was first reported and what replaced it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pitchkeeper.errors import PitchError
+from pitchkeeper.logbook import store
+from pitchkeeper.tournament import model, seating
+from pitchkeeper.tournament.model import Result, Round, Seating, Tournament, side_name
+
+FORMAT_VERSION = 1
+
+
+class _naming:
+    """`with _naming(path):` - a PitchError raised inside names the tournament file (once)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = str(path)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, e: BaseException | None, tb: object) -> None:
+        if isinstance(e, PitchError) and not str(e).startswith(self.path):
+            raise e.at(self.path) from None
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S")
+
+
+KIND = "tournament file (start one with `pitchkeeper tournament new`)"
+
+
+def load(path: str | Path) -> Tournament:
+    """Read and check a tournament file; every problem is one PitchError naming the file and key."""
+    return _read(Path(path))[1]
+
+
+def _cache_path(p: Path) -> Path:
+    return p.with_name(f".{p.name}.cache.json")
+
+
+def _read(p: Path) -> tuple[str, Tournament, dict[str, Any]]:
+    """The file's text, the tournament, and the TOML table it was read from.
+
+    TOML parsing is most of a read (~30 ms for a 50-table night), so the table is remembered in a
+    JSON file beside it, keyed by the file's stamp (size, times, inode): a file changed in any way,
+    by hand included, is parsed again. Every check of the tournament runs on every read all the same.
+    """
+    import json
+
+    before = store.stamp(p)
+    text = store.read_text(p, KIND)
+    data = None
+    if before is not None and store.stamp(p) == before:
+        try:
+            c = json.loads(_cache_path(p).read_text(encoding="utf-8"))
+            if c.get("stamp") == before and c.get("format") == FORMAT_VERSION:
+                data = c["data"]
+        except (OSError, ValueError, KeyError, TypeError):
+            data = None
+    fresh = data is None
+    if data is None:
+        data = store.parse_text(text, p, "")
+    try:
+        t = model.parse(data)
+    except PitchError as e:
+        raise e.at(str(p)) from None
+    if fresh and before is not None and store.stamp(p) == before:
+        _remember(p, before, data)
+    return text, t, data
+
+
+def _remember(p: Path, stamp: list[int] | None, data: dict[str, Any]) -> None:
+    """Best effort: a cache that cannot be written is only a slower next read."""
+    import json
+    import tempfile
+
+    if stamp is None:
+        return
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".cache.tmp", dir=p.parent)
+        text = json.dumps({"format": FORMAT_VERSION, "stamp": stamp, "data": data}, ensure_ascii=False, default=str)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:  # dumps, not dump: only dumps has the C encoder
+            f.write(text)
+        os.replace(tmp, _cache_path(p))
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except (OSError, UnboundLocalError):
+            pass
+
+
+def _parse(text: str, path: str | Path) -> Tournament:
+    data = store.parse_text(text, path, "")
+    try:
+        return model.parse(data)
+    except PitchError as e:
+        raise e.at(str(path)) from None
+
+
+def _write_results(p: Path, text: str, data: dict[str, Any], done: Sequence[tuple[Result, Seating]]) -> str:
+    """Append result blocks in one write, each checked to read back as the result meant; remember the new table."""
+    new = text
+    entries = []
+    for res, seat in done:
+        block = result_text(res, seat)
+        entry = store.parse_text(block, p, "")["results"][0]
+        if model.parse_scores(entry["scores"], entry["winner"], seat) != (res.scores, res.winner):
+            raise AssertionError("a result block must read back as written")
+        new = _append(new, block)
+        entries.append(entry)
+    store.write_atomic(p, new)
+    _remember(p, store.stamp(p), {**data, "results": [*data.get("results", []), *entries]})
+    return new
+
+
+def header_text(t: Tournament, seed: str) -> str:
+    v = store.toml_value
+    lines = [
+        "# pitchkeeper tournament: the players, then one [[rounds]] block per round seated and one",
+        "# [[results]] block per table reported. Check it after a change by hand with",
+        "# `pitchkeeper tournament check FILE`.",
+        f"format_version = {FORMAT_VERSION}",
+        'kind = "tournament"',
+    ]
+    if t.title:
+        lines.append(f"title = {v(t.title)}")
+    lines += [
+        f"rules = {v(t.rules)}",
+        f"format = {v(t.format)}",
+        f"rounds_planned = {t.planned}",
+        f"table = {{ sides = {t.shape.sides}, size = {t.shape.size} }}",
+        f"seed = {v(seed)}",
+        f"created = {v(_now())}",
+        f"players = {v(list(t.players))}",
+    ]
+    if t.teams:
+        lines.append("teams = [")
+        lines += [f"  {v(list(tm))}," for tm in t.teams]
+        lines.append("]")
+    return "\n".join(lines) + "\n"
+
+
+def round_text(rnd: Round) -> str:
+    v = store.toml_value
+    lines = ["[[rounds]]", f"round = {rnd.number}", f"seated = {v(_now())}",
+             f"sitting_out = {v(list(rnd.sitting_out))}", "tables = ["]
+    lines += [f"  {{ table = {s.table}, sides = {v([list(x) for x in s.sides])} }}," for s in rnd.tables]
+    lines.append("]")
+    return "\n".join(lines) + "\n"
+
+
+def result_text(res: Result, seat: Seating) -> str:
+    v = store.toml_value
+    names = [side_name(s) for s in seat.sides]
+    lines = ["[[results]]", f"round = {res.round}", f"table = {res.table}",
+             f"scores = {v(dict(zip(names, res.scores, strict=True)))}", f"winner = {v(names[res.winner])}"]
+    if res.match:
+        lines.append(f"match = {v(res.match)}")
+    if res.correction:
+        lines.append("correction = true")
+    lines.append(f"recorded = {v(_now())}")
+    return "\n".join(lines) + "\n"
+
+
+def _append(text: str, block: str) -> str:
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return text + "\n" + block
+
+
+def create(path: str | Path, rules: str, fmt: str, players: Sequence[str], teams: Sequence[Sequence[str]] = (),
+           rounds: int | None = None, seed: str = "order", title: str = "",
+           ratings: Mapping[str, float] | None = None) -> Tournament:
+    """Start a tournament file (refusing to replace one). With `ratings`, fixed teams (or players) are listed
+    strongest first, which is the order Swiss pairs by before any result and breaks ties by."""
+    from pitchkeeper.game import rulesets
+
+    p = Path(path)
+    ruleset = rulesets.load(rules)
+    names = tuple(x.strip() for x in players)
+    team_list = tuple(tuple(x.strip() for x in tm) for tm in teams)
+    if fmt != "progressive" and not team_list:
+        team_list = tuple((n,) for n in names)  # individual play: each player is a side
+    if team_list and not names:
+        names = tuple(x for tm in team_list for x in tm)
+    sizes = {len(tm) for tm in team_list}
+    if len(sizes) > 1:
+        raise PitchError("every team needs the same number of players", "--teams")
+    with _naming(p):
+        shape = seating.shape_for(ruleset, fmt, sizes.pop() if sizes else None)
+    if ratings is not None:
+        strength = {tm: sum(ratings.get(x, 0.0) for x in tm) for tm in team_list}
+        team_list = tuple(sorted(team_list, key=lambda tm: -strength[tm]))
+        if not team_list:
+            names = tuple(sorted(names, key=lambda x: -ratings.get(x, 0.0)))
+    units = len(team_list) or len(names) // shape.seats
+    planned = rounds if rounds is not None else seating.default_rounds(fmt, max(units, 2), shape)
+    if rounds is not None and rounds < 1:
+        raise PitchError("expected 1 or more", "--rounds")
+    if fmt == "round-robin" and team_list:
+        full = seating.default_rounds(fmt, len(team_list), shape)
+        if planned > full:
+            raise PitchError(f"a round robin of {len(team_list)} teams has {full} rounds", "--rounds")
+    t = Tournament(rules, fmt, shape, names, team_list, planned, title=title)
+    text = header_text(t, seed)
+    checked = _parse(text, p)  # what is written must read back: every check of the file applies to `new` too
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise PitchError(f"cannot create the folder: {e.strerror or e}", str(p.parent)) from None
+    with store.locked(p):
+        if p.exists():
+            raise PitchError("already exists; choose another file", str(p))
+        store.write_atomic(p, text)
+    return checked
+
+
+def seat(path: str | Path) -> tuple[Round, bool]:
+    """Seat the next round when the current one is complete (written to the file); else the current round.
+    Returns the round and whether it was seated now. A finished tournament shows its last round."""
+    p = Path(path)
+    t = load(p)
+    cur = t.current
+    if cur is not None and (not t.complete(cur) or len(t.rounds) >= t.planned):
+        return cur, False
+    with _naming(p), store.locked(p):
+        text, t, data = _read(p)
+        cur = t.current
+        if cur is not None and (not t.complete(cur) or len(t.rounds) >= t.planned):
+            return cur, False  # another organiser seated it a moment ago
+        rnd = seating.next_round(t)
+        block = round_text(rnd)
+        after = {**data, "rounds": [*data.get("rounds", []), store.parse_text(block, p, "")["rounds"][0]]}
+        try:
+            if model.parse(after).rounds[-1] != rnd:
+                raise AssertionError("a round block must read back as seated")
+        except PitchError as e:
+            raise AssertionError(f"a seated round must pass the file's checks: {e}") from None
+        store.write_atomic(p, _append(text, block))
+        _remember(p, store.stamp(p), after)
+    return rnd, True
+
+
+def parse_score_option(text: str) -> dict[str, int]:
+    """`Ann&Cy=21,Bob&Dee=14` -> {"Ann&Cy": 21, "Bob&Dee": 14}."""
+    out: dict[str, int] = {}
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        side, eq, num = part.rpartition("=")
+        if not eq or not side.strip():
+            raise PitchError(f"expected SIDE=SCORE, such as Ann&Cy=21, got {part.strip()!r}", "--score")
+        try:
+            out[side.strip()] = int(num.strip())
+        except ValueError:
+            raise PitchError(f"{num.strip()!r} is not a whole number", f"--score {side.strip()}") from None
+    if not out:
+        raise PitchError("expected SIDE=SCORE,SIDE=SCORE", "--score")
+    return out
+
+
+def _winner(scores: tuple[int, ...], seat: Seating, winner: str | None, rules: str) -> int:
+    names = [side_name(s) for s in seat.sides]
+    if winner is not None:
+        return model.side_index(winner, seat, "--winner")
+    top = max(scores)
+    leaders = [names[i] for i, s in enumerate(scores) if s == top]
+    if len(leaders) > 1:
+        raise PitchError(f"a tie: {' and '.join(leaders)} both have {top}, and a game of {rules} ends with one "
+                         "winner; name it with --winner", "--score")
+    return scores.index(top)
+
+
+def from_scores(t: Tournament, seat: Seating, scores: Mapping[str, int], winner: str | None) -> tuple[tuple[int, ...], int]:
+    """Final scores entered by hand -> (scores in seating order, winning side)."""
+    by_side: dict[int, int] = {}
+    for k, v in scores.items():
+        i = model.side_index(k, seat, "--score")
+        if i in by_side:
+            raise PitchError(f"{side_name(seat.sides[i])} is given two scores", "--score")
+        by_side[i] = v
+    missing = [side_name(s) for i, s in enumerate(seat.sides) if i not in by_side]
+    if missing:
+        raise PitchError(f"no score for {', '.join(missing)} (seated at table {seat.table})", "--score")
+    ordered = tuple(by_side[i] for i in range(len(seat.sides)))
+    return ordered, _winner(ordered, seat, winner, t.rules)
+
+
+def read_log(log: str | Path) -> tuple[Any, Any]:
+    """A match log replayed: (its table, its state), through the one loader (the ruleset the log pins governs)."""
+    from pitchkeeper.logbook import loader
+
+    loaded = loader.load(log, kind="match log")
+    return loaded.record.table, loaded.replay()
+
+
+def from_log(t: Tournament, seat: Seating, log: str | Path, table: Any = None, state: Any = None) -> tuple[tuple[int, ...], int]:
+    """A table's match log -> (scores in seating order, winning side), after checking that its players are
+    the ones seated at that table, in the same partnerships, and that the game is over."""
+    if state is None:
+        table, state = read_log(log)
+    seated, playing = set(seat.players), set(table.players)
+    if seated != playing:
+        extra = sorted(playing - seated)
+        absent = sorted(seated - playing)
+        bits = ([f"{', '.join(extra)} not seated there"] if extra else []) + \
+               ([f"{', '.join(absent)} missing"] if absent else [])
+        raise PitchError(f"the log's players are not those seated at table {seat.table}: {'; '.join(bits)}",
+                         f"{log}: players")
+    if state.rules != rules_name(t):
+        raise PitchError(f"played under {state.rules}, but the tournament plays {rules_name(t)}", f"{log}: rules")
+    if state.winner is None:
+        raise PitchError("the game is not over: no side has won yet", str(log))
+    scores: dict[int, int] = {}
+    for side in table.sides:
+        members = table.members(side)
+        for i, s in enumerate(seat.sides):
+            if frozenset(s) == frozenset(members):
+                scores[i] = state.scores[side]
+                if side == state.winner:
+                    win = i
+                break
+        else:
+            raise PitchError(f"{side} ({' & '.join(members)}) is not a side seated at table {seat.table} "
+                             f"(sides: {', '.join(side_name(s) for s in seat.sides)})", f"{log}: teams")
+    return tuple(scores[i] for i in range(len(seat.sides))), win
+
+
+def rules_name(t: Tournament) -> str:
+    """The name of the tournament's ruleset (it may be given as a file)."""
+    if not t.rules.endswith(".toml"):
+        return t.rules
+    from pitchkeeper.game import rulesets
+
+    return rulesets.load(t.rules).name
+
+
+def _log_ref(path: Path, log: str | Path) -> str:
+    """The log's path as the tournament file keeps it: relative to the file's folder when below it."""
+    rel = os.path.relpath(Path(log).resolve(), path.resolve().parent)
+    return rel if not rel.startswith("..") else str(Path(log).resolve())
+
+
+def _target(t: Tournament, table: int, rnd: int | None, force: bool) -> Seating:
+    if not t.rounds:
+        raise PitchError("no round has been seated yet: run `pitchkeeper tournament seat` first", "--table")
+    number = rnd if rnd is not None else len(t.rounds)
+    if not 0 < number <= len(t.rounds):
+        raise PitchError(f"round {number} has not been seated (rounds 1-{len(t.rounds)})", "--round")
+    seat = t.rounds[number - 1].table(table)
+    if seat is None:
+        raise PitchError(f"round {number} has tables 1-{len(t.rounds[number - 1].tables)}", "--table")
+    if (number, table) in t.final and not force:
+        raise PitchError(f"table {table} of round {number} is already recorded; to correct it, give --force",
+                         "--table")
+    if (number, table) not in t.final and force and number < len(t.rounds):
+        raise PitchError(f"table {table} of round {number} has no result to correct", "--table")
+    return seat
+
+
+def record(path: str | Path, table: int, *, scores: Mapping[str, int] | None = None, winner: str | None = None,
+           log: str | Path | None = None, rnd: int | None = None, force: bool = False) -> tuple[Tournament, Result]:
+    """Record (or, with `force`, correct) one table's result from final scores or from its match log.
+
+    Bad input writes nothing. A correction keeps every round already seated as it was seated (the
+    players have sat down, and may have played); it changes every tally and standing after it, and
+    the seating of rounds still to come.
+    """
+    t, results = record_many(path, [(table, scores, winner, log)], rnd=rnd, force=force)
+    return t, results[0]
+
+
+Entry = tuple[int, "Mapping[str, int] | None", "str | None", "str | Path | None"]  # table, scores, winner, log
+
+
+def record_many(path: str | Path, entries: Sequence[Entry], *, rnd: int | None = None,
+                force: bool = False) -> tuple[Tournament, list[Result]]:
+    """Record several tables of one round at once (score sheets typed in a batch): all of them in one
+    write, or none on any problem."""
+    p = Path(path)
+    for table, scores, _winner, log in entries:
+        if (scores is None) == (log is None):
+            raise PitchError(f"table {table}: give its match log (--match) or its final scores (--score)", "record")
+    logs = {i: read_log(e[3]) for i, e in enumerate(entries) if e[3] is not None}  # outside the lock: replays
+    with _naming(p), store.locked(p):
+        text, t, data = _read(p)
+        number = rnd if rnd is not None else len(t.rounds)
+        done: list[tuple[Result, Seating]] = []
+        for i, (table, scores, winner, log) in enumerate(entries):
+            seat = _target(t, table, rnd, force)
+            if any(r.table == table for r, _ in done):
+                raise PitchError(f"table {table} is given twice", "--table")
+            if log is not None:
+                ordered, win = from_log(t, seat, log, *logs[i])
+                ref = _log_ref(p, log)
+            else:
+                assert scores is not None
+                ordered, win = from_scores(t, seat, scores, winner)
+                ref = None
+            done.append((Result(number, table, ordered, win, ref, (number, table) in t.final), seat))
+        _write_results(p, text, data, done)
+    results = [r for r, _ in done]
+    return dataclasses.replace(t, results=(*t.results, *results)), results
+
+
+def record_folder(path: str | Path, folder: str | Path, force: bool = False) -> tuple[Tournament, list[Result]]:
+    """Record the current round from a folder of match logs, one a table: all of them, or none on any problem."""
+    p, f = Path(path), Path(folder)
+    if not f.is_dir():
+        raise PitchError("no such folder", str(folder))
+    logs = sorted(x for x in f.glob("*.toml") if x.is_file() and not x.name.startswith("."))
+    if not logs:
+        raise PitchError("no match logs (*.toml) in this folder", str(folder))
+    read = [(x, *read_log(x)) for x in logs]
+    with _naming(p), store.locked(p):
+        text, t, data = _read(p)
+        if not t.rounds:
+            raise PitchError("no round has been seated yet: run `pitchkeeper tournament seat` first", str(p))
+        cur = t.rounds[-1]
+        by_players = {frozenset(s.players): s for s in cur.tables}
+        taken: dict[int, Path] = {}
+        results: list[tuple[Result, Seating]] = []
+        for x, table, state in read:
+            seat = by_players.get(frozenset(table.players))
+            if seat is None:
+                raise PitchError(f"its players ({', '.join(table.players)}) are not seated together at any table of "
+                                 f"round {cur.number}", str(x))
+            if seat.table in taken:
+                raise PitchError(f"table {seat.table} again (already from {taken[seat.table].name})", str(x))
+            taken[seat.table] = x
+            _target(t, seat.table, None, force)
+            ordered, win = from_log(t, seat, x, table, state)
+            res = Result(cur.number, seat.table, ordered, win, _log_ref(p, x), (cur.number, seat.table) in t.final)
+            results.append((res, seat))
+        _write_results(p, text, data, results)
+    done = [r for r, _ in results]
+    return dataclasses.replace(t, results=(*t.results, *done)), done

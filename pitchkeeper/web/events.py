@@ -1,0 +1,115 @@
+"""One watcher of the match log for every open page: the server-sent events of `GET /api/events`.
+
+The log can be written by anyone (a phone through this server, the CLI in another terminal, a script
+through the Python API), so the server does not trust its own writes to know when it changed: one task
+polls the file's stat (cheap: no read) and, when it moved, reads the log's version and tells every
+subscriber. A write made through this server calls `check()` before and after it, so its event does
+not wait for the next poll and is not merged with another writer's. Everything runs on the event
+loop thread, so events go out in the order the file moved.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+KEEPALIVE = 15.0  # seconds between comments on an idle stream (proxies and phones drop silent ones)
+
+
+class Hub:
+    """The log's last known version, and a queue per open event stream."""
+
+    def __init__(self, path: Path, read: Callable[[], dict[str, Any]], interval: float = 0.05) -> None:
+        """`read()` -> the event's data for the log as it stands (at least {"version": ...})."""
+        self.path = path
+        self.read = read
+        self.interval = interval
+        self.subscribers: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        self.closing = False
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._stat = self._stat_now()
+        self.last: dict[str, Any] = self._read_or_last()
+
+    def _stat_now(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_mtime_ns, st.st_size, st.st_ino
+
+    def _read_or_last(self) -> dict[str, Any]:
+        try:
+            return self.read()
+        except Exception:  # a log broken by hand, or caught mid-edit: keep the last good version
+            return getattr(self, "last", {"version": None})
+
+    def check(self) -> bool:
+        """Look at the file now; tell every subscriber if its version changed. True if it did."""
+        st = self._stat_now()
+        if st == self._stat:
+            return False
+        self._stat = st
+        data = self._read_or_last()
+        if data.get("version") == self.last.get("version"):
+            return False
+        self.last = data
+        for q in self.subscribers:
+            q.put_nowait(data)
+        return True
+
+    async def run(self) -> None:
+        """The one polling task (started with the app, cancelled when it stops)."""
+        self.loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.interval)
+            self.check()
+
+    def subscribe(self) -> asyncio.Queue[dict[str, Any] | None]:
+        q: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.subscribers.add(q)
+        return q
+
+    def unsubscribe(self, q: asyncio.Queue[dict[str, Any] | None]) -> None:
+        self.subscribers.discard(q)
+
+    def close(self) -> None:
+        """End every open stream (the server is stopping: open pages must not hold it up)."""
+        self.closing = True
+        for q in self.subscribers:
+            q.put_nowait(None)
+
+    def close_soon(self) -> None:
+        """`close`, from a signal handler or another thread: on the loop's own thread."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.close)
+
+    async def stream(self, last_seen: str | None = None) -> AsyncIterator[str]:
+        """The text/event-stream of one client: one `message` event per change, data = JSON with
+        `version`. A client that reconnects with a Last-Event-ID older than the log gets the change
+        it missed at once."""
+        q = self.subscribe()
+        try:
+            if self.closing:
+                return
+            yield "retry: 1000\n: pitchkeeper events\n\n"
+            if last_seen and last_seen != self.last.get("version"):
+                yield _event(self.last)
+            while True:
+                try:
+                    data = await asyncio.wait_for(q.get(), KEEPALIVE)
+                except TimeoutError:
+                    yield ": keep-alive\n\n"
+                    continue
+                if data is None:  # the server is stopping
+                    return
+                yield _event(data)
+        finally:
+            self.unsubscribe(q)
+
+
+def _event(data: dict[str, Any]) -> str:
+    return f"id: {data.get('version')}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"

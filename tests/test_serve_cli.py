@@ -1,0 +1,155 @@
+"""`pitchkeeper serve` as a user starts it: what it prints, that it answers on loopback only, that it
+stops on Ctrl-C, its one-line errors; and that no other command loads the web stack."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from serving import new_log
+
+WEB = ("starlette", "jinja2", "uvicorn", "segno", "anyio", "pitchkeeper.web")
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return {**os.environ, "PITCHKEEPER_HOME": str(tmp_path / "home"), "PYTHONUNBUFFERED": "1"}
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    return new_log(tmp_path / "m.toml", {"rules": "seven-point", "players": ["Ann", "Bob", "Cy", "Dee"],
+                                         "teams": {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}})
+
+
+def start(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], list[str]]:
+    """Start serve and read what it prints up to "Ctrl-C stops." (it serves from then on)."""
+    p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", *args], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env)
+    assert p.stdout is not None
+    out = []
+    for line in p.stdout:
+        out.append(line.rstrip("\n"))
+        if line.startswith("Ctrl-C stops."):
+            break
+    else:
+        p.wait(10)
+        raise AssertionError(f"serve stopped: {p.stderr.read() if p.stderr else ''}")
+    return p, out
+
+
+@pytest.fixture
+def served(log: Path, env: dict[str, str]) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
+    p, out = start(["--match", str(log), "--port", "0"], env)
+    yield p, out
+    if p.poll() is None:
+        p.kill()
+        p.wait(10)
+
+
+def test_serve_prints_where_and_a_new_pin_and_answers_on_loopback(served: tuple[subprocess.Popen[str], list[str]],
+                                                                  log: Path) -> None:
+    p, out = served
+    text = "\n".join(out)
+    url = re.search(r"scoreboard\s+(http://127\.0\.0\.1:\d+)/", text).group(1)
+    pin = re.search(r"PIN\s+(\d{6})\b", text).group(1)
+    assert f"{url}/enter" in text and str(log) in text
+    assert httpx.get(url + "/api/match").json()["hands"] == []
+    hand = {"trump": "S", "bid": {"player": "Ann", "amount": 2},
+            "points": {"high": "Us", "low": "Ann", "jack": "Us", "game": "Them"}}
+    assert httpx.post(url + "/api/hands", json=hand).status_code == 401
+    assert httpx.post(url + "/api/hands", json=hand, headers={"X-Pitchkeeper-Pin": pin}).status_code == 201
+    # a Host that is not this machine's name is refused (DNS rebinding): listening on loopback only
+    assert httpx.get(url + "/api/match", headers={"Host": "evil.example"}).status_code == 400
+    port = int(url.rsplit(":", 1)[1])
+    with socket.socket() as s:  # bound to 127.0.0.1: not to every interface
+        s.bind(("0.0.0.0", 0))
+        assert s.getsockname()[1] != port
+    # Ctrl-C with a page open (its event stream never ends by itself): stops, without a traceback
+    import urllib.request
+
+    with urllib.request.urlopen(url + "/api/events", timeout=10) as stream:
+        assert stream.readline().startswith(b"retry:")
+        p.send_signal(signal.SIGINT)
+        assert p.wait(15) == 130
+    stderr = p.stderr.read() if p.stderr else ""
+    assert "Traceback" not in stderr and stderr.strip() == "interrupted"
+
+
+def test_lan_prints_the_address_with_a_qr_code(log: Path, env: dict[str, str]) -> None:
+    p, out = start(["--match", str(log), "--port", "0", "--lan", "--pin", "2468"], env)
+    try:
+        text = "\n".join(out)
+        assert "PIN         2468  (as given)" in text
+        assert "open on a phone" in text or "no local network address" in text
+        if "open on a phone" in text:
+            assert sum("█" in line or "▀" in line or "▄" in line for line in out) >= 10  # the QR code
+            lan_url = re.search(r"open on a phone \(same Wi-Fi\): (http://\S+)/enter", text).group(1)
+            port = lan_url.rsplit(":", 1)[1]
+            board = httpx.get(f"http://127.0.0.1:{port}/").text  # listening on every interface, loopback too
+            assert f"{lan_url}/enter" in board and 'class="segno"' in board  # the TV shows where to go
+    finally:
+        p.send_signal(signal.SIGINT)
+        p.wait(15)
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--pin", "12"], "a PIN is 4 to 32 characters"),
+    (["--pin", "12 34"], "a PIN is 4 to 32 characters"),
+    (["--match", "nowhere.toml"], "nowhere.toml"),
+])
+def test_bad_options_are_one_line_and_exit_2(args: list[str], words: str, log: Path, env: dict[str, str]) -> None:
+    if "--match" not in args:
+        args = [*args, "--match", str(log)]
+    p = subprocess.run([sys.executable, "-m", "pitchkeeper", "serve", "--port", "0", *args], capture_output=True,
+                       text=True, env=env, timeout=30)
+    assert p.returncode == 2
+    assert p.stderr.startswith("error: ") and p.stderr.count("\n") == 1 and words in p.stderr
+
+
+def test_a_port_in_use_is_one_line(log: Path, env: dict[str, str]) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        p = subprocess.run([sys.executable, "-m", "pitchkeeper", "serve", "--match", str(log), "--port", str(port)],
+                           capture_output=True, text=True, env=env, timeout=30)
+    assert p.returncode == 2 and p.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}")
+
+
+def test_the_table_commands_never_load_the_web_stack(log: Path, env: dict[str, str]) -> None:
+    from helpers import imported_by
+
+    points = ["--high", "Us", "--low", "Them", "--jack", "none", "--off-jack", "none", "--high-joker", "none",
+              "--low-joker", "none", "--game", "Us"]
+    for args in (["hand", "Ann", "3", "S", *points], ["status"], ["status", "--json"], ["history"], ["--help"]):
+        mods, p = imported_by([*args, *(["--match", str(log)] if args[0] != "--help" else [])], env)
+        assert p.returncode == 0, (args, p.stderr[-500:])
+        assert sorted(m for m in mods if m.startswith(WEB)) == [], args
+    assert log.read_text().count("\n[[hands]]") == 1  # the hand really was recorded on the way
+    mods, _p = imported_by(["serve", "--help"], env)  # its help neither: the stack loads when it serves
+    assert sorted(m for m in mods if m.startswith(WEB)) == []
+    mods, p = imported_by(["serve", "--match", "missing.toml"], env)  # the control: serve itself does load it
+    assert p.returncode == 2 and {"starlette", "uvicorn", "jinja2"} <= mods
+
+
+def test_without_match_it_serves_the_current_match(tmp_path: Path, env: dict[str, str]) -> None:
+    made = subprocess.run([sys.executable, "-m", "pitchkeeper", "new", "cutthroat-pitch", "Ann", "Bob", "Cy"],
+                          capture_output=True, text=True, env=env, check=True)
+    p, out = start(["--port", "0"], env)
+    try:
+        path = out[0].removeprefix("serving ").strip()
+        assert path and path in made.stdout
+        url = re.search(r"scoreboard\s+(http://\S+)/", "\n".join(out)).group(1)
+        assert httpx.get(url + "/api/match").json()["rules"] == "cutthroat-pitch"
+    finally:
+        p.send_signal(signal.SIGINT)
+        p.wait(15)
