@@ -11,7 +11,8 @@ machine) over a 30-hand seven-point match whose target is out of reach, then mea
   goal < 100 ms;
 - the delay from a write to its event on an open `/api/events` stream, median of N: writes by another
   program through the Python API (as the CLI in another terminal: the server sees them by watching
-  the file) and writes through `POST /api/hands`; goal < 500 ms;
+  the file), timed from the write's end; and `POST /api/hands`, timed from the request's start (the
+  write included); goal < 500 ms;
 - the same delay as an open scoreboard page in headless Chromium sees it (the new hand drawn), when
   Playwright and Chromium are installed;
 - 5 clients posting 20 hands each at once: every one of the 100 hands kept, none twice.
@@ -136,8 +137,8 @@ def page_delays(url: str, book: object, runs: int, hands: int) -> list[float] | 
         page.goto(url + "/")
         page.wait_for_selector("#live.on")
         for i in range(runs):
-            t = time.perf_counter()
             book.append(hand(i))  # type: ignore[attr-defined]
+            t = time.perf_counter()  # from the write (done) to the hand drawn on the page
             page.wait_for_selector(f'#board[data-hands="{hands + i + 1}"]', timeout=10_000)
             out.append((time.perf_counter() - t) * 1000)
         browser.close()
@@ -176,8 +177,8 @@ def main() -> None:
             external, through_api = [], []
             n = 0
             for i in range(args.runs):  # another program writes the file (as the CLI does)
-                t = time.perf_counter()
                 book.append(hand(i))
+                t = time.perf_counter()  # the write is done (renamed into place): the clock starts
                 n += 1
                 arrived, version = stream.wait_for(n)
                 assert version == book.version, "the event does not carry the log's new version"
@@ -229,9 +230,10 @@ def main() -> None:
           f"{'ok' if med(cold) < PAGE_GOAL_MS else 'OVER'}")
     print(f"  scoreboard + style.css + live.js  median          {med(assets):7.1f} ms  goal < {PAGE_GOAL_MS:.0f} ms  "
           f"{'ok' if med(assets) < PAGE_GOAL_MS else 'OVER'}")
-    for name, xs in (("event after another program's write", external), ("event after POST /api/hands", through_api)):
+    for name, xs in (("event after another program's write", external),
+                     ("event after POST /api/hands (from its start)", through_api)):
         ok = med(xs) < EVENT_GOAL_MS
-        print(f"  {name:<38} median {med(xs):7.1f} ms  (max {max(xs):.0f})  goal < {EVENT_GOAL_MS:.0f} ms  "
+        print(f"  {name:<45} median {med(xs):7.1f} ms  (max {max(xs):.0f})  goal < {EVENT_GOAL_MS:.0f} ms  "
               f"{'ok' if ok else 'OVER'}")
     if isinstance(in_page, str):
         print(f"  hand drawn on an open scoreboard page (Chromium)  {in_page}")

@@ -326,8 +326,8 @@ def test_the_cli_and_several_clients_at_once_lose_no_hand_and_the_stream_ends_on
         def cli() -> None:
             for _ in range(3):
                 subprocess.run([sys.executable, "-m", "pitchkeeper", "hand", "Ann", "3", "S", "--high", "Us", "--low",
-                                "Them", "--jack", "Us", "--game", "Us", "--rest", "none", "--match", str(log)],
-                               env=env, check=True,
+                                "Them", "--jack", "Us", "--game", "Us", "--rest", "none", "--match", str(log)], env=env,
+                               check=True,
                                capture_output=True)
 
         threads = [threading.Thread(target=client) for _ in range(3)] + [threading.Thread(target=cli) for _ in range(2)]

@@ -81,6 +81,7 @@ def point_words(rule: Any) -> str:
 
 def build(ruleset: Any, table: Any) -> Form:
     """The questions of a ruleset at a table (pure data: the template only lays them out)."""
+    from pitchkeeper.game import answers
     from pitchkeeper.game.scoring import always_out
 
     b = ruleset.settings["bidding"]
@@ -104,8 +105,9 @@ def build(ruleset: Any, table: Any) -> Form:
             extra = ()
         else:
             extra = (Choice(NOT_OUT, "not out", "nobody had it"),)
-        # the CLI's words (issue 11): "who was dealt low?" where the point goes to the player dealt it
-        text = f"Who won {name}?" if rule.of == "game" else f"Who was dealt {name}?" if dealt else f"Who took {name}?"
+        # the CLI's own question (game.answers): "who was dealt low?" where low goes to the player dealt it
+        question = answers.question(rule)
+        text = question[:1].upper() + question[1:]
         questions.append(Question(rule.id, name, text, dealt, who + extra))
     return Form(table.players, sides, tuple(amounts), tuple(questions),
                 tuple(q.id for q in questions if q.dealt))
