@@ -1,4 +1,4 @@
-"""The command line: parse arguments, call the library, show (Rich only where it draws).
+"""The command line: parse arguments, call the library, show (plain drawing, pitchkeeper.show.ansi; never Rich).
 
 Commands live in modules by topic - `table` (keeping a match), `guided` (play), `judge`, `rules`,
 `lookback` (export, chart, stats) - each on a `commands` Typer of its own. The groups here are lazy:

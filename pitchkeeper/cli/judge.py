@@ -1,7 +1,7 @@
 """Commands that judge: `judge hand`, `judge match` (record files) and `judge trick` (a trick at the table).
 
-Parse, call the library (pitchkeeper.logbook.loader, pitchkeeper.game), show; Rich only in the
-drawing paths.
+Parse, call the library (pitchkeeper.logbook.loader, pitchkeeper.game), show; drawing (pitchkeeper.show,
+never Rich) only in the drawing paths.
 """
 
 from __future__ import annotations
@@ -111,12 +111,9 @@ def judge_trick(
 
 
 def _draw_trick(j: TrickJudgement) -> None:
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
-
     from pitchkeeper.game.cards import SUIT_NAMES
     from pitchkeeper.game.play import TRUMP
+    from pitchkeeper.show.ansi import Table, Text
     from pitchkeeper.show.render import card_text, console, suit_text
 
     def card(c: str | None) -> Text:
@@ -126,7 +123,7 @@ def _draw_trick(j: TrickJudgement) -> None:
     led = "trump" if j.led == TRUMP else SUIT_NAMES.get(j.led or "", "-")
     out.print(Text.assemble((j.rules, "bold"), "  trump ", suit_text(j.trump), f"  {led} led",
                             ("  (first trick of the hand)" if j.first else "")))
-    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    t = Table()
     t.add_column("player")
     t.add_column("card")
     t.add_column("legal")

@@ -125,6 +125,8 @@ def stats_cmd(
     A log that cannot be read is named on standard error (one line) and left out; the others are
     still counted. The exit status is 0 unless --strict is given, or no log at all could be read.
     """
+    import os
+
     from pitchkeeper.logbook import paths, store
     from pitchkeeper.reports import stats
 
@@ -135,16 +137,16 @@ def stats_cmd(
 
         rules = rulesets.load(rules).name  # a typo is one line naming the known rulesets, not an empty table
     files: list[Path] = list(matches or [])
-    scanned: set[Path] = set()
+    kept: list[Any] = []
     if all_logs:
-        found = stats.find_logs(paths.data_dir())
-        scanned = set(found)
-        files += found
-    if not files:
-        if all_logs:
+        # every log of the data folder through the shared index: only the logs changed since are read again
+        from pitchkeeper.logbook import index
+
+        kept = index.kept(progress=_progress)[0]
+        if not kept and not files:
             sys.stderr.write(f"no match logs in {paths.data_dir()}\n")
-        else:
-            files = [store.resolve_match_path(None)]
+    elif not files:
+        files = [store.resolve_match_path(None)]
     seen: set[Path] = set()
     todo: list[tuple[Path, bool]] = []
     for f in files:
@@ -154,17 +156,21 @@ def stats_cmd(
             key = f
         if key not in seen:
             seen.add(key)
-            todo.append((f, f in scanned))
+            todo.append((f, False))
     read = []
     problems = 0
     with _progress(len(todo)) as tick:
-        results = stats.read_many(todo, progress=tick)
-    for r in results:
-        if r.error:
+        outcomes: list[tuple[str | None, Any]] = [(r.error, r.figures) for r in stats.read_many(todo, progress=tick)]
+    named = {os.path.abspath(f) for f, _ in todo}  # the index keys files by absolute path
+    for k in kept:  # a file that is no match log (a tournament, other TOML) is left out quietly
+        if k.path not in named and k.kind in ("match", "error"):
+            outcomes.append((k.error, k.match_figures() if k.kind == "match" else None))
+    for error, figures in outcomes:
+        if error:
             problems += 1
-            sys.stderr.write(f"error: {r.error}\n")
-        elif r.figures is not None:
-            read.append(r.figures)
+            sys.stderr.write(f"error: {error}\n")
+        elif figures is not None:
+            read.append(figures)
     chosen = stats.keep(read, rules, since, until)
     result = stats.merge(chosen)
     rated = None

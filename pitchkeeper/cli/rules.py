@@ -1,8 +1,8 @@
 """Commands about rulesets: `rules list`, `show`, `check`, `diff`, `new` (house rules) and `explain`
 (a table argument settled by this ruleset's answer).
 
-Parse, call the library (pitchkeeper.game.rulesets, pitchkeeper.words), show; Rich only in the
-drawing paths.
+Parse, call the library (pitchkeeper.game.rulesets, pitchkeeper.words), show; drawing (pitchkeeper.show,
+never Rich) only in the drawing paths.
 """
 
 from __future__ import annotations
@@ -169,15 +169,12 @@ def rules_explain(
 
 
 def _draw_topics(name: str, answers: list[Answer]) -> None:
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
-
+    from pitchkeeper.show.ansi import Table, Text
     from pitchkeeper.show.render import console
 
     out = console()
     out.print(Text.assemble((name, "bold"), ": the usual table arguments, and this ruleset's answer"))
-    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    t = Table()
     t.add_column("topic", style="bold")
     t.add_column("answer")
     for a in answers:
@@ -187,8 +184,7 @@ def _draw_topics(name: str, answers: list[Answer]) -> None:
 
 
 def _draw_answer(name: str, a: Answer) -> None:
-    from rich.text import Text
-
+    from pitchkeeper.show.ansi import Text
     from pitchkeeper.show.render import console
 
     out = console()

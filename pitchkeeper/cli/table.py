@@ -1,8 +1,8 @@
 """Commands that keep a match at the table: new, hand, edit, undo, status, history, check.
 
 Each parses its options, calls the library (pitchkeeper.logbook: the one loader, the Logbook's
-locked write path, HandEntry) and shows the result (pitchkeeper.show: `board` without Rich for
-hand and status, `render` with Rich for the rest; `--json` never loads Rich).
+locked write path, HandEntry) and shows the result (pitchkeeper.show: `board` and `render`, both
+drawn with show.ansi, never Rich; `--json` loads no drawing code).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ Rule ids (the `rule` of an illegal play):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game.cards import SUIT_NAMES, SUITS, Card, Suit, parse_card, pretty, suit_of
@@ -30,8 +30,7 @@ TRUMP = "T"  # the effective suit of every trump in a TrumpView
 
 
 
-@dataclass(frozen=True, slots=True)
-class Illegal:
+class Illegal(NamedTuple):
     """A play that broke the rules, as `judge hand` reports it (tricks counted from 1)."""
 
     trick: int
@@ -44,8 +43,7 @@ class Illegal:
         return {"trick": self.trick, "player": self.player, "card": self.card, "rule": self.rule, "why": self.why}
 
 
-@dataclass(frozen=True, slots=True)
-class Ruling:
+class Ruling(NamedTuple):
     """Whether one play kept the rules.
 
     `legal` is None when only the player's held cards could tell; `rule` is the rule broken
@@ -59,8 +57,7 @@ class Ruling:
     could: tuple[Card, ...] | None
 
 
-@dataclass(frozen=True, slots=True)
-class PlayRuling:
+class PlayRuling(NamedTuple):
     player: str
     card: Card | None  # None: the player folded (trump-only play)
     suit: str | None  # effective suit: S, H, D, C or TRUMP; None for a fold
@@ -72,18 +69,24 @@ class PlayRuling:
                 "rule": r.rule, "why": r.why, "could": None if r.could is None else list(r.could)}
 
 
-@dataclass(frozen=True, slots=True)
-class TrickResult:
+class TrickResult(NamedTuple):
+    """One trick played back. A NamedTuple: a replay makes one per trick, and verdicts are made in bulk."""
+
     number: int
     leader: str
     plays: tuple[tuple[str, Card], ...]  # who played what, in order (folds left out)
     winner: str
-    why: str
-    card: Card = ""  # the winning card
+    card: Card  # the winning card
+    view: TrumpView  # the trump it was played in (for the words of `why`)
+
+    @property
+    def why(self) -> str:
+        """Why the winning card wins, in words (worded on demand: a replay judges every trick)."""
+        cards = [c for _, c in self.plays]
+        return why_wins(self.view, cards, cards.index(self.card))
 
 
-@dataclass(frozen=True, slots=True)
-class Replay:
+class Replay(NamedTuple):
     tricks: tuple[TrickResult, ...]
     captured: tuple[tuple[str, tuple[Card, ...]], ...]  # player -> cards won
     illegal: tuple[Illegal, ...]
@@ -97,8 +100,7 @@ class Replay:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class TrickJudgement:
+class TrickJudgement(NamedTuple):
     """One trick judged on its own (`judge trick`): the winner and a ruling on every play."""
 
     rules: str
@@ -174,8 +176,7 @@ def sets_trump(ruleset: Ruleset) -> bool:
     return ruleset.settings["trump"]["set_by"] != "named"
 
 
-@dataclass(frozen=True, slots=True)
-class Allowed:
+class Allowed(NamedTuple):
     cards: tuple[Card, ...]  # what may be played from the holding
     rule: str | None  # the rule that narrowed the choice; None when any card may be played
     words: str  # that rule, in words for this trick
@@ -462,6 +463,11 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
     if ruleset.settings["play"]["first_leader"] == "eldest":
         first_leader = table.left_of(hand.dealer)
     seen: dict[Card, int] = {}
+    deck = ruleset.deck
+    suit = view.suit
+    strength = view.strength
+    plain = view.plain_strength
+    follow = ruleset.settings["play"]["follow"]
     captured: dict[str, list[Card]] = {}
     results: list[TrickResult] = []
     illegal: list[Illegal] = []
@@ -473,7 +479,7 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
         # Check the leader before seating the cards (a wrong leader would garble the seating),
         # unless only seating can tell who folds (a trick naming some players, not all).
         early = _named_folds(trick, players, folded) if trump_only else {}
-        if early is not None:
+        if early is not None and (trick.leader != expected or expected in folded or expected in early):
             _check_leader(trick, players, expected, prev_winner is None, folded, early, hand.bid.player, w)
         plays, folds_now = _seat_plays(trick, players, folded, trump_only, w)
         if early is None:
@@ -485,38 +491,47 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
                 raise PitchError(f"{p} folds while holding {' '.join(trumps)} (held.{p}): a player folds only when "
                                  "out of trumps, and every trump must be played", at)
             folded[p] = number
-        cards: list[Card] = []
-        who: list[str] = []
+        played = [c for _, c, _ in plays]
+        if not deck.issuperset(played) or not seen.keys().isdisjoint(played) or len(set(played)) != len(played):
+            _bad_plays(ruleset, plays, seen, held, number, w)  # says which card, and what is wrong with it
+        seen.update(dict.fromkeys(played, number))
         led: str | None = None
         for player, card, j in plays:
-            cw = f"{w}.cards[{j}]"
-            if card not in ruleset.deck:
-                raise PitchError(f"{card} is not in {ruleset.name}'s deck ({ruleset.deck_words()})", cw)
-            if card in seen:
-                raise PitchError(f"{card} was already played in trick {seen[card]}", cw)
-            seen[card] = number
             holding = held.get(player)
             if holding is not None and card not in holding:
-                raise PitchError(f"{player} plays {card}, which is not among {player}'s held cards", cw)
-            r = judge_play(ruleset, view, card, holding, led, number == 1 and led is None, player)
-            if r.legal is False:
-                assert r.rule is not None
-                illegal.append(Illegal(number, player, card, r.rule, f"{player} played {pretty(card)}: {r.why}"))
+                raise PitchError(f"{player} plays {card}, which is not among {player}'s held cards", f"{w}.cards[{j}]")
+            s = suit[card]
+            # Most plays keep the rules plainly; only the others are ruled on (and worded) in full.
+            lead = led
+            if lead is None:
+                first = number == 1
+                ruled = not _plain_first_lead(ruleset, view, card, holding) if first else trump_only and s != TRUMP
+                led = s
+            else:
+                first = False
+                ruled = s != TRUMP if trump_only else (holding is not None and s != lead and (
+                    s != TRUMP or follow != "suit-or-trump") and any(suit[c] == lead for c in holding))
+            if ruled:
+                r = judge_play(ruleset, view, card, holding, lead, first, player)
+                if r.legal is False:
+                    assert r.rule is not None
+                    illegal.append(Illegal(number, player, card, r.rule, f"{player} played {pretty(card)}: {r.why}"))
             if holding is not None:
                 holding.remove(card)
-            if led is None:
-                led = view.suit[card]
-            if trump_only and view.suit[card] != TRUMP:
-                continue  # an illegal non-trump in trump-only play is taken back, never captured
-            cards.append(card)
-            who.append(player)
-        if not cards:
-            raise PitchError("no trump was played to this trick", w)
-        i = winner_index(view, cards)
-        winner = who[i]
-        captured.setdefault(winner, []).extend(cards)
-        results.append(TrickResult(number, trick.leader, tuple(zip(who, cards, strict=True)), winner,
-                                   why_wins(view, cards, i), cards[i]))
+        if trump_only:  # an illegal non-trump in trump-only play is taken back, never captured
+            kept = [(p, c) for p, c, _ in plays if suit[c] == TRUMP]
+            if not kept:
+                raise PitchError("no trump was played to this trick", w)
+        else:
+            kept = [(p, c) for p, c, _ in plays]
+        trumps = [pc for pc in kept if pc[1] in strength]
+        if trumps:
+            winner, card = max(trumps, key=lambda pc: strength[pc[1]])
+        else:
+            led_suit = suit[kept[0][1]]
+            winner, card = max((pc for pc in kept if suit[pc[1]] == led_suit), key=lambda pc: plain[pc[1]])
+        captured.setdefault(winner, []).extend(c for _, c in kept)
+        results.append(TrickResult(number, trick.leader, tuple(kept), winner, card, view))
         prev_winner = winner
     if trump_only:
         left = {p: [c for c in cs if view.suit[c] == TRUMP] for p, cs in held.items()}
@@ -528,19 +543,48 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
     return Replay(tuple(results), tuple((p, tuple(cs)) for p, cs in captured.items()), tuple(illegal))
 
 
+def _bad_plays(ruleset: Ruleset, plays: list[tuple[str, Card, int]], seen: Mapping[Card, int],
+               held: Mapping[str, list[Card]], number: int, where: str) -> None:
+    """Raise for the first card of a trick that is not in the deck, played twice or not held, in playing order."""
+    now: dict[Card, int] = dict(seen)
+    for player, card, j in plays:
+        cw = f"{where}.cards[{j}]"
+        if card not in ruleset.deck:
+            raise PitchError(f"{card} is not in {ruleset.name}'s deck ({ruleset.deck_words()})", cw)
+        if card in now:
+            raise PitchError(f"{card} was already played in trick {now[card]}", cw)
+        now[card] = number
+        holding = held.get(player)
+        if holding is not None and card not in holding:
+            raise PitchError(f"{player} plays {card}, which is not among {player}'s held cards", cw)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _plain_first_lead(ruleset: Ruleset, view: TrumpView, card: Card, holding: Sequence[Card] | None) -> bool:
+    """Does the hand's first lead surely keep the rules? (A trump where a trump must lead; one that sets
+    this trump where the lead sets it.) False sends it to `judge_play`, which rules on it and says why."""
+    if sets_trump(ruleset):
+        return view.trump in first_lead_suits(ruleset, card)
+    return view.suit[card] == TRUMP
+
+
 def _held(ruleset: Ruleset, view: TrumpView, hand: Hand, trump_only: bool, where: str) -> dict[str, list[Card]]:
     """The held cards by player, checked: in the deck, in one hand only, a whole hand each."""
     out: dict[str, list[Card]] = {}
     owner: dict[Card, str] = {}
     size = ruleset.settings["deck"]["hand_size"]
+    deck = ruleset.deck
     for player, cards in hand.held:
         w = f"{where}.{player}"
-        for c in cards:
-            _in_deck(ruleset, c, w)
-            if c in owner:
-                raise PitchError(f"{c} is held by {owner[c]} and {player}" if owner[c] != player
-                                 else f"{c} is listed twice", w)
-            owner[c] = player
+        new = dict.fromkeys(cards, player)
+        if len(new) != len(cards) or not deck.issuperset(new) or not owner.keys().isdisjoint(new):
+            for c in cards:  # say which card is wrong, and how
+                _in_deck(ruleset, c, w)
+                if c in owner:
+                    raise PitchError(f"{c} is held by {owner[c]} and {player}" if owner[c] != player
+                                     else f"{c} is listed twice", w)
+                owner[c] = player
+        owner.update(new)
         if len(cards) > size or (not trump_only and len(cards) != size):
             raise PitchError(f"{len(cards)} cards; a hand holds {size} when play begins", w)
         out[player] = list(cards)
@@ -566,6 +610,8 @@ def _check_leader(trick: Trick, players: tuple[str, ...], expected: str, first: 
     """The trick is led by whoever must lead it, or raise naming `where.leader`. A player who has
     folded (or folds now, in trump-only play) leads no more: the lead passes clockwise to the
     next player still in."""
+    if trick.leader == expected and expected not in folded and expected not in folds_now:
+        return  # the usual case: whoever was due leads
     n = len(players)
     start = players.index(expected)
     due = next((players[(start + k) % n] for k in range(n)
@@ -588,6 +634,15 @@ def _seat_plays(trick: Trick, players: tuple[str, ...], folded: Mapping[str, int
     trick (player -> position of an explicit fold, 0 when left out of a named trick).
     """
     n = len(players)
+    plays = trick.plays
+    if trick.leader in players and trick.leader not in folded:  # the usual case: everyone still in plays, in turn
+        start = players.index(trick.leader)
+        turn = players[start:] + players[:start]
+        if folded:
+            turn = tuple(p for p in turn if p not in folded)
+        names, cards = zip(*plays, strict=True) if plays else ((), ())
+        if len(plays) == len(turn) and (names == turn or not any(names)) and None not in cards:
+            return list(zip(turn, cards, range(1, len(turn) + 1), strict=True)), {}
     start = players.index(trick.leader)
     order = [players[(start + k) % n] for k in range(n) if players[(start + k) % n] not in folded]
     if trick.leader in folded:

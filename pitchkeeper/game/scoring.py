@@ -7,143 +7,38 @@ code here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 from pitchkeeper.errors import PitchError, did_you_mean
-from pitchkeeper.game.cards import RANK_NAMES, Card, card_name, pretty
+from pitchkeeper.game.cards import RANK_NAMES, Card, card_name
+from pitchkeeper.game.compiled import _KEY as _COMPILED
+from pitchkeeper.game.compiled import Compiled, Seats, TrumpPlan, compiled
 from pitchkeeper.game.records import POINT_IDS, Bid, Hand, Table
 from pitchkeeper.game.rulesets import PointRule, Ruleset
+from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Verdict
+
+__all__ = [
+    "_NOTES",
+    "Award",
+    "BidResult",
+    "GameCount",
+    "Verdict",
+    "always_out",
+    "amount_worth",
+    "bid_amount",
+    "dealt_cards",
+    "verdict",
+]
 
 if TYPE_CHECKING:  # play is loaded only for hands recorded trick by trick
     from pitchkeeper.game.play import Illegal, TrickResult
 
 _RANK = {p: i for i, p in enumerate(POINT_IDS)}
-
-
-class Award(NamedTuple):
-    """One point won. A NamedTuple: immutable and cheap to make; its reason is worded on demand."""
-
-    point: str
-    card: Card | None
-    side: str
-    player: str | None
-    value: int
-    why: tuple[Any, ...] = ()  # (how it was won, what made it the point's card, the point's rule)
-
-    @property
-    def reason(self) -> str:
-        """The award in one line a player understands."""
-        how, what, rule = self.why
-        who = self.side if self.player in (None, self.side) else f"{self.player} ({self.side})"
-        if how == "game":
-            return what.reason
-        if how == "sweep":
-            return f"{self.side}{', the bidding side,' if rule.only_bidder else ''} took every trick"
-        if how == "entered":
-            return f"{who} {'was dealt' if rule.to == 'dealt' else 'won'} {rule.label} (entered by hand)"
-        c = self.card or ""
-        worth = "" if self.value == 1 else f" ({self.value} points)"
-        if what == "high":
-            fact = f"{pretty(c)} is the highest trump in play"
-        elif what == "low":
-            fact = f"{pretty(c)} is the lowest trump in play"
-        elif what == "lone":
-            fact = f"{pretty(c)} is the only trump in play, so it is low as well as high"
-        else:
-            fact = f"{pretty(c)} is {what}"
-        if how == "dealt":
-            return f"{fact}{worth}; {rule.label} goes to the player dealt it: {self.player}"
-        if how == "lone-dealt":
-            return f"{fact}{worth}; a lone trump wins its own trick, so {who} both held and captured it"
-        return f"{fact}{worth}; {who} captured it"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"point": self.point, "card": self.card, "side": self.side, "player": self.player,
-                "value": self.value}
-
-
-class GameCount(NamedTuple):
-    counts: dict[str, int]
-    side: str | None
-    entered: str = ""  # for a quick-entry hand: what was entered, in words (no counts are known)
-    # what was counted: (side, cards) pairs and each card's value; the breakdown is made on demand
-    source: tuple[tuple[tuple[str, tuple[Card, ...]], ...], Mapping[Card, int]] = ((), {})
-
-    @property
-    def reason(self) -> str:
-        """Who won game and on what count, in words (made on demand: verdicts are made in bulk)."""
-        if self.entered:
-            return self.entered
-        ranked = sorted(self.counts.items(), key=lambda kv: -kv[1])
-        top = ranked[0][1] if ranked else 0
-        if self.side is None:
-            leaders = [s for s, v in ranked if v == top]
-            if len(leaders) > 1 or top == 0:
-                return f"game is tied at {top} ({', '.join(leaders)}): nobody scores it"
-            total = sum(self.counts.values())
-            return f"{leaders[0]} counted {top}, not more than half of {total}: nobody scores game"
-        against = ", ".join(f"{s} {v}" for s, v in ranked[1:])
-        return f"{self.side} wins game: counted {top}" + (f" against {against}" if against else "")
-
-    @property
-    def cards(self) -> dict[str, tuple[tuple[Card, int], ...]]:
-        """side -> the counting cards it took, with their values (for the card-by-card breakdown)."""
-        pairs, values = self.source
-        out: dict[str, list[tuple[Card, int]]] = {s: [] for s in self.counts}
-        for side, cards in pairs:
-            out[side].extend((c, values[c]) for c in cards if values[c])
-        return {s: tuple(v) for s, v in out.items()}
-
-
-class BidResult(NamedTuple):
-    side: str
-    player: str
-    amount: int
-    label: int | str
-    made: bool
-    took: int  # the points the bidding side took
-
-    @property
-    def reason(self) -> str:
-        if self.amount == 0:
-            return f"{self.player} pitched without a contract"
-        return f"{self.side} bid {self.label} and took {self.took}: " + ("made" if self.made else "set")
-
-
-class Verdict(NamedTuple):
-    """The verdict on one hand. A NamedTuple: immutable, and cheap to make in bulk (replays, stats)."""
-
-    rules: str
-    trump: str
-    awards: tuple[Award, ...]
-    game: GameCount | None
-    taken: dict[str, int]
-    bid: BidResult
-    delta: dict[str, int]
-    illegal: tuple[Illegal, ...]
-    notes: tuple[tuple[Any, ...], ...]  # why each side's score changes as it does: (kind, values...)
-    tricks: tuple[TrickResult, ...] = ()
-    counters: dict[str, int] | None = None  # stake counters forfeited (revokes)
-
-    @property
-    def settlement(self) -> tuple[str, ...]:
-        """Why each side's score changes as it does, in words (worded on demand)."""
-        return tuple(_NOTES[kind].format(*values) for kind, *values in self.notes)
-
-    def to_json(self) -> dict[str, Any]:
-        g = None if self.game is None else {"counts": dict(self.game.counts), "side": self.game.side}
-        return {
-            "rules": self.rules,
-            "trump": self.trump,
-            "awards": [a.to_json() for a in self.awards],
-            "game": g,
-            "taken": dict(self.taken),
-            "bid": {"side": self.bid.side, "player": self.bid.player, "amount": self.bid.label,
-                    "made": self.bid.made},
-            "delta": dict(self.delta),
-            "illegal": [i.to_json() for i in self.illegal],
-        }
+_SEATS = "_pk_seats"  # the table's compiled seats, per compiled ruleset, in the (frozen) table's __dict__
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_NO_DEALT: dict[Card, str] = {}
+_tuple_new = tuple.__new__  # makes a NamedTuple without its Python-level __new__ (verdicts are made in bulk)
 
 
 def bid_amount(ruleset: Ruleset, hand: Hand, where: str = "bid.amount") -> int:
@@ -227,7 +122,244 @@ def named_smudge(ruleset: Ruleset, hand: Hand) -> Hand:
 
 
 def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
-    """Judge one hand. Raises PitchError on bad input, naming the key."""
+    """Judge one hand. Raises PitchError on bad input, naming the key.
+
+    Quick entry and captured cards take a fast path over the ruleset compiled for the trump and the
+    table (`compiled`); anything it does not expect (bad input, tricks, revokes, a sale) takes the
+    careful path, which finds and words every error, so both give the same verdict or the same error.
+    """
+    c = ruleset.__dict__.get(_COMPILED) or compiled(ruleset)
+    if c.smudge and ((hand.bid.amount == c.smudge and not hand.bid.smudge) or hand.auction):
+        hand = named_smudge(ruleset, hand)
+    plan = c.plans.get(hand.trump)
+    per_table = table.__dict__.get(_SEATS)
+    if per_table is None:
+        per_table = table.__dict__[_SEATS] = {}
+    seats = per_table.get(c)
+    if seats is None:
+        seats = per_table[c] = c.seats(table)
+    bid = hand.bid
+    if hand.points is not None and plan is not None and not (hand.auction or hand.revokes):
+        entered = seats.entered.get(hand.points)
+        if entered is not None:  # this entry was judged at this table before: with this bid too?
+            done = entered[4].get(bid)
+            if done is not None:
+                return _tuple_new(Verdict, (ruleset.name, hand.trump, entered[0], entered[2], entered[1].copy(),
+                                            done[0], done[1].copy(), (), done[2], (), None))
+    known = seats.bids.get(bid)  # (worth, bidding side, label) of a bid already seen at this table
+    if known is None:
+        try:
+            known = (amount_worth(ruleset, bid.amount, bid.smudge), seats.key_side[bid.player], bid.label)
+        except (PitchError, KeyError):
+            plan = None
+        else:
+            if len(seats.bids) < 1024:
+                seats.bids[bid] = known
+    if plan is None:
+        return _careful(ruleset, table, hand)
+    amount, bid_side, label = known
+    if amount == 0:
+        from pitchkeeper.game.bidding import check_bid  # a pitch without a contract is eldest hand's
+
+        check_bid(ruleset, table, hand)
+    if hand.auction:
+        from pitchkeeper.game.bidding import check_auction  # loaded only for hands that give the auction
+
+        check_auction(ruleset, table, hand)
+    game: GameCount | None
+    illegal: tuple[Illegal, ...] = ()
+    tricks: tuple[TrickResult, ...] = ()
+    if hand.points is not None:
+        entered = seats.entered.get(hand.points) or _quick(c, seats, hand.points)
+        if entered is None or (entered[3] is not None and entered[3] != bid_side):
+            return _careful(ruleset, table, hand)
+        awards, taken, game = entered[0], entered[1].copy(), entered[2]
+    else:
+        played: dict[Card, str] = {}
+        if hand.tricks is not None:
+            from pitchkeeper.game.play import replay
+
+            rep = replay(ruleset, table, hand)
+            captured, illegal, tricks = rep.captured, rep.illegal, rep.tricks
+            # a hand played trick by trick shows who held each card played: the player dealt it
+            played = {card: p for t in tricks for p, card in t.plays}
+        else:
+            captured = hand.captured
+        taken = seats.zero.copy()
+        got_cards = _fast_cards(ruleset, c, plan, seats, hand, bid_side, taken, captured, played)
+        if got_cards is None:
+            return _careful(ruleset, table, hand)
+        awards, game = got_cards
+    took = taken[bid_side]
+    made = amount == 0 or took >= amount
+    result = _tuple_new(BidResult, (bid_side, bid.player, amount, label if amount else 0, made, took))
+    if hand.revokes or c.sale or illegal:
+        delta, notes, counters = _settle(ruleset, table, hand, taken, result, illegal)
+    else:
+        key = (bid_side, amount, bid.smudge, made, *taken.values())
+        done = seats.settled.get(key)
+        if done is None:
+            if len(seats.settled) > 4096:
+                seats.settled.clear()
+            d, n, _ = _settle(ruleset, table, hand, taken, result, ())
+            done = seats.settled[key] = (d, n)
+        delta, notes, counters = done[0].copy(), done[1], None
+        if hand.points is not None and amount and not hand.auction and len(entered[4]) < 256:
+            entered[4][bid] = (result, done[0], notes)  # the next hand entered so with this bid is a lookup
+    return _tuple_new(Verdict, (ruleset.name, hand.trump, awards, game, taken, result, delta, illegal, notes, tricks,
+                                counters))
+
+
+def _quick(c: Compiled, seats: Seats, points: tuple[tuple[str, str], ...]) -> tuple[Any, ...] | None:
+    """Quick entry's awards, taken points and game, made once per distinct entry at a table and kept;
+    with the side that must be the bidder's (a sweep only the bidder scores), or None for the careful path."""
+    taken = seats.zero.copy()
+    entries = []
+    required = 0
+    game_side = bidder = None
+    for entry in points:
+        got = seats.quick.get(entry) or c.quick_award(seats, entry)
+        if got is None:
+            return None
+        _, _, side, value, always, only_bidder = got
+        taken[side] += value
+        required += always
+        if only_bidder:
+            bidder = side
+        if entry[0] == c.game_id:
+            game_side = side
+        entries.append(got)
+    if required != len(c.required):
+        return None
+    entries.sort(key=_FIRST)
+    game = None if c.game_id is None else c.game_entered(game_side)
+    made = (tuple(map(_SECOND, entries)), taken, game, bidder, {})
+    if len(seats.entered) < 4096:
+        seats.entered[points] = made
+    return made
+
+
+def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, hand: Hand, bid_side: str,
+                taken: dict[str, int], captured: tuple[tuple[str, tuple[Card, ...]], ...] | None,
+                played: dict[Card, str]) -> tuple[tuple[Award, ...], GameCount | None] | None:
+    """Captured cards in one pass over the cards, then one over the compiled plan (adding to `taken`);
+    None when anything needs the careful path (which then words the error)."""
+    key_side = seats.key_side
+    owner: dict[Card, str] = {}  # card -> the key it was captured under
+    counts = seats.zero.copy()
+    count = plan.game_values.__getitem__
+    n = seats.n
+    total = 0
+    ragged = 0
+    assert captured is not None
+    try:
+        for key, cards in captured:
+            side = key_side[key]
+            owner.update(dict.fromkeys(cards, key))
+            k = len(cards)
+            total += k
+            ragged |= k % n
+            counts[side] += sum(map(count, cards))
+    except KeyError:  # a key that is no side or player, or a card that is not in the deck
+        return None
+    strength = plan.strength
+    if len(owner) != total or not c.deck.issuperset(owner):
+        return None
+    if c.trump_only:
+        if not strength.keys() >= owner.keys() or total > n * c.hand_size:
+            return None
+    elif ragged or total != n * c.hand_size:
+        return None
+    dealt = _NO_DEALT
+    if played:  # the tricks show who held each card played; `dealt` and `held` must agree with them
+        dealt = _dealt_index(ruleset, hand, owner, strength) if hand.dealt or hand.held else {}
+        for card, p in dealt.items():
+            if played.get(card, p) != p:
+                raise PitchError(f"{card} is listed for {p}, but {played[card]} played it", f"{_key_of(hand, card)}.{p}")
+        dealt = {**played, **dealt}
+    elif hand.dealt and not hand.held:  # the common case inline: every card listed once, and captured
+        dealt = {}
+        listed = 0
+        for p, cs in hand.dealt:
+            dealt.update(dict.fromkeys(cs, p))
+            listed += len(cs)
+        if len(dealt) != listed or not dealt.keys() <= owner.keys():
+            dealt = _dealt_index(ruleset, hand, owner, strength)
+    elif hand.held:
+        dealt = _dealt_index(ruleset, hand, owner, strength)
+    high = None
+    for card in plan.order:  # the trumps from the highest down: the first captured is high
+        if card in owner:
+            high = card
+            break
+    key_player = seats.key_player
+    awards: list[Award] = []
+    game: GameCount | None = None
+    for kind, rule, card, what, pid, value, to_dealt in plan.steps:
+        if kind == "card":
+            if card not in owner:
+                continue
+        elif kind == "highest-trump":
+            if high is None:
+                continue
+            card, what = high, "high"
+        elif kind == "lowest-trump":
+            for card in plan.low_order:  # from the lowest up, the skipped ones left out
+                if card in owner:
+                    break
+            else:
+                continue
+            if card == high:
+                if rule.apart:
+                    continue
+                what = "lone"
+            else:
+                what = "low"
+        elif kind == "game":
+            if rule is not plan.game_rule:  # a second game point: count its own values
+                values = rule.card_values
+                counts = seats.zero.copy()
+                for key, cards in captured:
+                    counts[key_side[key]] += sum(map(values.__getitem__, cards))
+            top = max(counts.values())
+            winner = None
+            if top:
+                leaders = [s for s, v in counts.items() if v == top]
+                if len(leaders) == 1 and (rule.need != "majority" or top * 2 > sum(counts.values())):
+                    winner = leaders[0]
+            game = _tuple_new(GameCount, (counts, winner, "", (captured, key_side, rule.card_values)))
+            if winner is not None:
+                taken[winner] += value
+                awards.append(_tuple_new(Award, (pid, None, winner, None, value, ("game", game, rule))))
+            continue
+        else:  # all-tricks
+            holders = {key_side[key] for key, cards in captured if cards}  # the sides that took a trick
+            if len(holders) == 1 and (not rule.only_bidder or bid_side in holders):
+                (side,) = holders
+                taken[side] += value
+                awards.append(_tuple_new(Award, (pid, None, side, None, value, ("sweep", "", rule))))
+            continue
+        if to_dealt:
+            player = dealt.get(card)
+            if player is not None:
+                side = key_side[player]
+                taken[side] += value
+                awards.append(_tuple_new(Award, (pid, card, side, player, value, ("dealt", what, rule))))
+                continue
+            if card != high:
+                return None  # the careful path says who must be named
+            how = "lone-dealt"
+        else:
+            how = "captor"
+        key = owner[card]
+        side = key_side[key]
+        taken[side] += value
+        awards.append(_tuple_new(Award, (pid, card, side, key_player[key], value, (how, what, rule))))
+    return tuple(awards), game
+
+
+def _careful(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
+    """The general path: every entry form, every check in order, each error worded where it is found."""
     hand = named_smudge(ruleset, hand)
     if hand.trump not in ruleset.views:
         raise PitchError(f"'{hand.trump}' is not a suit", "trump")
@@ -463,12 +595,9 @@ def _game(rule: PointRule, captured: tuple[tuple[str, tuple[Card, ...]], ...], s
           sides: tuple[str, ...]) -> GameCount:
     values = rule.card_values
     counts = dict.fromkeys(sides, 0)
-    pairs = []
     for key, cards in captured:
-        side = side_of_key[key]
-        counts[side] += sum(map(values.__getitem__, cards))
-        pairs.append((side, cards))
-    source = (tuple(pairs), values)
+        counts[side_of_key[key]] += sum(map(values.__getitem__, cards))
+    source = (captured, side_of_key, values)  # the card-by-card breakdown is made on demand
     top = max(counts.values())
     leaders = [s for s, v in counts.items() if v == top]
     if top == 0 or len(leaders) > 1 or (rule.need == "majority" and top * 2 <= sum(counts.values())):
@@ -491,22 +620,6 @@ def _check_whole_tricks(ruleset: Ruleset, captured: tuple[tuple[str, tuple[Card,
     if total != n * hand_size:
         raise PitchError(f"{total} cards captured in all; {n} players of {hand_size} cards play {n * hand_size} "
                          f"({hand_size} tricks of {n})", where)
-
-
-# What each settlement note says; notes are kept as (kind, values) and worded only when read.
-_NOTES = {
-    "made": "{0} made the bid: scores the {1} it took",
-    "no-contract": "{0} pitched without a contract: scores the {1} it took",
-    "excused": "{0} fell short of {2} but is excused because another player revoked: scores the {1} it took",
-    "set": "{0} bid {2} and took {1}: set back {3}",
-    "set-nothing": "{0} bid {2} and took {1}: scores nothing",
-    "defended": "{0} scores the {1} it took",
-    "no-penalty": "revoke by {0}: {1} sets no penalty for it",
-    "revoked": "{0} revoked: {1} is set back {2}{3}",
-    "scores-nothing": "{0} took {1} but scores none of it: a side that revokes scores nothing of its own that hand",
-    "forfeit": "{0} forfeits {1} {2} to the pool",
-    "sale": "{0} scores {1} for the sale of the pitch (bidding.sale_credit)",
-}
 
 
 def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], bid: BidResult,

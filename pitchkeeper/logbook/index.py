@@ -137,11 +137,18 @@ def _read_chunk(chunk: list[tuple[str, int, int]]) -> list[Summary]:
     return out
 
 
-def _read_all(todo: list[tuple[str, int, int]], workers: int | None) -> list[Summary]:
+def _read_all(todo: list[tuple[str, int, int]], workers: int | None, tick: Any = None) -> list[Summary]:
+    """Every file of `todo` read; `tick(n)` (if given) is told of each n files read, for a progress bar."""
     if workers is None:
         workers = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 8)
     if workers < 2 or len(todo) < PARALLEL_FROM:
-        return _read_chunk(todo)
+        if tick is None:
+            return _read_chunk(todo)
+        out = []
+        for one in todo:
+            out += _read_chunk([one])
+            tick(1)
+        return out
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -150,7 +157,12 @@ def _read_all(todo: list[tuple[str, int, int]], workers: int | None) -> list[Sum
     size = max(8, len(todo) // (workers * 4))
     chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        return [s for part in pool.map(_read_chunk, chunks) for s in part]
+        out = []
+        for part in pool.map(_read_chunk, chunks):
+            out += part
+            if tick is not None:
+                tick(len(part))
+        return out
 
 
 _COLUMNS = ("path", "mtime_ns", "size", "kind", "rules", "players", "teams", "hands", "scores", "winner", "finished",
@@ -257,11 +269,17 @@ class LogIndex:
         return self.refresh_stated(wanted, prune, workers)
 
     def refresh_stated(self, wanted: list[tuple[str, int, int]], prune: bool = True,
-                       workers: int | None = None) -> tuple[list[Summary], Refresh]:
-        """`refresh` for files already stated: (absolute path, mtime_ns, size), as `walk` lists them."""
+                       workers: int | None = None, progress: Any = None) -> tuple[list[Summary], Refresh]:
+        """`refresh` for files already stated: (absolute path, mtime_ns, size), as `walk` lists them.
+        `progress(total)`: a context manager giving `tick(n)`, shown while the changed files are read."""
         known = {r[0]: r for r in self.conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM logs")}
         todo = [w for w in wanted if (k := known.get(w[0])) is None or (k[1], k[2]) != (w[1], w[2])]
-        fresh = {s.path: s for s in _read_all(todo, workers)} if todo else {}
+        fresh: dict[str, Summary] = {}
+        if todo and progress is not None:
+            with progress(len(todo)) as tick:
+                fresh = {s.path: s for s in _read_all(todo, workers, tick)}
+        elif todo:
+            fresh = {s.path: s for s in _read_all(todo, workers)}
         listed = {w[0] for w in wanted}
         removed = [k for k in known if k not in listed] if prune else []
         with self.conn:
@@ -322,9 +340,10 @@ def walk(root: Path) -> list[tuple[str, int, int]]:
     return sorted(out)
 
 
-def kept(root: Path | None = None, workers: int | None = None) -> tuple[list[Summary], Refresh]:
+def kept(root: Path | None = None, workers: int | None = None,
+         progress: Any = None) -> tuple[list[Summary], Refresh]:
     """Every file kept in the data folder (match logs and tournaments), summarised through the index."""
     from pitchkeeper.logbook.paths import data_dir
 
     with open_kept(root) as idx:
-        return idx.refresh_stated(walk(root or data_dir()), prune=True, workers=workers)
+        return idx.refresh_stated(walk(root or data_dir()), prune=True, workers=workers, progress=progress)

@@ -1,1 +1,1 @@
-"""The terminal: the fast drawing of the table commands (no Rich) and the Rich reports."""
+"""The terminal: the fast drawing of every command (pitchkeeper.show.ansi; no Rich)."""

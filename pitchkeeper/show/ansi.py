@@ -1,9 +1,9 @@
-"""Styled text for the commands run at the table after every hand (`hand`, `status`, `new`, `undo`).
+"""Styled text and plain tables for every command that draws.
 
-They print a few short lines, and must feel instant: Rich costs ~25 ms to import on every run,
-so these lines are drawn with this stand-in, which has the shape of the part of rich.text they
-use (Text, assemble, append, join, cell_len) and writes ANSI styles only to a terminal that wants
-them (not piped, NO_COLOR unset, TERM not dumb). Reports (history, judge, stats...) use Rich.
+Every command must feel instant, and Rich costs 25-60 ms to import on every run (more than the
+rest of a command), so the CLI draws with this stand-in. It has the shape of the part of Rich the
+commands use (Text: assemble, append, join, cell_len; Table: add_column, add_row; Console.print)
+and writes ANSI styles only to a terminal that wants them (not piped, NO_COLOR unset, TERM not dumb).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class Text:
 
     __slots__ = ("spans", "style")
 
-    def __init__(self, text: str = "", style: str = "") -> None:
+    def __init__(self, text: str = "", style: str = "", **_: Any) -> None:
         self.style = style  # the style under every span
         self.spans: list[tuple[str, str]] = [(text, "")] if text else []
 
@@ -125,10 +125,10 @@ def _from_chars(chars: list[tuple[str, str]], style: str) -> Text:
 
 
 class Console:
-    """Prints Texts (or strings) to standard output, in colour only where it is wanted."""
+    """Prints Texts, Tables (or strings) to standard output (or error), in colour only where it is wanted."""
 
-    def __init__(self) -> None:
-        self.file = sys.stdout
+    def __init__(self, stderr: bool = False, **_: Any) -> None:
+        self.file = sys.stderr if stderr else sys.stdout
         self.color = _wants_color(self.file)
 
     @property
@@ -137,11 +137,75 @@ class Console:
 
         return shutil.get_terminal_size((80, 24)).columns
 
-    def print(self, *objects: Any, wrap: bool = True) -> None:
-        """One line; a line wider than the terminal is broken at spaces (indented), not cut by it."""
+    def print(self, *objects: Any, wrap: bool = True, **options: Any) -> None:
+        """One line (or a Table); a line wider than the terminal is broken at spaces (indented), not cut by it.
+        `no_wrap=True` (as Rich spells it) keeps the line whole."""
+        if len(objects) == 1 and isinstance(objects[0], Table):
+            self.file.write("".join(t.render(self.color) + "\n" for t in objects[0].lines(self.width)))
+            return
         line = Text(" ").join(o if isinstance(o, Text) else Text(str(o)) for o in objects)
-        parts = line.wrap(self.width) if wrap else [line]
+        parts = line.wrap(self.width) if wrap and not options.get("no_wrap") else [line]
         self.file.write("".join(p.render(self.color) + "\n" for p in parts))
+
+
+class Table:
+    """Rows under a heading in aligned columns: the part of rich.table.Table the reports use."""
+
+    def __init__(self, title: str = "", **_: Any) -> None:
+        self.title = title
+        self.columns: list[tuple[str, bool, str]] = []  # (heading, right-aligned, style)
+        self.rows: list[tuple[Any, ...]] = []
+
+    def add_column(self, header: str = "", justify: str = "left", style: str = "", **_: Any) -> None:
+        self.columns.append((header, justify == "right", style))
+
+    def add_row(self, *cells: Any) -> None:
+        self.rows.append(cells)
+
+    def lines(self, width: int = 80) -> list[Text]:
+        rows: list[list[Any]] = [[h for h, _, _ in self.columns]]
+        for r in self.rows:
+            rows.append([c if isinstance(c, Text) or not style else Text(str(c), style=style)
+                         for c, (_, _, style) in zip(r, self.columns, strict=True)])
+        right = tuple(i for i, (_, r, _) in enumerate(self.columns) if r)
+        rows = _fit(rows, right, width)
+        out = grid(rows, right, width)
+        if not any(h for h, _, _ in self.columns):
+            out = out[2:]  # no headings: no heading line, no rule under it
+        return ([Text(self.title, style="bold")] if self.title else []) + out
+
+
+def _fit(rows: list[list[Any]], right: tuple[int, ...], width: int) -> list[list[Any]]:
+    """Rows whose widest left-aligned columns are folded onto more lines, so that the table fits `width`."""
+    cells = [[c if isinstance(c, Text) else Text(str(c)) for c in row] for row in rows]
+    widths = [max(r[i].cell_len for r in cells) for i in range(len(cells[0]))]
+    left = [i for i in range(len(widths)) if i not in right]
+    caps: dict[int, int] = {}
+    while left:
+        over = sum(widths) + 3 * (len(widths) - 1) - width
+        col = max(left, key=widths.__getitem__)
+        if over <= 0 or widths[col] <= 8:
+            break
+        second = max((widths[i] for i in left if i != col), default=0)
+        widths[col] = caps[col] = max(8, widths[col] - over, second if second < widths[col] else widths[col] - 1)
+    if not caps:
+        return cells
+    import textwrap
+
+    out: list[list[Any]] = [cells[0]]
+    for row in cells[1:]:
+        pieces: dict[int, list[Text]] = {}
+        for i, room in caps.items():
+            c = row[i]
+            if c.cell_len > room:
+                one = {st for _, st in c.spans} == {c.spans[0][1]}
+                style = " ".join(x for x in (c.style, c.spans[0][1] if one else "") if x)
+                pieces[i] = [Text(p, style=style) for p in textwrap.wrap(c.plain, room) or [""]]
+        depth = max((len(p) for p in pieces.values()), default=1)
+        for k in range(depth):
+            out.append([pieces[i][k] if i in pieces and k < len(pieces[i]) else
+                        (x if k == 0 and i not in pieces else Text()) for i, x in enumerate(row)])
+    return out
 
 
 def _wants_color(stream: Any) -> bool:
@@ -167,12 +231,24 @@ def grid(rows: list[list[Any]], right: tuple[int, ...] = (), width: int = 80) ->
     while gap > 1 and sum(widths) + gap * (len(widths) - 1) > width:
         gap -= 1
     if len(widths) > 2 and sum(widths) + gap * (len(widths) - 1) > width:
-        head = grid([r[:-1] for r in rows], right=tuple(i for i in right if i < len(widths) - 1), width=width)
+        k = len(widths) - 1  # the leading columns that fit stay a grid; the rest go under each row
+        while k > 1 and sum(widths[:k]) + gap * (k - 1) > width:
+            k -= 1
+        head = grid([r[:k] for r in rows], right=tuple(i for i in right if i < k), width=width)
         out = head[:2]
         for r, line in zip(cells[1:], head[2:], strict=True):
             out.append(line)
-            if r[-1]:
-                out += Text("    ").append_text(r[-1]).wrap(width, indent=4)
+            under = Text("    ")
+            for i in range(k, len(r)):
+                if not r[i]:
+                    continue
+                if under.cell_len > 4:
+                    under.append("  ")
+                if k < len(r) - 1:  # several moved: each under its heading
+                    under.append(f"{cells[0][i].plain} ", "dim")
+                under.append_text(r[i])
+            if under.cell_len > 4:
+                out += under.wrap(width, indent=4)
         return out
     lines = []
     for n, r in enumerate(cells):

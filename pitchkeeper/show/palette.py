@@ -1,8 +1,7 @@
 """The one terminal palette: how cards, suits, signs and verdicts look, whatever draws them.
 
-Both drawing stacks take their words and styles from here: `show.ansi` (the table commands, no
-Rich) and `show.render` (the reports, Rich). A style is a Rich-style string ("bold green") that
-both understand. Nothing here imports Rich or prints.
+Every drawing takes its words and styles from here (`show.ansi`, `show.render`, `show.board`,
+`show.scorecard`). A style is a string such as "bold green" (as Rich writes them). Nothing here prints.
 """
 
 from __future__ import annotations

@@ -1,17 +1,14 @@
-"""Terminal drawing for the look-back commands (chart, stats). The only one of them that imports Rich."""
+"""Terminal drawing for the look-back commands (chart, stats), with pitchkeeper.show.ansi (not Rich)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rich import box
-from rich.console import Console
-from rich.table import Table as RTable
-from rich.text import Text
-
 from pitchkeeper.reports.chart import Progression, TextChart, text_chart
+from pitchkeeper.show.ansi import Console, Text
+from pitchkeeper.show.ansi import Table as RTable
 
-# Rich honours NO_COLOR and drops colour when piped; the symbols tell the sides apart without it.
+# Colour only on a terminal that wants it (NO_COLOR, piped); the symbols tell the sides apart without it.
 STYLES = ("bold blue", "bold red", "bold green", "bold yellow", "bold magenta", "bold cyan", "bold white",
           "blue", "red")
 
@@ -28,7 +25,7 @@ def _style(side: int | None, kind: str) -> str:
 
 def chart(p: Progression, title: str, console: Console | None = None) -> None:
     """The step chart at the terminal's width (at most 100 columns, at least 30)."""
-    console = console or Console(highlight=False)
+    console = console or Console()
     width = max(30, min(console.width, 100))
     tc: TextChart = text_chart(p, width=width)
     console.print(Text(title, style="bold"))  # wrapped, not cut: the target is at its end
@@ -50,15 +47,14 @@ def chart(p: Progression, title: str, console: Console | None = None) -> None:
 
 
 def _table(title: str) -> RTable:
-    return RTable(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, show_edge=False,
-                  pad_edge=False)
+    return RTable(title=title)
 
 
 def stats(s: Any, console: Console | None = None) -> None:
     """Per player and per team: bids and results, then the points each won (each table fits 80 columns).
 
     pts/h: points the side took per hand; own/h: points the player won himself per hand."""
-    console = console or Console(highlight=False)
+    console = console or Console()
     console.print(Text.assemble((f"{s.matches} match(es)", "bold"), f", {s.finished} finished, {s.hands} hands"))
     for title, lines in (("players", s.players), ("teams", s.teams)):
         if not lines:

@@ -1,0 +1,137 @@
+"""A ruleset compiled for judging in bulk: once per ruleset, once per trump, once per table.
+
+The verdict engine reads a ruleset's data on every hand; doing that through the general
+structures (settings dicts, point catalogues, table lookups) costs more than the scoring itself.
+So the first verdict under a ruleset compiles what every later one needs: per trump, the point
+plan in award order with each card point's card and words; per table, every key a record may use
+mapped to its side and player, each bid's worth, each quick-entry point's award, each distinct
+quick entry's awards, and each settlement (bid, points taken -> score change), made once and shared
+(they are immutable; the caches of whole entries are bounded). The compiled forms hang on the
+ruleset and table objects themselves, so they live exactly as long as those do and need no
+invalidation (both are frozen).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pitchkeeper.game.cards import RANK_NAMES, Card, card_name
+from pitchkeeper.game.records import POINT_IDS, Table
+from pitchkeeper.game.rulesets import PointRule, Ruleset
+from pitchkeeper.game.verdicts import Award, GameCount
+
+_RANK = {p: i for i, p in enumerate(POINT_IDS)}
+_KEY = "_pk_compiled"  # where the compiled form hangs in the frozen object's __dict__
+
+
+def card_words(rule: PointRule, card: Card, symbol: str) -> str:
+    """What a point's card is, in words ('the jack of trumps')."""
+    if symbol.startswith("off-"):
+        return f"{card_name(card)}, the {rule.label} (a trump of the same colour as trumps)"
+    if symbol in ("HJ", "LJ", "JK"):
+        return card_name(card)
+    return f"the {RANK_NAMES[symbol]} of trumps"
+
+
+class TrumpPlan:
+    """One trump: the trumps' strengths and the points in award order, each card point with its card."""
+
+    __slots__ = ("game_rule", "game_values", "low_order", "low_skip", "order", "steps", "strength")
+
+    def __init__(self, ruleset: Ruleset, trump: str) -> None:
+        view = ruleset.views[trump]
+        self.strength = view.strength
+        self.low_skip = view.low_skip
+        self.order = tuple(sorted(view.strength, key=view.strength.__getitem__, reverse=True))  # high to low
+        self.low_order = tuple(c for c in reversed(self.order) if c not in view.low_skip)  # low to high
+        # each point in award order: (kind, rule, its card, the card in words, id, value, to the player dealt it)
+        steps: list[tuple[str, PointRule, Card | None, str, str, int, bool]] = []
+        for rule in ruleset.award_order:
+            card, words = None, ""
+            if rule.of == "card":
+                card = view.point_card[rule.id]
+                words = card_words(rule, card, view.symbol.get(card, ""))
+            steps.append((rule.of, rule, card, words, rule.id, rule.value, rule.to == "dealt"))
+        self.steps = tuple(steps)
+        # the (first) game point's card values, counted in the one pass over the captured cards
+        self.game_rule = next((p for p in ruleset.award_order if p.of == "game"), None)
+        self.game_values = self.game_rule.card_values if self.game_rule else dict.fromkeys(ruleset.deck, 0)
+
+
+class Seats:
+    """One table under one ruleset: who a record's keys are, and quick entry's awards made once."""
+
+    __slots__ = ("bids", "entered", "key_player", "key_side", "n", "players", "quick", "settled", "sides", "table", "zero")
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.sides = table.sides
+        self.players = frozenset(table.players)
+        self.n = len(table.players)
+        # every key a record may use for an owner: a side, or a player (-> that player's side)
+        self.key_side = {s: s for s in table.sides} | {p: table.side_of(p) for p in table.players}
+        self.key_player = {k: (k if k in self.players else None) for k in self.key_side}
+        self.zero = dict.fromkeys(table.sides, 0)
+        self.bids: dict[Any, tuple[int, str, int | str]] = {}
+        self.entered: dict[tuple[tuple[str, str], ...], tuple[Any, ...]] = {}  # quick entry, judged once
+        self.quick: dict[tuple[str, str], tuple[int, Award, str, int, int, bool]] = {}
+        self.settled: dict[tuple[Any, ...], tuple[dict[str, int], tuple[tuple[Any, ...], ...]]] = {}
+
+
+class Compiled:
+    """One ruleset, compiled: the points quick entry must name, a plan per trump, seats per table."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.rules = {p.id: p for p in ruleset.points}
+        self.plans = {t: TrumpPlan(ruleset, t) for t in ruleset.views}
+        self.deck = ruleset.deck
+        s = ruleset.settings
+        self.trump_only = s["play"]["follow"] == "trump-only"
+        self.hand_size = s["deck"]["hand_size"]
+        self.sale = s["bidding"]["sale_credit"] != "none"
+        self.smudge = s["bidding"]["smudge"]  # a bid of this worth is the smudge (scoring.named_smudge)
+        from pitchkeeper.game.scoring import always_out
+
+        self.required = tuple(p.id for p in ruleset.points if always_out(p))
+        g = ruleset.game_point
+        self.game_id = g.id if g is not None else None
+        self.quick_game: dict[str | None, GameCount] = {}
+        self._seats: dict[Table, Seats] = {}
+
+    def seats(self, table: Table) -> Seats:
+        s = self._seats.get(table)
+        if s is None:
+            s = self._seats[table] = Seats(table)
+        return s
+
+    def quick_award(self, seats: Seats, entry: tuple[str, str]) -> tuple[int, Award, str, int, int, bool] | None:
+        """(rank, award, side, value, is it a point always out, only the bidder may score it) of one
+        quick-entry point; None when the ruleset has no such point (the careful path says so)."""
+        got = seats.quick.get(entry)
+        if got is None:
+            pid, who = entry
+            rule = self.rules.get(pid)
+            if rule is None or who not in seats.key_side:
+                return None
+            side = seats.key_side[who]
+            player = who if who in seats.players else None
+            award = Award(pid, None, side, player, rule.value, ("entered", "", rule))
+            got = seats.quick[entry] = (_RANK.get(pid, len(_RANK)), award, side, rule.value,
+                                        pid in self.required, rule.of == "all-tricks" and rule.only_bidder)
+        return got
+
+    def game_entered(self, winner: str | None) -> GameCount:
+        g = self.quick_game.get(winner)
+        if g is None:
+            g = self.quick_game[winner] = GameCount({}, winner, f"{winner} won game (entered by hand)" if winner
+                                                    else "game not awarded (tied, entered by hand)")
+        return g
+
+
+def compiled(ruleset: Ruleset) -> Compiled:
+    """The ruleset's compiled form, made on first use and kept on the (frozen) ruleset object."""
+    c = ruleset.__dict__.get(_KEY)
+    if c is None:
+        c = ruleset.__dict__[_KEY] = Compiled(ruleset)
+    return c

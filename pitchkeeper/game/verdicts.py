@@ -1,0 +1,156 @@
+"""What a verdict is made of: the points won, the game count, the bid, the score change.
+
+Immutable NamedTuples, cheap to make in bulk (replays, stats, simulations); every reason is worded
+only when it is read. `scoring` makes them; the front ends read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from pitchkeeper.game.cards import Card, pretty
+
+if TYPE_CHECKING:
+    from pitchkeeper.game.play import Illegal, TrickResult
+
+
+class Award(NamedTuple):
+    """One point won. A NamedTuple: immutable and cheap to make; its reason is worded on demand."""
+
+    point: str
+    card: Card | None
+    side: str
+    player: str | None
+    value: int
+    why: tuple[Any, ...] = ()  # (how it was won, what made it the point's card, the point's rule)
+
+    @property
+    def reason(self) -> str:
+        """The award in one line a player understands."""
+        how, what, rule = self.why
+        who = self.side if self.player in (None, self.side) else f"{self.player} ({self.side})"
+        if how == "game":
+            return what.reason
+        if how == "sweep":
+            return f"{self.side}{', the bidding side,' if rule.only_bidder else ''} took every trick"
+        if how == "entered":
+            return f"{who} {'was dealt' if rule.to == 'dealt' else 'won'} {rule.label} (entered by hand)"
+        c = self.card or ""
+        worth = "" if self.value == 1 else f" ({self.value} points)"
+        if what == "high":
+            fact = f"{pretty(c)} is the highest trump in play"
+        elif what == "low":
+            fact = f"{pretty(c)} is the lowest trump in play"
+        elif what == "lone":
+            fact = f"{pretty(c)} is the only trump in play, so it is low as well as high"
+        else:
+            fact = f"{pretty(c)} is {what}"
+        if how == "dealt":
+            return f"{fact}{worth}; {rule.label} goes to the player dealt it: {self.player}"
+        if how == "lone-dealt":
+            return f"{fact}{worth}; a lone trump wins its own trick, so {who} both held and captured it"
+        return f"{fact}{worth}; {who} captured it"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"point": self.point, "card": self.card, "side": self.side, "player": self.player,
+                "value": self.value}
+
+
+class GameCount(NamedTuple):
+    counts: dict[str, int]
+    side: str | None
+    entered: str = ""  # for a quick-entry hand: what was entered, in words (no counts are known)
+    # what was counted: the captured cards by key, each key's side, each card's value
+    source: tuple[tuple[tuple[str, tuple[Card, ...]], ...], Mapping[str, str], Mapping[Card, int]] = ((), {}, {})
+
+    @property
+    def reason(self) -> str:
+        """Who won game and on what count, in words (made on demand: verdicts are made in bulk)."""
+        if self.entered:
+            return self.entered
+        ranked = sorted(self.counts.items(), key=lambda kv: -kv[1])
+        top = ranked[0][1] if ranked else 0
+        if self.side is None:
+            leaders = [s for s, v in ranked if v == top]
+            if len(leaders) > 1 or top == 0:
+                return f"game is tied at {top} ({', '.join(leaders)}): nobody scores it"
+            total = sum(self.counts.values())
+            return f"{leaders[0]} counted {top}, not more than half of {total}: nobody scores game"
+        against = ", ".join(f"{s} {v}" for s, v in ranked[1:])
+        return f"{self.side} wins game: counted {top}" + (f" against {against}" if against else "")
+
+    @property
+    def cards(self) -> dict[str, tuple[tuple[Card, int], ...]]:
+        """side -> the counting cards it took, with their values (for the card-by-card breakdown)."""
+        captured, side_of_key, values = self.source
+        out: dict[str, list[tuple[Card, int]]] = {s: [] for s in self.counts}
+        for key, cards in captured:
+            out[side_of_key[key]].extend((c, values[c]) for c in cards if values[c])
+        return {s: tuple(v) for s, v in out.items()}
+
+
+class BidResult(NamedTuple):
+    side: str
+    player: str
+    amount: int
+    label: int | str
+    made: bool
+    took: int  # the points the bidding side took
+
+    @property
+    def reason(self) -> str:
+        if self.amount == 0:
+            return f"{self.player} pitched without a contract"
+        return f"{self.side} bid {self.label} and took {self.took}: " + ("made" if self.made else "set")
+
+
+class Verdict(NamedTuple):
+    """The verdict on one hand. A NamedTuple: immutable, and cheap to make in bulk (replays, stats)."""
+
+    rules: str
+    trump: str
+    awards: tuple[Award, ...]
+    game: GameCount | None
+    taken: dict[str, int]
+    bid: BidResult
+    delta: dict[str, int]
+    illegal: tuple[Illegal, ...]
+    notes: tuple[tuple[Any, ...], ...]  # why each side's score changes as it does: (kind, values...)
+    tricks: tuple[TrickResult, ...] = ()
+    counters: dict[str, int] | None = None  # stake counters forfeited (revokes)
+
+    @property
+    def settlement(self) -> tuple[str, ...]:
+        """Why each side's score changes as it does, in words (worded on demand)."""
+        return tuple(_NOTES[kind].format(*values) for kind, *values in self.notes)
+
+    def to_json(self) -> dict[str, Any]:
+        g = None if self.game is None else {"counts": dict(self.game.counts), "side": self.game.side}
+        return {
+            "rules": self.rules,
+            "trump": self.trump,
+            "awards": [a.to_json() for a in self.awards],
+            "game": g,
+            "taken": dict(self.taken),
+            "bid": {"side": self.bid.side, "player": self.bid.player, "amount": self.bid.label,
+                    "made": self.bid.made},
+            "delta": dict(self.delta),
+            "illegal": [i.to_json() for i in self.illegal],
+        }
+
+
+# What each settlement note says; notes are kept as (kind, values) and worded only when read.
+_NOTES = {
+    "made": "{0} made the bid: scores the {1} it took",
+    "no-contract": "{0} pitched without a contract: scores the {1} it took",
+    "excused": "{0} fell short of {2} but is excused because another player revoked: scores the {1} it took",
+    "set": "{0} bid {2} and took {1}: set back {3}",
+    "set-nothing": "{0} bid {2} and took {1}: scores nothing",
+    "defended": "{0} scores the {1} it took",
+    "no-penalty": "revoke by {0}: {1} sets no penalty for it",
+    "revoked": "{0} revoked: {1} is set back {2}{3}",
+    "scores-nothing": "{0} took {1} but scores none of it: a side that revokes scores nothing of its own that hand",
+    "forfeit": "{0} forfeits {1} {2} to the pool",
+    "sale": "{0} scores {1} for the sale of the pitch (bidding.sale_credit)",
+}
