@@ -73,7 +73,7 @@ def test_play_and_hand_write_the_same_block(tmp_path: Path) -> None:
         m = str(tmp_path / f"{way}.toml")
         assert runner.invoke(app, ["new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--match", m]).exit_code == 0
         if way == "hand":
-            r = runner.invoke(app, ["hand", "Cy", "2", "H", "--high", "Us", "--low", "Them", "--rest", "none",
+            r = runner.invoke(app, ["hand", "Cy", "2", "H", "--high", "Us", "--low", "Them", "--rest", "none", "--game", "tie",
                                     "--match", m])
         else:
             answers = "Cy\n2\nH\n\np\nUs\nThem\n-\n-\n-\n-\n-\ny\nq\n"  # Enter: no auction

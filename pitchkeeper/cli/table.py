@@ -178,8 +178,8 @@ def _hand_parameters() -> list[Any]:
         params.append(p("pt_" + pid.replace("-", "_"), Annotated[list[str] | None, opt(
             f"--{pid}", metavar="WHO", help=_point_help(pid), show_default=False)]))
     params += [
-        p("rest", Annotated[str | None, opt("--rest", metavar="none", help="The points not named were not out "
-                                            "(--rest none): every point of the ruleset must be answered.",
+        p("rest", Annotated[str | None, opt("--rest", metavar="none", help="--rest none: the points not named were not out. "
+                                            "It never answers game (--game tie) nor a point that is always out.",
                                             show_default=False)]),
         p("point", Annotated[list[str] | None, opt("--point", "-p", help="ID=WHO for any point of the ruleset, "
                                                    "e.g. off-jack=Us (repeat).", show_default=False)]),
@@ -312,7 +312,7 @@ def _register_hand_commands() -> None:
         """Record a hand: bidder, amount, trump, and who won each point (or the cards each side took).
 
         Every point of the ruleset is answered: a team or player, none (not out), tie (game), or
-        --rest none for the points not named. The dealer follows the rotation. Prints the verdict and
+        --rest none for the points not named that were not out. The dealer follows the rotation. Prints the verdict and
         the scoreboard; with --json, the `judge match` object of the whole match.
         """
         _hand_command(**kw)

@@ -426,7 +426,8 @@ def _quick_awards(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str) -> 
     for rule in ruleset.points:
         if always_out(rule) and rule.id not in given:
             raise PitchError(f"{rule.id} is always out (the {'highest' if rule.of == 'highest-trump' else 'lowest'} "
-                             "trump in play): say who won it", f"points.{rule.id}")
+                             f"trump in play): say who {'was dealt' if rule.to == 'dealt' else 'won'} it",
+                             f"points.{rule.id}")
     awards.sort(key=lambda a: _RANK.get(a.point, len(_RANK)))
     g = ruleset.game_point
     game = None

@@ -154,8 +154,11 @@ class HandEntry(NamedTuple):
 
             rules = {r.id: r for r in ruleset.points}
             missing = [pid for pid in ids if pid not in points]
+            option = self.labels is CLI_LABELS
             if self.require_every_point and missing and not self.rest:  # none decided by omission (issue 11)
-                raise PitchError(answers.missing_message(ruleset, missing, option=self.labels is CLI_LABELS),
+                raise PitchError(answers.missing_message(ruleset, missing, option=option), "points")
+            if self.rest and answers.beyond_rest(ruleset, missing):  # "not out" never ties a game
+                raise PitchError(answers.rest_message(ruleset, answers.beyond_rest(ruleset, missing), option),
                                  "points")
             if isinstance(hand.get("points"), dict):
                 outcome = dict(hand["points"])
@@ -178,6 +181,9 @@ class HandEntry(NamedTuple):
                 else:
                     outcome[pid] = owner_name(table, str(who), self.label("points", pid))
             hand["points"] = {pid: outcome[pid] for pid in ids if pid in outcome}
+            if not hand["points"]:  # the log's points table names at least one point
+                raise PitchError("every point was answered none: a hand in which no point was out is entered by "
+                                 f"the cards each side captured ({self.label('cards')})", "points")
         elif self.cards:
             for key in ("captured", "tricks", "points", "held"):
                 hand.pop(key, None)
