@@ -99,6 +99,35 @@ def test_edit_of_a_hand_entered_as_cards_changes_one_point(tmp_path: Path):
     assert json.loads(ok("judge", "match", str(log), "--json"))["scores"] == {"Us": 4, "Them": 11}
 
 
+def test_an_edit_that_changes_nothing_writes_nothing(seven: Path):
+    ok("hand", "Ann", "3", "S", "--high", "Us", "--low", "Them", "--jack", "Us", "--game", "Us", "--rest", "-",
+       "--match", str(seven))
+    before = seven.read_bytes()
+    assert ok("edit", "1", "--low", "Them", "--match", str(seven), "--yes") == "hand 1 unchanged\n"
+    assert seven.read_bytes() == before
+
+
+def test_an_edit_of_a_hand_entered_as_cards_keeps_the_cards_unless_a_point_changes(tmp_path: Path):
+    log = tmp_path / "partners.toml"
+    log.write_text((EXPORT / "partners.toml").read_text())
+    before = log.read_bytes()
+    first = hands(log)[0]
+    assert "captured" in first and "points" not in first
+    judged = json.loads(ok("judge", "match", str(log), "--json"))["hands"][0]["awards"]
+    high = next(a for a in judged if a["point"] == "high")
+    # the same answer as the cards give (a side for its player's point, too): nothing changes, nothing is written
+    for who in (high["side"], high.get("player") or high["side"]):
+        assert ok("edit", "1", "--high", who, "--match", str(log), "--yes") == "hand 1 unchanged\n"
+        assert log.read_bytes() == before
+    assert next(a for a in judged if a["point"] == "jack")["side"] == "Them"
+    out = ok("edit", "1", "--jack", "Us", "--match", str(log), "-n")
+    assert "hand 1 was entered as cards; it will be kept as points" in out
+    assert log.read_bytes() == before
+    out = ok("edit", "1", "--jack", "Us", "--match", str(log), "--yes")
+    assert "hand 1 was entered as cards; it will be kept as points" in out
+    assert "captured" not in hands(log)[0] and hands(log)[0]["points"]["jack"] == "Us"
+
+
 def test_edit_keeps_the_rest_of_a_hand_entered_by_points(seven: Path):
     ok("hand", "Ann", "3", "S", "--high", "Us", "--low", "Them", "--jack", "Us", "--game", "Us", "--rest", "-",
        "--match", str(seven))

@@ -289,10 +289,19 @@ def _edit_command(**kw: Any) -> None:
     number = kw["number"]
     book = book_of(kw.get("match"))
     change = book.prepare_replace(number, entry_of(kw, new=False))
-    _show_change(change.replayed_before, change.state, number, kw.get("as_json", False))
-    if not change.changes_anything:
-        sys.stderr.write("nothing changes\n")
+    old, new = change.before.data["hands"][number - 1], change.after.data["hands"][number - 1]
+    if not change.changes_anything or old == new:  # the same hand (perhaps written otherwise): nothing written
+        if kw.get("as_json"):
+            _show_change(change.replayed_before, change.state, number, True)
+        else:
+            sys.stdout.write(f"hand {number} unchanged\n")
         return
+    _show_change(change.replayed_before, change.state, number, kw.get("as_json", False))
+    was = next((k for k in ("captured", "tricks") if k in old), None)
+    if was and "points" in new:  # never silently: the cards (and who was dealt what) give way to points
+        out = sys.stderr if kw.get("as_json") else sys.stdout
+        out.write(f"hand {number} was entered as {'cards' if was == 'captured' else 'tricks'}; "
+                  "it will be kept as points\n")
     if kw.get("dry_run"):
         sys.stderr.write("(dry run: nothing was written)\n")
         return
