@@ -200,6 +200,16 @@ def test_the_help_never_asks_who_took_a_point_the_rule_gives_to_the_player_dealt
     assert "who was dealt it" in text
 
 
+def test_the_help_names_no_ruleset():
+    # "(seven-point, the Trickster games)" was wrong twice over: seven-point has no deuce, trickster-7 no low
+    text = " ".join((ok("hand", "--help") + ok("edit", "--help")).split()).lower()
+    assert "trickster" not in text
+    for name in rulesets.builtin_names():
+        assert name not in text, name
+    for pid in ("low", "deuce"):
+        assert f"where the ruleset gives {pid} to the player dealt it, name who was dealt it" in text
+
+
 @pytest.mark.parametrize("name", rulesets.builtin_names())
 def test_prompts_and_hints_use_the_rulesets_words(tmp_path: Path, name: str):
     r = rulesets.load(name)

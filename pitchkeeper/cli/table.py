@@ -209,9 +209,9 @@ def _point_help(pid: str) -> str:
     """The help of --ID: the question the point asks ("dealt" where a ruleset gives it to the player dealt it)."""
     if pid == "game":
         return "Who won game: a team or player, tie, or none."
-    if pid in ("low", "deuce"):
-        return (f"Who won {pid}: where the ruleset gives {pid} to the player dealt it (seven-point, the Trickster "
-                f"games), who was dealt it; else its captor. A team or player, or none if not out.")
+    if pid in ("low", "deuce"):  # no ruleset named: which rulesets have the point, and how, is their data
+        return (f"Who won {pid}: a team or player, or none if it was not out. Where the ruleset gives {pid} to the "
+                "player dealt it, name who was dealt it, not who captured it.")
     return f"Who won {pid}: a team or player, or none if it was not out."
 
 
