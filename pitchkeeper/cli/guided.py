@@ -202,7 +202,7 @@ def _line_editing() -> None:
 
 def _start_match(echo: bool, at_terminal: bool) -> Path:
     """No current match: ask for the ruleset, the players and the first dealer, and start one (as `new`)."""
-    from pitchkeeper.cli.table import _names, new_match
+    from pitchkeeper.cli.table import _names, start_match
     from pitchkeeper.game import rulesets
     from pitchkeeper.logbook import store
 
@@ -221,8 +221,9 @@ def _start_match(echo: bool, at_terminal: bool) -> Path:
     first = _ask(_Question("dealer", "who deals first?", names[0],
                            lambda t: next((n for n in names if n.lower() == t.strip().lower()), None)
                            or _bad(f"one of {', '.join(names)}")), echo, at_terminal)[1]
-    new_match(rules=rules, players=names, rules_opt=None, players_opt=None, team=None, solo=False, dealer=first,
-              target=None, stake=None, title=None, match=None, rematch=False, of=None, force=False, as_json=False)
+    start_match(rules=rules, players=names, rules_opt=None, players_opt=None, team=None, solo=False, dealer=first,
+                target=None, stake=None, title=None, match=None, rematch=False, of=None, force=False, as_json=False,
+                in_play=True)
     path = store.current_match()
     assert path is not None
     return path

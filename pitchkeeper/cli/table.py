@@ -93,6 +93,14 @@ def new_match(
     as_json: JsonOpt = False,
 ) -> None:
     """Start a match: ruleset, players, teams and first dealer. It becomes the current match."""
+    start_match(**locals())
+
+
+def start_match(rules: str | None, players: list[str] | None, rules_opt: str | None, players_opt: list[str] | None,
+                team: list[str] | None, solo: bool, dealer: str | None, target: int | None, stake: int | None,
+                title: str | None, match: str | None, rematch: bool, of: str | None, force: bool, as_json: bool,
+                in_play: bool = False) -> None:
+    """`new`, and `play` with no match (which then asks its questions: no hint to run it)."""
     from pitchkeeper.game import rulesets
     from pitchkeeper.game.records import parse_table
     from pitchkeeper.logbook import paths, store
@@ -150,8 +158,8 @@ def new_match(
     goal = target_words(ruleset.settings["win"]["reach"], target or ruleset.settings["win"]["target"])
     out = Console()  # lines wrapped to the terminal (a phone is 40 columns)
     for line in (f"new match: {shown(path)}", f"  {ruleset.name}, {goal}; {sides}; {first} deals first",
-                 f"  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP {entry_hint(ruleset)}",
-                 "  or answer the questions of: pitchkeeper play"):
+                 *(() if in_play else (f"  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP "
+                                       f"{entry_hint(ruleset)}", "  or answer the questions of: pitchkeeper play"))):
         out.print(line)
 
 

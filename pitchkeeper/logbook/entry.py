@@ -204,6 +204,17 @@ class HandEntry(NamedTuple):
                 name = table.player(who, self.label("dealt"))
                 dealt.setdefault(name, []).extend(card_list(cards, f"{self.label('dealt')} {name}"))
             hand["dealt"] = dealt
+        if self.cards and "captured" in hand:  # who was dealt what: asked in this front end's words
+            from pitchkeeper.game.scoring import dealt_cards
+
+            named = {c for cs in (hand.get("dealt") or {}).values() for c in cs}
+            taken = [c for cs in hand["captured"].values() for c in cs]
+            need = [c for c in dealt_cards(ruleset, hand["trump"], taken) if c not in named]
+            if need:
+                how = (f"{self.label('dealt')} \"{table.players[0]}: {need[0]}\"" if self.labels is CLI_LABELS
+                       else f"{self.label('dealt')}: the player dealt {need[0]}")
+                raise PitchError(f"{need[0]} goes to the player dealt it: say who was dealt it, e.g. {how}",
+                                 self.label("dealt"))
         if not any(key in hand for key in ("points", "captured", "tricks")):
             from pitchkeeper.game import answers
 
