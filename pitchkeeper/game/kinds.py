@@ -9,7 +9,7 @@ kind here and never branch on its name, so a new kind of point is one `register(
 Two shapes of point: a card's point (`card`: which captured card wins it, then its captor or the
 player dealt it scores it) and a side's point (`side`: which side wins it outright, as game or a
 sweep). Both functions are called once per point per hand by the engine: keep them small.
-Kept light (no imports beyond `verdicts`): rulesets reads it at start-up.
+Kept light (no imports at all): rulesets reads it at start-up, where `rules list` needs no verdicts.
 """
 
 from __future__ import annotations
@@ -18,12 +18,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pitchkeeper.game.verdicts import Award, GameCount
-
 if TYPE_CHECKING:
     from pitchkeeper.game.cards import Card
     from pitchkeeper.game.compiled import TrumpPlan
     from pitchkeeper.game.rulesets import PointRule
+    from pitchkeeper.game.verdicts import Award
 
 # (rule, the card the point is for or None, that card in words, captured card -> key, the highest trump
 # captured or None, the trump's plan) -> (the card that wins the point, what makes it so) or None
@@ -112,6 +111,9 @@ def _the_card(rule: PointRule, card: Card | None, what: str, owner: Mapping[Card
     return (card, what) if card in owner else None
 
 
+_GameCount: Any = None  # verdicts.GameCount, imported at the first game counted (not at start-up)
+
+
 def _game(rule: PointRule, captured: Iterable[tuple[str, Iterable[Card]]], key_side: Mapping[str, str],
           zero: dict[str, int], counts: dict[str, int] | None, bid_side: str) -> tuple[str | None, str, Any]:
     values = rule.card_values
@@ -125,7 +127,18 @@ def _game(rule: PointRule, captured: Iterable[tuple[str, Iterable[Card]]], key_s
         leaders = [s for s, v in counts.items() if v == top]
         if len(leaders) == 1 and (rule.need != "majority" or top * 2 > sum(counts.values())):
             winner = leaders[0]
-    return winner, "game", GameCount(counts, winner, "", (captured, key_side, values))
+    made = _GameCount
+    if made is None:
+        made = _game_count()
+    return winner, "game", made(counts, winner, "", (captured, key_side, values))
+
+
+def _game_count() -> Any:
+    global _GameCount
+    from pitchkeeper.game.verdicts import GameCount
+
+    _GameCount = GameCount
+    return GameCount
 
 
 def _sweep(rule: PointRule, captured: Iterable[tuple[str, Iterable[Card]]], key_side: Mapping[str, str],
@@ -134,6 +147,9 @@ def _sweep(rule: PointRule, captured: Iterable[tuple[str, Iterable[Card]]], key_
     if len(holders) == 1 and (not rule.only_bidder or bid_side in holders):
         return next(iter(holders)), "sweep", ""
     return None, "sweep", ""
+
+
+THE_CARD: CardFinder = _the_card  # a point for one fixed card: the engine checks this finder inline
 
 
 def _lowest_words(p: PointRule, worth: str, to: str) -> str:

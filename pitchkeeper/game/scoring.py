@@ -14,6 +14,7 @@ from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.cards import Card
 from pitchkeeper.game.compiled import _KEY as _COMPILED
 from pitchkeeper.game.compiled import Compiled, Seats, TrumpPlan, compiled
+from pitchkeeper.game.kinds import THE_CARD
 from pitchkeeper.game.records import POINT_IDS, Bid, Hand, Table
 from pitchkeeper.game.rulesets import PointRule, Ruleset
 from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Verdict
@@ -293,7 +294,10 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
     game: GameCount | None = None
     for kind, rule, card, what, pid, value, to_dealt in plan.steps:
         find = kind.card
-        if find is not None:
+        if find is THE_CARD:  # a point for one fixed card, the commonest: is it in play? (inline, for speed)
+            if card not in owner:
+                continue
+        elif find is not None:
             got = find(rule, card, what, owner, high, plan)
             if got is None:
                 continue
