@@ -111,6 +111,7 @@ def _the_card(rule: PointRule, card: Card | None, what: str, owner: Mapping[Card
     return (card, what) if card in owner else None
 
 
+_tuple_new = tuple.__new__  # a NamedTuple without its Python-level __new__ (one game count per hand judged)
 _GameCount: Any = None  # verdicts.GameCount, imported at the first game counted (not at start-up)
 
 
@@ -130,7 +131,7 @@ def _game(rule: PointRule, captured: Iterable[tuple[str, Iterable[Card]]], key_s
     made = _GameCount
     if made is None:
         made = _game_count()
-    return winner, "game", made(counts, winner, "", (captured, key_side, values))
+    return winner, "game", _tuple_new(made, (counts, winner, "", (captured, key_side, values)))
 
 
 def _game_count() -> Any:
