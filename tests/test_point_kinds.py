@@ -14,6 +14,7 @@ import pytest
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import answers, kinds, records, rulesets, scoring
 from pitchkeeper.game.kinds import PointKind
+from pitchkeeper.reports.houserules import starter
 from pitchkeeper.words.explain import describe
 
 TOY = Path(__file__).resolve().parent / "data" / "kinds" / "toy-kinds.toml"
@@ -40,9 +41,10 @@ def _most(rule, captured, key_side, zero, counts, bid_side):  # type: ignore[no-
     return (leaders[0] if len(leaders) == 1 else None), "most", took
 
 
-def _second(rule, card, what, owner, high, plan):  # type: ignore[no-untyped-def]
+def _nth(rule, card, what, owner, high, plan):  # type: ignore[no-untyped-def]
+    n = rule.extra["nth"]
     seen = [c for c in plan.order if c in owner]
-    return (seen[1], "the second-highest trump in play") if len(seen) > 1 else None
+    return (seen[n - 1], f"trump number {n} from the top in play") if len(seen) >= n else None
 
 
 @pytest.fixture
@@ -50,13 +52,14 @@ def toy_kinds() -> Iterator[None]:
     kinds.register(PointKind("most-tricks", frozenset(), lambda p, worth, to: f"{worth} for taking the most cards",
                              side=_most, reason=lambda a: f"{a.side} took the most cards ({a.why[1][a.side]})",
                              ties=True))
-    kinds.register(PointKind("second-trump", frozenset({"to"}),
-                             lambda p, worth, to: f"{worth} for the second-highest trump in play, {to}", card=_second))
+    kinds.register(PointKind("nth-trump", frozenset({"to", "nth"}),
+                             lambda p, worth, to: f"{worth} for trump number {p.extra['nth']} from the top, {to}",
+                             card=_nth, fields={"nth": rulesets.F("int", 2, "with of = nth-trump: which", lo=1, hi=16)}))
     try:
         yield
     finally:
         kinds.unregister("most-tricks")
-        kinds.unregister("second-trump")
+        kinds.unregister("nth-trump")
 
 
 def _judge(ruleset: rulesets.Ruleset, text: str) -> tuple[scoring.Verdict, scoring.Verdict]:
@@ -68,7 +71,8 @@ def _judge(ruleset: rulesets.Ruleset, text: str) -> tuple[scoring.Verdict, scori
 def test_an_unregistered_kind_is_refused_by_name() -> None:
     problems, _ = rulesets.check(TOY)
     assert any(p.startswith("points.most.of: 'most-tricks' is not allowed") for p in problems)
-    assert any(p.startswith("points.second.of: 'second-trump' is not allowed") for p in problems)
+    assert any(p.startswith("points.second.of: 'nth-trump' is not allowed") for p in problems)
+    assert any(p.startswith("points.second.nth: unknown key") for p in problems), problems
 
 
 def test_a_registered_kind_is_scored_by_cards_on_both_paths(toy_kinds: None) -> None:
@@ -80,7 +84,7 @@ def test_a_registered_kind_is_scored_by_cards_on_both_paths(toy_kinds: None) -> 
         assert got["second"] == ("KH", "NS", 1)  # AH, KH, 9H, 5H, 2H in play
         reasons = {a.point: a.reason for a in v.awards}
         assert reasons["most"] == "NS took the most cards (16)"
-        assert reasons["second"] == "K♥ is the second-highest trump in play; NS captured it"
+        assert reasons["second"] == "K♥ is trump number 2 from the top in play; NS captured it"
     assert fast.to_json() == careful.to_json()
     assert fast.taken == {"NS": 5, "EW": 0}  # high, low, game and the two new points
     tied = HAND.replace('"8S", "9D", "10C", "JD", "3S", "4C"]', '"8S", "9D"]').replace(
@@ -101,26 +105,35 @@ def test_a_registered_kind_is_entered_asked_and_worded(toy_kinds: None) -> None:
         answers.nobody(second, "tie", False)
     words = describe(rs)
     assert words["point:most"] == ("Points", "most: 1 point for taking the most cards")
-    assert words["point:second"] == ("Points", "second: 1 point for the second-highest trump in play, "
+    assert words["point:second"] == ("Points", "second: 1 point for trump number 2 from the top, "
                                      "to whoever captures it")
-    enum = rulesets.json_schema()["properties"]["points"]["additionalProperties"]["properties"]["of"]["enum"]
-    assert enum[-2:] == ["most-tricks", "second-trump"]
+    props = rulesets.json_schema()["properties"]["points"]["additionalProperties"]["properties"]
+    assert props["of"]["enum"][-2:] == ["most-tricks", "nth-trump"]
+    assert props["nth"] == {"description": "with of = nth-trump: which", "type": "integer", "minimum": 1,
+                            "maximum": 16, "default": 2}
+    assert "# nth = 2    # with of = nth-trump: which" in starter(rs, "toy-kinds", "house")
 
 
 def test_a_registered_kind_takes_only_its_own_keys(toy_kinds: None) -> None:
     merged, _ = rulesets.load_merged(str(TOY))
     merged["points"]["most"] = {"of": "most-tricks", "to": "dealt", "need": "majority"}
-    merged["points"]["second"] = {"of": "second-trump", "to": "dealt"}
+    merged["points"]["second"] = {"of": "nth-trump", "to": "dealt", "nth": 3}
+    merged["points"]["third"] = {"of": "nth-trump", "nth": 0}
+    merged["points"]["fourth"] = {"of": "most-tricks", "nth": 3}
     problems = rulesets.validate(merged)
     assert 'points.most.to: does not apply to a point of = "most-tricks"' in problems
     assert 'points.most.need: does not apply to a point of = "most-tricks"' in problems
     assert "points.most.to: only a card's point can go to the player dealt it" in problems
     assert not any(p.startswith("points.second") for p in problems)  # a card's point may go to the dealt player
+    assert "points.third.nth: 0 is out of range (1 to 16)" in problems  # its own key, checked by its field
+    assert 'points.fourth.nth: does not apply to a point of = "most-tricks"' in problems
 
 
 def test_a_kind_gives_exactly_one_way_to_find_its_winner() -> None:
     with pytest.raises(ValueError, match="exactly one of card and side"):
         kinds.register(PointKind("nothing", frozenset(), lambda p, w, t: w))
+    with pytest.raises(ValueError, match="among its keys"):
+        kinds.register(PointKind("nothing", frozenset(), lambda p, w, t: w, card=_nth, fields={"nth": None}))
     assert "nothing" not in kinds.KINDS
 
 

@@ -1,7 +1,8 @@
 """The kinds of point (`of` in a ruleset's [points.ID]): one entry each, read by everything that scores,
 checks or words a point.
 
-A kind says which [points.ID] keys it takes, whether it can go to the player dealt it, how a hand's
+A kind says which [points.ID] keys it takes (with the field of any key of its own: its type, default
+and words, for the validator and the schema), whether it can go to the player dealt it, how a hand's
 winner of it is found, and its words for `rules show`. The validator, the schema's choices, both
 scoring paths (careful and compiled), quick entry, the table's questions and `rules show` read the
 kind here and never branch on its name, so a new kind of point is one `register(PointKind(...))`.
@@ -15,7 +16,7 @@ Kept light (no imports at all): rulesets reads it at start-up, where `rules list
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -53,6 +54,9 @@ class PointKind:
     bidder_only: Callable[[PointRule], bool] = _never  # only the bidding side may score it
     ties: bool = False  # the table may answer "tie" for it
     game: bool = False  # its count is the verdict's game count (one such point per ruleset)
+    # keys of its own that no other kind takes: key -> rulesets.F (type, default, words; they check it and
+    # make the schema); their values are in PointRule.extra. The built-in kinds share the keys of POINT_FIELDS.
+    fields: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def to_dealt(self) -> bool:
@@ -67,6 +71,8 @@ def register(kind: PointKind) -> PointKind:
     """Add (or replace) a kind of point; rulesets may name it in `of` from then on."""
     if (kind.card is None) == (kind.side is None):
         raise ValueError(f"point kind {kind.id}: give exactly one of card and side")
+    if not kind.keys >= kind.fields.keys():
+        raise ValueError(f"point kind {kind.id}: its own fields must be among its keys")
     KINDS[kind.id] = kind
     return kind
 

@@ -127,12 +127,16 @@ POINT_FIELDS: dict[str, F] = {
 COMMON_POINT_KEYS = frozenset({"of", "value", "label", "enabled"})  # every kind takes these (game.kinds: the rest)
 
 
-def _point_field(key: str) -> F | None:
-    """A [points.ID] key's field; `of` allows every kind registered now (game.kinds)."""
-    f = POINT_FIELDS.get(key)
-    if key == "of" and f is not None and f.choices != tuple(KINDS):
-        return f._replace(choices=tuple(KINDS))
-    return f
+def point_fields() -> dict[str, F]:
+    """Every [points.ID] key's field: POINT_FIELDS, `of` allowing every kind registered now, then the keys
+    of a kind's own (game.kinds)."""
+    out = dict(POINT_FIELDS)
+    if out["of"].choices != tuple(KINDS):
+        out["of"] = out["of"]._replace(choices=tuple(KINDS))
+    for kind in KINDS.values():
+        for k, f in kind.fields.items():
+            out.setdefault(k, f)
+    return out
 
 TOP_KEYS: dict[str, F] = {
     "name": F("str", "", "the ruleset's name"),
@@ -160,6 +164,7 @@ class PointRule:
     need: str
     only_bidder: bool
     card_values: Mapping[Card, int]  # with of = game: what each card of the deck counts
+    extra: Mapping[str, Any] = field(default_factory=dict)  # the values of keys a kind has of its own
 
     @property
     def kind(self) -> PointKind:
@@ -473,6 +478,7 @@ def validate(data: Mapping[str, Any]) -> list[str]:
             out.append(f"players.counts: {n} players cannot form teams of {s['players']['team_sizes']}")
     # points
     pts = data.get("points", {})
+    fields = point_fields()
     if isinstance(pts, Mapping):
         for pid, p in pts.items():
             where = f"points.{pid}"
@@ -480,9 +486,9 @@ def validate(data: Mapping[str, Any]) -> list[str]:
                 out.append(f"{where}: expected a table [points.{pid}]")
                 continue
             for pk, pv in p.items():
-                f = _point_field(pk)
+                f = fields.get(pk)
                 if f is None:
-                    out.append(f"{where}.{pk}: {unknown_key_words(pk, list(POINT_FIELDS))}")
+                    out.append(f"{where}.{pk}: {unknown_key_words(pk, list(fields))}")
                     continue
                 msg = _type_problem(f, pv)
                 if msg:
@@ -579,6 +585,7 @@ def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = ()) -> Rul
             label=d["label"] or POINTS.get(pid, pid), skip=tuple(d["skip"]), apart=d["apart"],
             counts=dict(d["counts"]), need=d["need"], only_bidder=d["only_bidder"],
             card_values={c: d["counts"].get(c if c in JOKERS else c[:-1], 0) for c in deck},
+            extra={k: p.get(k, f.default) for k, f in KINDS[d["of"]].fields.items()},
         ))
     views = {}
     order = s["trump"]["order"]
@@ -648,8 +655,7 @@ def json_schema() -> dict[str, Any]:
         "type": "object",
         "description": "the point catalogue: [points.ID] tables, in counting order",
         "additionalProperties": {"type": "object", "additionalProperties": False,
-                                 "properties": {k: _schema_for(_point_field(k) or f)
-                                                for k, f in POINT_FIELDS.items()}},
+                                 "properties": {k: _schema_for(f) for k, f in point_fields().items()}},
     }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
