@@ -570,8 +570,35 @@ def stamp(path: str | Path) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
 
 
-def cache_path(log: Path) -> Path:
-    return log.with_name(f".{log.name}.cache.json")
+def cache_path(log: Path, suffix: str = ".json") -> Path:
+    """Where a cache of `log` lives: in the data folder, keyed by the log's real path, never beside the log
+    (a reading command must leave the user's folder as it found it)."""
+    import hashlib
+    import os
+
+    from pitchkeeper.logbook.paths import cache_dir
+
+    key = hashlib.sha1(os.path.realpath(log).encode("utf-8", "surrogateescape")).hexdigest()
+    return cache_dir() / f"{key}{suffix}"
+
+
+def put_cache(target: Path, data: bytes) -> None:
+    """Write a cache file whole or not at all (best effort: a cache that cannot be written is skipped)."""
+    import os
+
+    tmp = None
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = mkstemp(target.parent, f".{target.name}.", ".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, target)
+    except (OSError, ValueError):
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def read_cache(log: Path, version: str) -> dict[str, Any] | None:
@@ -580,7 +607,7 @@ def read_cache(log: Path, version: str) -> dict[str, Any] | None:
 
     try:
         c = json.loads(cache_path(log).read_text(encoding="utf-8"))
-        if c["version"] != version or c["log"] is None or c["log"] != stamp(log):
+        if c["path"] != str(log) or c["version"] != version or c["log"] is None or c["log"] != stamp(log):
             return None
         for f, st in c["rules"]:
             if stamp(f) != st:
@@ -597,19 +624,13 @@ def write_cache(log: Path, log_stamp: list[int] | None, files: tuple[str, ...], 
     `log_stamp` must be the stamp of the very text `state` was derived from.
     """
     import json
-    import os
 
     if log_stamp is None:
         return
-    c = {"version": version, "log": log_stamp, "rules": [[f, stamp(f)] for f in files], "state": state}
-    target = cache_path(log)
+    c = {"path": str(log), "version": version, "log": log_stamp, "rules": [[f, stamp(f)] for f in files], "state": state}
     try:
-        fd, tmp = mkstemp(target.parent, f".{log.name}.", ".cache.tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(c, f, ensure_ascii=False)
-        os.replace(tmp, target)
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except (OSError, UnboundLocalError):
-            pass
+        data = json.dumps(c, ensure_ascii=False).encode("utf-8")
+        target = cache_path(log)
+    except (OSError, ValueError, TypeError):
+        return
+    put_cache(target, data)
