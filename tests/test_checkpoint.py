@@ -5,7 +5,11 @@ another tool appending one, a corrupt checkpoint)."""
 from __future__ import annotations
 
 import json
+import os
 import pickle
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -136,3 +140,25 @@ def test_a_checkpoint_is_never_written_beside_the_log(tmp_path: Path):
     assert sorted(p.name for p in tmp_path.iterdir()) == [".m.toml.lock", "m.toml", "pitchkeeper-home"]
     c = pickle.loads(store.cache_path(path, checkpoint.SUFFIX).read_bytes())
     assert c["path"] == str(path) and c["entries"][0]["top"].n == 1
+
+
+def _pk(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pitchkeeper", *args], env=env, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("step", ["synced", "renamed"])
+def test_a_writer_killed_before_its_checkpoint_is_saved_leaves_nothing_stale(tmp_path: Path, step: str):
+    """Killed after the log is written but before its checkpoint and status cache are: the next
+    commands see the file as it is (the status of the command line is the full replay's)."""
+    path = new_log(tmp_path)
+    env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path / "pitchkeeper-home"), "NO_COLOR": "1"}
+    hand = ["hand", "Ann", "2", "S", "--high", "Us", "--low", "Us", "--rest", "none", "--match", str(path)]
+    assert _pk(*hand, env=env).returncode == 0
+    killed = _pk(*hand, env={**env, store.CRASH_AT: step})
+    assert killed.returncode == -signal.SIGKILL
+    for args in (hand, ["undo", "-y", "--match", str(path)], hand,
+                 ["edit", "2", "Bob", "3", "H", "--high", "Them", "--low", "Us", "--rest", "none", "-y", "--match",
+                  str(path)]):
+        assert _pk(*args, env=env).returncode == 0
+        status = json.loads(_pk("status", "--json", "--match", str(path), env=env).stdout)
+        assert status == full(path)
