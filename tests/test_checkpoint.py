@@ -162,3 +162,17 @@ def test_a_writer_killed_before_its_checkpoint_is_saved_leaves_nothing_stale(tmp
         assert _pk(*args, env=env).returncode == 0
         status = json.loads(_pk("status", "--json", "--match", str(path), env=env).stdout)
         assert status == full(path)
+    store.cache_path(path).unlink()  # no status cache: status is drawn from the replay checkpoint
+    status = json.loads(_pk("status", "--json", "--match", str(path), env=env).stdout)
+    assert status == full(path)
+
+
+pieces = st.sampled_from(["[[hands]]\n", "  [[ hands ]]  # a comment\n", "# a comment\n", "\n", "a = 1\n",
+                          "[hands.captured]\n", "[ruleset]\n", "[[other]]\n", "x = \"[[hands]]\"\n", "# " + "y" * 3000 + "\n"])
+
+
+@given(st.lists(pieces, max_size=40))
+def test_the_last_span_read_from_the_end_is_the_last_of_every_span(parts):
+    text = "".join(parts)
+    spans = store.hand_spans(text)
+    assert store.last_span(text) == (spans[-1] if spans else None)

@@ -377,11 +377,16 @@ def status(
         return
     st = store.read_cache(path, __version__)  # an unchanged log need not be parsed and replayed again
     if st is None:
-        from pitchkeeper.logbook import loader
+        from pitchkeeper.logbook import checkpoint, loader
         from pitchkeeper.logbook.book import remember
 
-        k = loader.load(path)
-        st = remember(k, k.replay(), k.stamp)
+        opened = checkpoint.opened(path)  # a log put back as it was: its replay checkpoint
+        if opened is not None:
+            k, state = opened[0], checkpoint.state_of(*opened)
+        else:
+            k = loader.load(path)
+            state = k.replay()
+        st = remember(k, state, k.stamp)
     warn(st["warnings"])
     if as_json:
         emit_json(st)

@@ -104,7 +104,7 @@ def _read(path: Path) -> dict[str, Any] | None:
         with open(store.cache_path(path, SUFFIX), "rb") as f:
             c = pickle.load(f)
         if not (isinstance(c, dict) and c.get("format") == FORMAT and c.get("version") == __version__
-                and c.get("path") == str(path) and isinstance(c.get("entries"), list)):
+                and isinstance(c.get("entries"), list)):  # (any path to the log: the text's digest decides)
             return None
         return c
     except Exception:  # a corrupt or foreign checkpoint is only a slower command
@@ -172,8 +172,13 @@ def save(path: Path, *new: Entry, touch: str | None = None) -> None:
     if touch is not None:
         key = (len(touch), _digest(touch))
         old = sorted(old, key=lambda e: (e["size"], e["digest"]) != key)  # stable: that one first
-    seen = {(e["size"], e["digest"]) for e in entries}
-    entries += [e for e in old if (e["size"], e["digest"]) not in seen]
+    mine = {(e["size"], e["digest"]): e for e in entries}
+    for e in old:
+        same = mine.get((e["size"], e["digest"]))
+        if same is None:
+            entries.append(e)
+        elif same["below"] is None:  # the same text remembered before with its one-before point: keep it
+            same["below"] = e["below"]
     c = {"format": FORMAT, "version": __version__, "path": str(path), "entries": entries[:KEEP]}
     try:
         data = pickle.dumps(c, protocol=pickle.HIGHEST_PROTOCOL)
@@ -233,6 +238,11 @@ def opened(path: Path) -> tuple[Any, Point, Point | None] | None:
         return None
     k = loader.Loaded(path, text, dict(found.header), ruleset, record, tuple(warnings), tuple(files), st)
     return _loaded(k, text, found.top, found.below, st), found.top, found.below
+
+
+def state_of(k: Any, top: Point, below: Point | None) -> Any:
+    """The MatchState of an opened log (only its last hands): what its scoreboard is drawn from."""
+    return _state(k.ruleset, k.record.table, k.record.target or k.ruleset.settings["win"]["target"], top, below)
 
 
 def _next(k: Any, text: str, start: int, on: Point, n: int) -> tuple[Point, str] | None:
@@ -305,8 +315,11 @@ def drop(book: Any) -> Any:
     if o is None or o[2] is None or not o[1].n:
         return None
     k, top, below = o
+    span = store.last_span(k.text)
+    if span is None:
+        return None
     try:
-        text = store.remove_hand(k.text, top.n, top.n)
+        text = store.remove_hand(k.text, top.n, top.n, span)
     except PitchError:
         return None
     target = k.record.target or k.ruleset.settings["win"]["target"]
@@ -326,9 +339,12 @@ def replace_last(book: Any, n: int, hand: Any) -> Any:
     if o is None or o[2] is None or o[1].n != n or not n:
         return None
     k, top, below = o
+    span = store.last_span(k.text)
+    if span is None:
+        return None
+    start = span[0]
     try:
-        start = store.hand_spans(k.text, n)[n - 1][0]
-        text = store.replace_hand(k.text, n, n, books.block(books.hand_table(hand, k, top.raw), n, book.path))
+        text = store.replace_hand(k.text, n, n, books.block(books.hand_table(hand, k, top.raw), n, book.path), span)
     except PitchError:
         return None
     if text[:start] != k.text[:start]:

@@ -402,6 +402,29 @@ def hand_spans(text: str, count: int | None = None) -> list[tuple[int, int]]:
     return spans
 
 
+def last_span(text: str) -> tuple[int, int] | None:
+    """`hand_spans(text)[-1]` read from the end of the text: the cost of the last block, not of the log.
+
+    Only for a text whose [[hands]] lines are known to be its hands (hand_spans with a count passed).
+    """
+    import re
+
+    head_re = re.compile(r"(?m)^[ \t]*\[\[[ \t]*hands[ \t]*\]\][ \t]*(?:#.*)?$")
+    width = 8192
+    while True:
+        pos = 0 if width >= len(text) else text.find("\n", len(text) - width) + 1
+        heads = [m.start() for m in head_re.finditer(text, pos)]
+        if heads or pos == 0:
+            break
+        width *= 8
+    if not heads:
+        return None
+    head = heads[-1]
+    others = [_comments_above(text, m.start()) for m in re.compile(r"(?m)^[ \t]*\[\[?[ \t]*([^\]\s.]+)").finditer(
+        text, head) if m.group(1) != "hands"]
+    return _comments_above(text, head), min([o for o in others if head < o], default=len(text))
+
+
 def _comments_above(text: str, line_start: int) -> int:
     """Where a header's block starts: the comment lines right above it belong to it."""
     s = line_start
@@ -434,22 +457,22 @@ def append_hand(text: str, block: str) -> str:
     return text + "\n" + block
 
 
-def remove_hand(text: str, number: int, count: int) -> str:
-    """The log without hand `number` (the blank line that separated it goes too)."""
-    start, end = hand_spans(text, count)[number - 1]
+def remove_hand(text: str, number: int, count: int, span: tuple[int, int] | None = None) -> str:
+    """The log without hand `number` (the blank line that separated it goes too). `span`: its block, when known."""
+    start, end = span or hand_spans(text, count)[number - 1]
     before, after = text[:start], text[end:]
     if not after and before.endswith("\n\n"):
         before = before[:-1]
     return before + after
 
 
-def replace_hand(text: str, number: int, count: int, block: str) -> str:
+def replace_hand(text: str, number: int, count: int, block: str, span: tuple[int, int] | None = None) -> str:
     """The log with hand `number`'s keys replaced by `block` (a `[[hands]]` block).
 
     Comment lines of the old block are kept: those above it stay above it, those inside it
     follow the new `[[hands]]` line; so do the blank lines that end it.
     """
-    start, end = hand_spans(text, count)[number - 1]
+    start, end = span or hand_spans(text, count)[number - 1]
     old = text[start:end]
     head = _hands_headers(old)[0]
     above = old[:head]
