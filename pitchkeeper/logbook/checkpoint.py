@@ -81,16 +81,17 @@ def point_of(state: Any, record: Any, raw_hands: Sequence[Any], upto: int) -> Po
                  raw_hands[upto - 1])
 
 
-_memo: list[Any] = [None, ""]  # the last text digested and its digest (a command digests one text twice)
+_memo: list[tuple[str, str]] = []  # the last texts digested, with their digests (a command digests each twice)
 
 
 def _digest(text: str) -> str:
     import hashlib
 
-    if _memo[0] is text:
-        return _memo[1]
+    for t, d in _memo:
+        if t is text:
+            return d
     digest = hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
-    _memo[:] = [text, digest]
+    _memo[:] = [(text, digest), *_memo[:1]]
     return digest
 
 
