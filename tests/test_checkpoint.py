@@ -139,7 +139,7 @@ def test_a_checkpoint_is_never_written_beside_the_log(tmp_path: Path):
                          quick=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == [".m.toml.lock", "m.toml", "pitchkeeper-home"]
     c = pickle.loads(store.cache_path(path, checkpoint.SUFFIX).read_bytes())
-    assert c["path"] == str(path) and c["entries"][0]["top"].n == 1
+    assert c["entries"][0]["top"].n == 1 and c["entries"][0]["size"] == len(path.read_text())
 
 
 def _pk(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

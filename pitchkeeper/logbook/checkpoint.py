@@ -95,6 +95,19 @@ def _digest(text: str) -> str:
     return digest
 
 
+def _code() -> list[tuple[str, int, int]]:
+    """The rules engine's source files as they are (name, size, mtime): a checkpoint replayed by other
+    code (a developer's edit, an upgrade that kept the version number) is not used."""
+    import os
+
+    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "game")
+    try:
+        return sorted((e.name, e.stat().st_size, e.stat().st_mtime_ns) for e in os.scandir(folder)
+                      if e.name.endswith(".py"))
+    except OSError:
+        return []
+
+
 def _read(path: Path) -> dict[str, Any] | None:
     import pickle
 
@@ -105,6 +118,7 @@ def _read(path: Path) -> dict[str, Any] | None:
         with open(store.cache_path(path, SUFFIX), "rb") as f:
             c = pickle.load(f)
         if not (isinstance(c, dict) and c.get("format") == FORMAT and c.get("version") == __version__
+                and c.get("code") == _code()
                 and isinstance(c.get("entries"), list)):  # (any path to the log: the text's digest decides)
             return None
         return c
@@ -180,7 +194,7 @@ def save(path: Path, *new: Entry, touch: str | None = None) -> None:
             entries.append(e)
         elif same["below"] is None:  # the same text remembered before with its one-before point: keep it
             same["below"] = e["below"]
-    c = {"format": FORMAT, "version": __version__, "path": str(path), "entries": entries[:KEEP]}
+    c = {"format": FORMAT, "version": __version__, "code": _code(), "entries": entries[:KEEP]}
     try:
         data = pickle.dumps(c, protocol=pickle.HIGHEST_PROTOCOL)
         target = store.cache_path(path, SUFFIX)
