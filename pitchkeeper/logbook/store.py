@@ -357,8 +357,8 @@ def sweep_temps(path: Path) -> None:
     import os
 
     real = target(path)
-    # Cache temps too: one that a live reader is writing at this moment only costs it its cache write.
-    # (A scan by prefix and suffix rather than a glob: no pattern to compile on every hand.)
+    # (Caches live in the data folder, not here. A scan by prefix and suffix rather than a glob: no pattern
+    # to compile on every hand.)
     prefix = f".{real.name}."
     try:
         names = [e.name for e in os.scandir(real.parent) if e.name.startswith(prefix) and e.name.endswith(".tmp")]
