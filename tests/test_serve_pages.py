@@ -87,7 +87,8 @@ def hands_of(log: Path) -> list[dict[str, Any]]:
 def test_the_pin_comes_first_and_a_wrong_one_is_refused(phone: Phone) -> None:
     assert 'name="pin"' in phone.page and 'id="hand-form"' not in phone.page
     r = phone.post("/enter/pin", {"csrf": token(phone.page), "pin": "000000"})
-    assert r.status_code == 401 and "Wrong PIN" in messages(r.text)[0]
+    # a form shown again with its message, as a page (a 4xx page is a console error in the browser)
+    assert r.status_code == 200 and "Wrong PIN" in messages(r.text)[0] and 'id="hand-form"' not in r.text
     phone.login()
 
 
@@ -134,7 +135,7 @@ def test_an_unanswered_point_is_refused_naming_it(phone: Phone, log: Path) -> No
     phone.login()
     taps = {k: v for k, v in TAPS.items() if k not in ("p.jack", "p.low-joker")}
     r = phone.check(taps)
-    assert r.status_code == 400 and not hands_of(log)
+    assert r.status_code == 200 and not hands_of(log)
     error = messages(r.text)[0]
     assert "who took jack?" in error and "who took low joker?" in error and "not out" in error
     # the answers given are kept on the page
@@ -149,7 +150,7 @@ def test_bad_answers_are_a_message_on_the_page_and_nothing_is_written(phone: Pho
     phone.login()
     before = log.read_bytes()
     r = phone.check({**TAPS, **change})
-    assert r.status_code == 400 and words in messages(r.text)[0]
+    assert r.status_code == 200 and words in messages(r.text)[0]
     assert "Traceback" not in r.text and log.read_bytes() == before
 
 
@@ -223,24 +224,24 @@ def test_the_form_is_refused_without_its_token_or_from_another_site(phone: Phone
     before = log.read_bytes()
     mine = token(phone.page)
     r = phone.post("/enter/check", {**TAPS})
-    assert r.status_code == 403
+    assert r.status_code == 200 and "older than the server" in messages(r.text)[0]
     r = phone.post("/enter/save", {"csrf": "forged", **TAPS})
-    assert r.status_code == 403
+    assert r.status_code == 200 and "older than the server" in messages(r.text)[0]
     r = phone.post("/enter/check", {"csrf": mine, **TAPS}, headers={"Origin": "http://evil.example"})
     assert r.status_code == 403 and "another site" in r.text
     # a token is worth only with the cookie of the browser it was given to
     other = Phone(log)
     r = other.post("/enter/pin", {"csrf": mine, "pin": PIN})
-    assert r.status_code == 403 and 'id="hand-form"' not in r.text
+    assert "older than the server" in messages(r.text)[0] and 'id="hand-form"' not in r.text
     other.api.close()
     assert log.read_bytes() == before
 
 
 def test_no_write_without_the_pin_even_with_the_token(phone: Phone, log: Path) -> None:
     r = phone.check(TAPS)  # never logged in: the token is right, the PIN was never given
-    assert r.status_code == 401 and not hands_of(log)
+    assert "PIN first" in messages(r.text)[0] and 'name="pin"' in r.text and not hands_of(log)
     r = phone.post("/enter/undo", {"csrf": token(phone.page), "confirm": "1", "hands": "0"})
-    assert r.status_code == 401
+    assert "PIN first" in messages(r.text)[0] and 'id="hand-form"' not in r.text
 
 
 def test_after_the_win_the_page_says_so_and_a_save_is_refused(tmp_path: Path) -> None:
@@ -253,7 +254,7 @@ def test_after_the_win_the_page_says_so_and_a_save_is_refused(tmp_path: Path) ->
     assert "Us won" in p.page and 'id="hand-form"' not in p.page
     before = log.read_bytes()
     r = p.check(TAPS)
-    assert r.status_code == 400 and "won" in messages(r.text)[0]
+    assert r.status_code == 200 and "won" in messages(r.text)[0]
     assert log.read_bytes() == before
     p.api.close()
 

@@ -255,6 +255,8 @@ def checked_digest(site: Site, answers: entry_form.Answers, number: int | None, 
 async def entry_page(request: Request, *, answers: entry_form.Answers | None = None, number: int | None = None,
                      error: str | None = None, preview: dict[str, Any] | None = None, notice: str | None = None,
                      status: int = 200, confirm_undo: bool = False) -> Response:
+    """The PIN page or the hand form, with any message. A form shown again with its message is a 200
+    (Chromium logs every 4xx page as a console error); the JSON interface keeps its 400/401."""
     site = site_of(request)
     client, new = client_id(request)
     s = await site.snapshot()
@@ -316,7 +318,7 @@ async def form_guard(request: Request) -> tuple[Any, Response | None]:
     token = form.get("csrf")
     if not site.guard.csrf_ok(client, token if isinstance(token, str) else None):
         return form, await entry_page(request, error="This page is older than the server (or came from elsewhere): "
-                                                     "it was reloaded; try again.", status=403)
+                                                     "it was reloaded; try again.")
     return form, None
 
 
@@ -327,11 +329,11 @@ async def enter_pin(request: Request) -> Response:
         return refused
     host = client_host(request)
     if site.guard.blocked(host):
-        return await entry_page(request, error="Too many wrong PINs from this device: wait a minute.", status=429)
+        return await entry_page(request, error="Too many wrong PINs from this device: wait a minute.")
     pin = form.get("pin")
     if not site.guard.pin_ok(pin if isinstance(pin, str) else None):
         site.guard.failed(host)
-        return await entry_page(request, error="Wrong PIN: it is the one `pitchkeeper serve` printed.", status=401)
+        return await entry_page(request, error="Wrong PIN: it is the one `pitchkeeper serve` printed.")
     client, new = client_id(request)
     resp = RedirectResponse("/enter", status_code=303)
     return with_cookies(resp, request, client, new, session=site.guard.session_value())
@@ -352,7 +354,7 @@ def _where_less(message: str, path: Path) -> str:
 async def _session_or_pin_page(request: Request) -> Response | None:
     site = site_of(request)
     if not site.guard.session_ok(request.cookies.get(SESSION_COOKIE)):
-        return await entry_page(request, error="Enter the table's PIN first.", status=401)
+        return await entry_page(request, error="Enter the table's PIN first.")
     return None
 
 
@@ -393,7 +395,7 @@ async def enter_check(request: Request, save: bool = False) -> Response:
         else:
             change = await run_in_threadpool(site.served.preview_replace, number, hand)
     except PitchError as e:
-        return await entry_page(request, answers=answers, number=number, status=400,
+        return await entry_page(request, answers=answers, number=number,
                                 error=_where_less(one_line(e), site.served.path))
     notice = "The answers changed since the verdict was shown: check this one, then save." if save else None
     return await entry_page(request, answers=answers, number=number, notice=notice,
@@ -447,15 +449,15 @@ async def enter_undo(request: Request) -> Response:
     count = len(s.state["hands"])
     if form.get("confirm") != "1":
         if not count:
-            return await entry_page(request, error="There is no hand to undo.", status=400)
+            return await entry_page(request, error="There is no hand to undo.")
         return await entry_page(request, confirm_undo=True)
     if str(count) != form.get("hands"):
         return await entry_page(request, error="The match changed meanwhile: look at the last hand again before "
-                                               "undoing it.", status=409)
+                                               "undoing it.")
     try:
         await site.write(site.served.drop_last)
     except PitchError as e:
-        return await entry_page(request, error=_where_less(one_line(e), site.served.path), status=400)
+        return await entry_page(request, error=_where_less(one_line(e), site.served.path))
     return RedirectResponse(f"/enter?undone={count}", status_code=303)
 
 
