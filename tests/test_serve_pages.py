@@ -209,6 +209,41 @@ def test_correcting_an_earlier_hand_shows_the_change_then_saves_it(phone: Phone,
     assert pitchkeeper.Logbook.open(log).state() == pitchkeeper.judge_match(log)
 
 
+def preview_table(html: str) -> dict[str, dict[str, int]]:
+    """The preview's table: side -> column -> figure (a real minus sign read back)."""
+    out: dict[str, dict[str, int]] = {}
+    for side, row in re.findall(r'<tr class="c\d+" data-side="([^"]+)">(.*?)</tr>', html, re.S):
+        cells = re.findall(r'data-col="([^"]+)"[^>]*>(?:<b>)?([^<]+)', row)
+        out[side] = {col: int(v.replace("−", "-").replace("±", "")) for col, v in cells}
+    return out
+
+
+def test_the_preview_of_a_correction_adds_up(phone: Phone, log: Path) -> None:
+    book = pitchkeeper.Logbook.open(log)
+    for bidder, points in [("Ann", {"high": "Us", "low": "Ann", "game": "Us"}),
+                           ("Bob", {"high": "Them", "low": "Bob", "game": "Us"}),
+                           ("Cy", {"high": "Us", "low": "Dee", "jack": "Us", "game": "Us"}),
+                           ("Ann", {"high": "Us", "low": "Cy", "game": "Us"}),
+                           ("Bob", {"high": "Them", "low": "Dee", "game": "Them"})]:
+        book.append({"trump": "S", "bid": {"player": bidder, "amount": 2}, "points": points})
+    now = book.state()
+    phone.login()
+    phone.page = phone.api("GET", "/enter/hand/4").text
+    fixed = {"bidder": "Ann", "amount": "2", "trump": "S", "mode": "points", "p.high": "Us", "p.low": "Cy",
+             "p.jack": "-", "p.off-jack": "-", "p.high-joker": "-", "p.low-joker": "-", "p.game": "Them",
+             "number": "4"}
+    r = phone.check(fixed)
+    table = preview_table(r.text)
+    assert set(table) == {"Us", "Them"}, messages(r.text)
+    for side, row in table.items():
+        assert row["before"] == now["hands"][2]["scores"][side]  # the totals before hand 4
+        assert row["before"] + row["change"] == row["after"]
+        assert row["final-now"] == now["scores"][side]
+    assert table["Us"]["change"] == 2 and table["Them"]["change"] == 1  # high, low; game
+    phone.save(fixed)
+    assert {s: row["final-then"] for s, row in table.items()} == pitchkeeper.Logbook.open(log).state()["scores"]
+
+
 def test_undo_asks_first_then_drops_that_hand(phone: Phone, log: Path) -> None:
     phone.login()
     phone.check(TAPS)

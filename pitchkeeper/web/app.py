@@ -410,9 +410,13 @@ def preview_of(site: Site, s: Snapshot, change: Any, number: int | None, answers
     n = change.number
     hand = state["hands"][n - 1]
     count = len(state["hands"]) - (1 if number is None else 0)
+    # the hand's own row adds up: the totals before it, its change, the totals after it; a correction
+    # also shows the match's totals now and as they become (every later hand replayed)
+    before_hand = state["hands"][n - 2]["scores"] if n > 1 else {side: 0 for side in hand["scores"]}
     return {
         "number": n, "correcting": number is not None, "bid_line": view.bid_line(hand),
-        "lines": view.verdict_lines(hand, labels), "delta": hand["delta"], "scores": state["scores"],
+        "lines": view.verdict_lines(hand, labels), "delta": hand["delta"], "before_hand": before_hand,
+        "after_hand": hand["scores"], "scores": state["scores"], "later": number is not None and n < count,
         "before": s.state["scores"], "winner": state["winner"], "reason": state["reason"],
         "colours": view.colour_of(s.board),
         "checked": checked_digest(site, answers, number, count), "hands": count, "again": again,
