@@ -156,16 +156,39 @@ async def api_match(request: Request) -> Response:
     return JSONResponse(s.match_json())
 
 
+async def hand_body(request: Request, number: int | None) -> dict[str, Any]:
+    """The JSON hand, its shape checked (hand `number`, or the next one) before the library judges it."""
+    from pitchkeeper.web.body import checked
+
+    site = site_of(request)
+    hand = await json_body(request)
+    s = await site.snapshot()
+    n = number if number is not None else len(s.state["hands"]) + 1
+    return checked(hand, n, list(s.table.sides), list(s.table.players))
+
+
+def api_write_error(site: Site, e: PitchError) -> JSONResponse:
+    """400 with the one line, the log named by its file name (the server's own paths are not the client's)."""
+    path = site.served.path
+    where = e.where or ""
+    where = where.replace(str(path), path.name) if str(path) in where else \
+        (f"{path.name}: {where}" if where.startswith("hands[") else where) or None
+    message = e.message.replace(str(path), path.name)
+    if where and where.startswith(path.name) and "nothing was written" not in message:
+        message += " (nothing was written)"
+    return api_error(one_line(PitchError(message, where)))
+
+
 async def api_post_hand(request: Request) -> Response:
     refused = pin_refused(request)
     if refused:
         return refused
     site = site_of(request)
     try:
-        hand = await json_body(request)
+        hand = await hand_body(request, None)
         state = await site.write(site.served.append, hand)
     except PitchError as e:
-        return api_error(one_line(e))
+        return api_write_error(site, e)
     return JSONResponse(state, status_code=201)
 
 
@@ -177,10 +200,10 @@ async def api_put_hand(request: Request) -> Response:
     site = site_of(request)
     try:
         n = int(request.path_params["number"])
-        hand = await json_body(request)
+        hand = await hand_body(request, n)
         state = await site.write(site.served.replace, n, hand)
     except PitchError as e:
-        return api_error(one_line(e))
+        return api_write_error(site, e)
     return JSONResponse(state)
 
 
@@ -192,7 +215,7 @@ async def api_drop_last(request: Request) -> Response:
     try:
         state = await site.write(site.served.drop_last)
     except PitchError as e:
-        return api_error(one_line(e))
+        return api_write_error(site, e)
     return JSONResponse(state)
 
 
