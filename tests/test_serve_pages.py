@@ -123,7 +123,7 @@ def test_the_verdict_is_shown_before_it_is_saved(phone: Phone, log: Path) -> Non
     r = phone.check(TAPS)
     assert r.status_code == 200 and not hands_of(log)
     assert "Ann bid 3 in ♥ – made" in r.text and "Save hand 1" in r.text
-    assert "low – Them (Bob)" in r.text
+    assert "Bob (Them) was dealt low" in r.text  # the ruleset's own word, as the CLI says it
     r = phone.save(TAPS)
     assert "Hand 1 saved." in r.text
     assert hands_of(log)[0]["points"] == {"high": "Us", "low": "Bob", "jack": "Us", "high-joker": "Them", "game": "Us"}
@@ -164,7 +164,7 @@ def test_the_cards_each_side_took_are_judged_too(phone: Phone, log: Path) -> Non
             "d.Bob": "3S"}
     r = phone.check(taps)
     assert r.status_code == 200, messages(r.text)
-    assert "low 3♠ – Them (Bob)" in r.text
+    assert "Bob (Them) was dealt low 3♠" in r.text
     phone.save(taps)
     assert hands_of(log)[0]["captured"] == {"Us": US_CARDS.split(), "Them": THEM_CARDS.split()}
     assert hands_of(log)[0]["dealt"] == {"Bob": ["3S"]}
@@ -305,9 +305,20 @@ def test_the_scoreboard_shows_scores_dealer_and_verdict(log: Path) -> None:
         assert re.findall(r'data-side="(\w+)"[^>]*>\s*<h2>', html) == ["Us", "Them"]
         assert re.findall(r'data-score="(-?\d+)"', html) == ["3", "1"]
         assert "deals next</span> <strong>Bob</strong>" in html
-        assert "Ann bid 3 in ♠ – made" in html and "jack – Us" in html
+        assert "Ann bid 3 in ♠ – made" in html and "jack – Us" in html and "Us was dealt low" in html
         assert "http" not in re.sub(r'xmlns="[^"]+"', "", html)  # nothing fetched from elsewhere
         assert api("GET", "/board").text.startswith('<main id="board"')
+    finally:
+        api.close()
+
+
+def test_the_tv_verdict_says_who_was_dealt_a_point_dealt_to_a_player(log: Path) -> None:
+    pitchkeeper.Logbook.open(log).append({"trump": "S", "bid": {"player": "Bob", "amount": 2},
+                                          "points": {"high": "Them", "low": "Dee", "game": "Them"}})
+    api = Api(create_app(log, PIN))
+    try:
+        lines = re.findall(r"<li>(.*?)</li>", api("GET", "/").text)
+        assert "Dee (Them) was dealt low" in lines and "high – Them" in lines
     finally:
         api.close()
 

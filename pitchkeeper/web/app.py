@@ -77,7 +77,7 @@ class Site:
         return {
             "board": s.board, "state": s.state, "version": s.version, "sides": view.sides(s.board),
             "chart": view.chart(s.state, s.board), "title": title_of(s),
-            "last": last, "last_lines": view.verdict_lines(last, labels) if last else [],
+            "last": last, "last_lines": view.verdict_lines(last, labels, dealt_points(s)) if last else [],
             "bid_line": view.bid_line(last) if last else "",
             "reach_words": "must pass" if s.board["reach"] == "exceed" else "to",
             "entry_url": self.entry_url, "entry_qr": self.entry_qr,
@@ -92,6 +92,11 @@ class Site:
                 return await run_in_threadpool(fn, *args)
             finally:
                 self.hub.check()
+
+
+def dealt_points(s: Snapshot) -> frozenset[str]:
+    """The points this ruleset gives to the player dealt the card (said "was dealt", as at the CLI)."""
+    return frozenset(r.id for r in s.ruleset.points if r.to == "dealt")
 
 
 def title_of(s: Snapshot) -> str:
@@ -438,7 +443,7 @@ def preview_of(site: Site, s: Snapshot, change: Any, number: int | None, answers
     before_hand = state["hands"][n - 2]["scores"] if n > 1 else {side: 0 for side in hand["scores"]}
     return {
         "number": n, "correcting": number is not None, "bid_line": view.bid_line(hand),
-        "lines": view.verdict_lines(hand, labels), "delta": hand["delta"], "before_hand": before_hand,
+        "lines": view.verdict_lines(hand, labels, dealt_points(s)), "delta": hand["delta"], "before_hand": before_hand,
         "after_hand": hand["scores"], "scores": state["scores"], "later": number is not None and n < count,
         "before": s.state["scores"], "winner": state["winner"], "reason": state["reason"],
         "colours": view.colour_of(s.board),

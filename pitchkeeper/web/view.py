@@ -52,14 +52,20 @@ def point_name(point: str, labels: dict[str, str]) -> str:
     return labels.get(point) or point.replace("-", " ")
 
 
-def verdict_lines(hand: dict[str, Any], labels: dict[str, str]) -> list[str]:
-    """One line per point won: `high A♠ - Us (Ann)`; game with its count."""
+def verdict_lines(hand: dict[str, Any], labels: dict[str, str], dealt: frozenset[str] = frozenset()) -> list[str]:
+    """One line per point won: `high A♠ – Us (Ann)`; a point the ruleset gives to the player dealt it
+    says so, as the CLI does: `Dee (Them) was dealt low 3♠`; game with its count."""
     out = []
     for a in hand.get("awards", []):
-        who = a["side"] + (f" ({a['player']})" if a.get("player") and a["player"] != a["side"] else "")
+        player = a.get("player") if a.get("player") and a["player"] != a["side"] else None
         card = f" {card_text(a['card'])}" if a.get("card") else ""
         value = f" ×{a['value']}" if a.get("value", 1) != 1 else ""
-        out.append(f"{point_name(a['point'], labels)}{card}{value} – {who}")
+        name = point_name(a["point"], labels)
+        if a["point"] in dealt:
+            who = f"{player} ({a['side']})" if player else a["side"]
+            out.append(f"{who} was dealt {name}{card}{value}")
+        else:
+            out.append(f"{name}{card}{value} – {a['side']}" + (f" ({player})" if player else ""))
     g = hand.get("game")
     if g and g.get("side") is None and g.get("counts") and any(g["counts"].values()):
         out.append("game – tied, nobody")
