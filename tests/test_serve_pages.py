@@ -302,7 +302,7 @@ def test_the_scoreboard_shows_scores_dealer_and_verdict(log: Path) -> None:
         r = api("GET", "/")
         assert r.headers["content-security-policy"].startswith("default-src 'none'")
         html = r.text
-        assert re.findall(r'data-side="(\w+)"[^>]*>\s*<h2>', html) == ["Us", "Them"]
+        assert re.findall(r'data-side="(\w+)"[^>]*>\s*<div class="who"><h2>', html) == ["Us", "Them"]
         assert re.findall(r'data-score="(-?\d+)"', html) == ["3", "1"]
         assert "deals next</span> <strong>Bob</strong>" in html
         assert "Ann bid 3 in ♠ – made" in html and "jack – Us" in html and "Us was dealt low" in html

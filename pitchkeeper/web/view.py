@@ -103,7 +103,9 @@ def signed(n: int | None) -> str:
 # ---------------------------------------------------------------------------
 # the score chart: an inline SVG, drawn on the server (no chart library to ship)
 
-W, H, PAD_L, PAD_R, PAD_T, PAD_B = 860, 260, 34, 14, 12, 24  # wide: a TV has room across, not down
+# wide: a TV has room across, not down. The margins hold the labels at a phone's larger font too (the
+# stylesheet scales them up on a narrow screen) and the target's label above its line at the top.
+W, H, PAD_L, PAD_R, PAD_T, PAD_B = 860, 260, 58, 14, 30, 38
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,8 @@ class Chart:
     target_y: float
     zero_y: float
     xticks: list[tuple[float, int]]
+    left: int = PAD_L  # where the plot starts (the y labels end just before it)
+    right: int = W - PAD_R
 
 
 def chart(state: dict[str, Any], board: dict[str, Any]) -> Chart:
