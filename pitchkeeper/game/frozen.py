@@ -10,7 +10,7 @@ frozen dataclass did: equal only to a record of the same class with equal fields
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 _set = object.__setattr__  # how an __init__ sets its fields past the frozen __setattr__
 
@@ -19,6 +19,26 @@ class Frozen:
     __slots__ = ()
     _fields: tuple[str, ...] = ()  # the record's fields, in order (as a NamedTuple's)
     _hidden: tuple[str, ...] = ()  # fields left out of the repr (bulky)
+
+    _defaults: ClassVar[dict[str, Any]] = {}  # for the generic __init__: field -> its default
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        """The generic form (a record on a hot path writes its own): positional or keyword, as a dataclass's."""
+        fields = self._fields
+        if len(args) > len(fields):
+            raise TypeError(f"{type(self).__name__}() takes {len(fields)} arguments, got {len(args)}")
+        values = dict(zip(fields, args, strict=False))
+        for k, v in kw.items():
+            if k not in fields or k in values:
+                raise TypeError(f"{type(self).__name__}() got an unexpected or repeated argument {k!r}")
+            values[k] = v
+        for f in fields:
+            if f in values:
+                _set(self, f, values[f])
+            elif f in self._defaults:
+                _set(self, f, self._defaults[f])
+            else:
+                raise TypeError(f"{type(self).__name__}() is missing the argument {f!r}")
 
     def _values(self) -> tuple[Any, ...]:
         return tuple([getattr(self, f) for f in self._fields])
