@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import compileall
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -19,6 +20,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BARE = "python -c pass"
+# CPU time (user + system) of the commands timed by the last `interleaved`, as medians (s): steadier than wall
+# time on a shared machine, where a run also waits for a core and for fsync
+CPU_MEDIANS: dict[str, float] = {}
+LAST_CPU = [0.0]  # the CPU time of the last run_once
 
 
 def honest_env(**extra: str) -> dict[str, str]:
@@ -37,9 +42,12 @@ def pitchkeeper_cmd() -> list[str]:
 
 def run_once(cmd: Sequence[str], env: Mapping[str, str], check: bool = True) -> float:
     """Wall time of one whole process, in seconds."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     r = subprocess.run(list(cmd), env=dict(env), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
     elapsed = time.perf_counter() - t
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    LAST_CPU[0] = r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
     if check and r.returncode:
         raise SystemExit(f"{' '.join(cmd)} failed ({r.returncode}): {r.stderr.decode()[-500:]}")
     return elapsed
@@ -59,24 +67,35 @@ def interleaved(cmds: Mapping[str, Sequence[str]], env: Mapping[str, str], runs:
             before[name]()
         run_once(cmd, env)
     times: dict[str, list[float]] = {k: [] for k in allc}
+    cpu: dict[str, list[float]] = {k: [] for k in allc}
     for _ in range(runs):
         for name, cmd in allc.items():
             if name in before:
                 before[name]()
             times[name].append(run_once(cmd, env))
+            cpu[name].append(LAST_CPU[0])
+    CPU_MEDIANS.clear()
+    CPU_MEDIANS.update({k: statistics.median(v) for k, v in cpu.items()})
     return {k: statistics.median(v) for k, v in times.items()}
 
 
 def show_ratios(title: str, medians: Mapping[str, float], goal: float) -> None:
-    """Each command's median beside the bare interpreter's, its ratio, and the goal ratio."""
+    """Each command's median beside the bare interpreter's, its ratio, and the goal ratio; then the same
+    in CPU time (user + system) when `interleaved` measured it (the steadier column on a busy machine)."""
     bare = medians[BARE]
-    print(f"{title} (median wall time; baseline {BARE} = {bare * 1000:.1f} ms, same run, interleaved)")
+    cpu = CPU_MEDIANS if set(CPU_MEDIANS) == set(medians) and CPU_MEDIANS[BARE] > 0 else {}
+    print(f"{title} (median wall time; baseline {BARE} = {bare * 1000:.1f} ms, same run, interleaved"
+          + (f"; CPU time, baseline {cpu[BARE] * 1000:.1f} ms)" if cpu else ")"))
     for name, m in medians.items():
         if name == BARE:
             continue
         ratio = m / bare
-        print(f"  {name:<44} {m * 1000:7.1f} ms  {ratio:5.1f}x bare   goal <= {goal:g}x   "
-              f"{'ok' if ratio <= goal else 'OVER'}")
+        line = (f"  {name:<44} {m * 1000:7.1f} ms  {ratio:5.1f}x bare   goal <= {goal:g}x   "
+                f"{'ok' if ratio <= goal else 'OVER':<4}")
+        if cpu:
+            c = cpu[name] / cpu[BARE]
+            line += f"   cpu {cpu[name] * 1000:6.1f} ms  {c:5.1f}x  {'ok' if c <= goal else 'OVER'}"
+        print(line)
 
 
 def figure(name: str, value: float, unit: str, goal: str, ok: bool, baseline: str) -> None:

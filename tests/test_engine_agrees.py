@@ -90,7 +90,7 @@ def test_bad_captured_cards_fail_alike_on_both_paths(name: str, seed: int, how: 
         cards.append("JK" if "JK" not in rs.deck else "HJ")  # a joker this deck lacks
     elif how == "split" and len(captured) > 1 and cards:
         captured[1][1].append(cards[-1])  # one card captured by two sides
-    bad = records.Hand(**{**{f: getattr(hand, f) for f in hand.__dataclass_fields__},
+    bad = records.Hand(**{**{f: getattr(hand, f) for f in hand._fields},
                           "captured": tuple((k, tuple(cs)) for k, cs in captured)})
     outcomes = []
     for judge in (scoring.verdict, scoring._careful):

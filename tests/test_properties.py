@@ -131,10 +131,8 @@ def _noted(v: scoring.Verdict, table: records.Table) -> dict[str, int]:
 @given(hands, st.integers(0, 2**32 - 1))
 def test_the_settlement_notes_agree_with_the_figures_even_after_a_revoke(h: tuple[str, int], seed: int) -> None:
     """What the scorecard says each side scores adds up to the score change it shows (seed 001's revoke)."""
-    import dataclasses
-
     rs, _record, table, hand = deal(*h)
     rng = random.Random(seed)
     revokes = tuple(rng.sample(table.players, rng.randint(0, 2)))
-    v = scoring.verdict(rs, table, dataclasses.replace(hand, revokes=revokes))
+    v = scoring.verdict(rs, table, hand._replace(revokes=revokes))
     assert _noted(v, table) == v.delta, v.settlement

@@ -48,6 +48,7 @@ class LazyGroup(TyperGroup):
     """
 
     lazy: dict[str, Any] = COMMANDS
+    listing = False  # while a help lists the commands: each is only its line of help (see format_commands)
 
     def list_commands(self, ctx: Any) -> list[str]:
         return [*self.commands, *(n for n in self.lazy if n not in self.commands)]
@@ -55,8 +56,19 @@ class LazyGroup(TyperGroup):
     def get_command(self, ctx: Any, name: str) -> Any:
         cmd = self.commands.get(name)
         if cmd is None and name in self.lazy:
+            if self.listing and not isinstance(self.lazy[name], tuple):
+                return listed(name, self.lazy[name])
             cmd = self.commands[name] = build(name, self.lazy[name])
         return cmd
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The list of commands builds none of them: a line of help needs the command's help text,
+        not its parameters (building every command is most of what `pitchkeeper --help` would cost)."""
+        self.listing = True
+        try:
+            super().format_commands(ctx, formatter)
+        finally:
+            self.listing = False
 
     def resolve_command(self, ctx: Any, args: list[str]) -> tuple[str | None, Any, list[str]]:
         try:
@@ -151,17 +163,36 @@ def build(name: str, target: Any) -> Any:
                           rich_markup_mode=None)
         group.lazy = lazy
         return group
-    import importlib
-
     from typer.main import get_command_from_info
 
-    holder = importlib.import_module(f"pitchkeeper.cli.{target}").commands
+    holder = importlib_module(target).commands
     for info in holder.registered_commands:
         if command_name(info) == name:
             if not info.context_settings:
                 info.context_settings = CONTEXT
             return get_command_from_info(info, pretty_exceptions_short=True, rich_markup_mode=None)
     raise LookupError(f"pitchkeeper.cli.{target} defines no command {name!r}")
+
+
+def listed(name: str, target: str) -> Any:
+    """The command `name` as its group's help lists it: a command with its help text, hidden and deprecated
+    flags taken as Typer takes them (typer.main.get_command_from_info), and no parameters."""
+    import inspect
+
+    from typer.core import TyperCommand
+
+    for info in importlib_module(target).commands.registered_commands:
+        if command_name(info) == name:
+            text = inspect.getdoc(info.callback) if info.help is None else inspect.cleandoc(info.help)
+            return TyperCommand(name=name, help=text, short_help=info.short_help, hidden=info.hidden,
+                                deprecated=info.deprecated, rich_markup_mode=None)
+    raise LookupError(f"pitchkeeper.cli.{target} defines no command {name!r}")
+
+
+def importlib_module(target: str) -> Any:
+    import importlib
+
+    return importlib.import_module(f"pitchkeeper.cli.{target}")
 
 
 def command_name(info: Any) -> str:

@@ -12,7 +12,6 @@ have line editing and history (readline, where Python has it).
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,6 +19,7 @@ import typer
 
 from pitchkeeper.cli import MatchOpt, interactive, topic, warn
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game.frozen import Frozen, _set
 from pitchkeeper.logbook.entry import NOT_OUT, amount_of, auction_calls, owner_name
 
 commands = topic()
@@ -33,12 +33,20 @@ class _Quit(Exception):
     """The player typed q (or input ended): stop, keeping the hands already saved."""
 
 
-@dataclass(frozen=True)
-class _Question:
+class _Question(Frozen):
+    """A game.frozen record (no dataclass compiled when `--help` lists this command)."""
+
+    __slots__ = _fields = ("key", "prompt", "default", "parse")
     key: str
     prompt: str
     default: str | None
     parse: Any  # str -> value, raising PitchError to ask again
+
+    def __init__(self, key: str, prompt: str, default: str | None, parse: Any) -> None:
+        _set(self, "key", key)
+        _set(self, "prompt", prompt)
+        _set(self, "default", default)
+        _set(self, "parse", parse)
 
 
 def _ask(q: _Question, echo: bool, at_terminal: bool = False) -> tuple[str, Any]:

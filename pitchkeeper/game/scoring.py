@@ -104,8 +104,6 @@ def named_smudge(ruleset: Ruleset, hand: Hand) -> Hand:
     Seed 002: "Bidding 'smudge' is equivalent to bidding five": in a ruleset whose smudge is worth N,
     a bid written N is the smudge (its label, its steal rule), however it was written.
     """
-    import dataclasses
-
     worth = ruleset.settings["bidding"]["smudge"]
     if not worth:
         return hand
@@ -115,7 +113,7 @@ def named_smudge(ruleset: Ruleset, hand: Hand) -> Hand:
     auction = tuple((p, "smudge" if type(c) is int and c == worth else c) for p, c in hand.auction)
     if bid is hand.bid and auction == hand.auction:
         return hand
-    return dataclasses.replace(hand, bid=bid, auction=auction)
+    return hand._replace(bid=bid, auction=auction)
 
 
 def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:

@@ -8,9 +8,10 @@ terminal module only colours it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
+
+from pitchkeeper.game.frozen import Frozen, _set
 
 if TYPE_CHECKING:
     from pitchkeeper.game.match import MatchState
@@ -20,15 +21,25 @@ SYMBOLS = ("o", "x", "+", "#", "@", "%", "&", "$", "~")
 CLASH = "*"  # two or more sides on the same cell
 
 
-@dataclass(frozen=True, slots=True)
-class Progression:
-    """Running totals per side after each hand, hand 0 being the start (every side at 0)."""
+class Progression(Frozen):
+    """Running totals per side after each hand, hand 0 being the start (every side at 0).
 
+    A game.frozen record, as the other records here: no dataclass compiled at every start."""
+
+    __slots__ = _fields = ("sides", "hands", "scores", "target", "winner")
     sides: tuple[str, ...]
     hands: tuple[int, ...]  # 0, 1, 2, ... n
     scores: dict[str, tuple[int, ...]]  # side -> total after each entry of `hands`
     target: int
     winner: str | None
+
+    def __init__(self, sides: tuple[str, ...], hands: tuple[int, ...], scores: dict[str, tuple[int, ...]],
+                 target: int, winner: str | None) -> None:
+        _set(self, "sides", sides)
+        _set(self, "hands", hands)
+        _set(self, "scores", scores)
+        _set(self, "target", target)
+        _set(self, "winner", winner)
 
     @property
     def lo(self) -> int:
@@ -66,20 +77,31 @@ def scale_step(span: int, rows: int, target: int) -> int:
     return need
 
 
-@dataclass(frozen=True, slots=True)
-class Cell:
+class Cell(Frozen):
+    __slots__ = _fields = ("char", "side", "kind")
     char: str
-    side: int | None = None  # index into Progression.sides; None for axes, labels, target and clashes
-    kind: str = "plot"  # plot | axis | label | target | clash
+    side: int | None  # index into Progression.sides; None for axes, labels, target and clashes
+    kind: str  # plot | axis | label | target | clash
+
+    def __init__(self, char: str, side: int | None = None, kind: str = "plot") -> None:
+        _set(self, "char", char)
+        _set(self, "side", side)
+        _set(self, "kind", kind)
 
 
-@dataclass(frozen=True, slots=True)
-class TextChart:
+class TextChart(Frozen):
     """A grid of cells (row 0 at the top) and the legend, ready to print or colour."""
 
+    __slots__ = _fields = ("rows", "legend", "width")
     rows: tuple[tuple[Cell, ...], ...]
     legend: tuple[tuple[str, int | None, str], ...]  # (symbol, side index, words)
-    width: int = 80
+    width: int
+
+    def __init__(self, rows: tuple[tuple[Cell, ...], ...], legend: tuple[tuple[str, int | None, str], ...],
+                 width: int = 80) -> None:
+        _set(self, "rows", rows)
+        _set(self, "legend", legend)
+        _set(self, "width", width)
 
     def lines(self) -> list[str]:
         return ["".join(c.char for c in row).rstrip() for row in self.rows]

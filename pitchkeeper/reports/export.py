@@ -9,10 +9,10 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pitchkeeper.errors import PitchError, did_you_mean
+from pitchkeeper.game.frozen import Frozen, _set
 from pitchkeeper.reports.chart import Progression, progression
 
 if TYPE_CHECKING:  # types only: the domain modules are imported by whoever calls
@@ -37,13 +37,18 @@ def format_name(name: str) -> str:
     return key
 
 
-@dataclass(frozen=True, slots=True)
-class Export:
-    """What every format needs: the ruleset's point ids, the record and its replay."""
+class Export(Frozen):
+    """What every format needs: the ruleset's point ids, the record and its replay (a game.frozen record)."""
 
+    __slots__ = _fields = ("point_ids", "record", "state")
     point_ids: tuple[str, ...]
     record: MatchRecord
     state: MatchState
+
+    def __init__(self, point_ids: tuple[str, ...], record: MatchRecord, state: MatchState) -> None:
+        _set(self, "point_ids", point_ids)
+        _set(self, "record", record)
+        _set(self, "state", state)
 
     @property
     def sides(self) -> tuple[str, ...]:

@@ -8,11 +8,11 @@ does, so one bad file never hides the others; the CLI decides what to print and 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game.frozen import Frozen, _set
 from pitchkeeper.game.records import HAND_KEYS, POINT_IDS
 
 if TYPE_CHECKING:
@@ -60,11 +60,14 @@ def looks_like_match(data: Mapping[str, Any]) -> bool:
     return "players" in data and not any(k in data for k in HAND_KEYS)
 
 
-@dataclass
 class RulesetCache:
     """Rulesets loaded once per reference: a thousand logs of one variant compile it once."""
 
-    loaded: dict[str, Ruleset] = field(default_factory=dict)
+    def __init__(self, loaded: dict[str, Ruleset] | None = None) -> None:
+        self.loaded: dict[str, Ruleset] = {} if loaded is None else loaded
+
+    def __repr__(self) -> str:
+        return f"RulesetCache(loaded={self.loaded!r})"
 
     def get(self, ref: str) -> Ruleset:
         from pitchkeeper.game import rulesets
@@ -76,14 +79,18 @@ class RulesetCache:
         return r
 
 
-@dataclass(frozen=True, slots=True)
-class Read:
+# The records below are game.frozen records (no dataclass compiled at every start; fields in `_fields`).
+
+
+class Read(Frozen):
     """One file's outcome: a match's figures, a file that is not a match log, or a problem."""
 
+    __slots__ = _fields = ("path", "figures", "error", "skipped")
+    _defaults: ClassVar[dict[str, Any]] = {"figures": None, "error": None, "skipped": False}
     path: Path
-    figures: MatchFigures | None = None
-    error: str | None = None  # one line naming the file
-    skipped: bool = False
+    figures: MatchFigures | None
+    error: str | None  # one line naming the file
+    skipped: bool
 
 
 def read_match(path: Path, cache: RulesetCache, scanning: bool = False) -> Read:
@@ -152,10 +159,12 @@ def read_many(files: list[tuple[Path, bool]], workers: int | None = None,
 # Tallies
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(Frozen):
     """The figures of one player or one team (a partnership: the same players, whatever it was called)."""
 
+    _fields = ("name", "members", "names", "matches", "finished", "won", "hands", "bids", "made", "set", "pitched",
+               "bid_total", "taken", "scored", "points", "own", "own_hands")
+    _defaults: ClassVar[dict[str, Any]] = {"own": 0, "own_hands": 0}
     name: str
     members: tuple[str, ...]
     names: tuple[str, ...]  # team names used for this partnership (a player: their own name)
@@ -171,8 +180,8 @@ class Line:
     taken: int  # points won in play by their side, over their hands
     scored: int  # net score change of their side (sets count against)
     points: dict[str, int]  # point id -> how often they won it
-    own: int = 0  # points won by this player by name (a player line), in matches that record it
-    own_hands: int = 0  # the hands of those matches
+    own: int  # points won by this player by name (a player line), in matches that record it
+    own_hands: int  # the hands of those matches
 
     @property
     def own_per_hand(self) -> float | None:
@@ -203,8 +212,8 @@ class Line:
                 "own_points_per_hand": self.own_per_hand, "scored": self.scored, "points": points}
 
 
-@dataclass(frozen=True)
-class Stats:
+class Stats(Frozen):
+    _fields = ("matches", "finished", "hands", "players", "teams", "point_ids")
     matches: int
     finished: int
     hands: int
@@ -278,13 +287,14 @@ class _Acc:
                     dict(self.points), self.own, self.own_hands)
 
 
-@dataclass(frozen=True)
-class MatchFigures:
+class MatchFigures(Frozen):
     """One match summed up: all that the tallies need, small enough to send between processes.
 
     Counts are keyed by player name and by side name (a team, or the player in individual play).
     """
 
+    _fields = ("players", "teams", "hands", "winner", "finished", "taken", "scored", "bids", "player_points",
+               "side_points", "rules", "date", "player_taken")
     players: tuple[str, ...]
     teams: tuple[tuple[str, tuple[str, ...]], ...]  # () in individual play
     hands: int
@@ -295,9 +305,18 @@ class MatchFigures:
     bids: dict[str, tuple[int, int, int, int, int]]  # player -> (bids, made, set, pitched, sum of bids)
     player_points: dict[str, dict[str, int]]  # player -> point id -> times won
     side_points: dict[str, dict[str, int]]  # side -> point id -> times won
-    rules: str = ""  # the ruleset's name (for --rules)
-    date: str = ""  # YYYY-MM-DD the match began (its `created`, else the file's date; for --since/--until)
-    player_taken: dict[str, int] | None = None  # player -> points won by name; None: not recorded per player
+    rules: str  # the ruleset's name (for --rules)
+    date: str  # YYYY-MM-DD the match began (its `created`, else the file's date; for --since/--until)
+    player_taken: dict[str, int] | None  # player -> points won by name; None: not recorded per player
+
+    def __init__(self, players: tuple[str, ...], teams: tuple[tuple[str, tuple[str, ...]], ...], hands: int,
+                 winner: str | None, finished: bool, taken: dict[str, int], scored: dict[str, int],
+                 bids: dict[str, tuple[int, int, int, int, int]], player_points: dict[str, dict[str, int]],
+                 side_points: dict[str, dict[str, int]], rules: str = "", date: str = "",
+                 player_taken: dict[str, int] | None = None) -> None:
+        for f, v in zip(self._fields, (players, teams, hands, winner, finished, taken, scored, bids, player_points,
+                                       side_points, rules, date, player_taken), strict=True):
+            _set(self, f, v)
 
 
 def date_of(data: Mapping[str, Any], path: Path) -> str:

@@ -9,11 +9,11 @@ deck; where a follow rule is at stake the example is worked out by the play mode
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from pitchkeeper.errors import PitchError, nearest, or_list
 from pitchkeeper.game import vocabulary
 from pitchkeeper.game.cards import PARTNER_SUIT, SUIT_NAMES, Card, pretty
+from pitchkeeper.game.frozen import Frozen, _set
 from pitchkeeper.game.kinds import KINDS
 from pitchkeeper.game.play import TRUMP, allowed, card_list, first_lead_suits
 from pitchkeeper.game.rulesets import PointRule, Ruleset, symbol_card
@@ -23,10 +23,10 @@ SAMPLE = "S"  # examples are told with spades as trump
 PARTNER = PARTNER_SUIT[SAMPLE]
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """One ruleset's answer to one dispute."""
+class Answer(Frozen):
+    """One ruleset's answer to one dispute (a game.frozen record: no dataclass compiled at start-up)."""
 
+    __slots__ = _fields = ("topic", "question", "dispute", "summary", "answer", "example", "keys")
     topic: str
     question: str
     dispute: str  # the rules digest's number for it (D1...), or its section
@@ -34,6 +34,11 @@ class Answer:
     answer: str  # the answer in plain words
     example: str  # one line, with cards where useful
     keys: tuple[str, ...]  # the ruleset settings the answer is drawn from
+
+    def __init__(self, topic: str, question: str, dispute: str, summary: str, answer: str, example: str,
+                 keys: tuple[str, ...]) -> None:
+        for f, v in zip(self._fields, (topic, question, dispute, summary, answer, example, keys), strict=True):
+            _set(self, f, v)
 
     def to_json(self, rules: str) -> dict[str, object]:
         return {"rules": rules, "topic": self.topic, "question": self.question, "dispute": self.dispute,
@@ -43,13 +48,18 @@ class Answer:
 _Parts = tuple[str, str, str, tuple[str, ...]]  # summary, answer, example, keys
 
 
-@dataclass(frozen=True, slots=True)
-class Topic:
+class Topic(Frozen):
+    __slots__ = _fields = ("id", "question", "dispute", "aliases", "answer")
     id: str
     question: str
     dispute: str
     aliases: tuple[str, ...]
     answer: Callable[[Ruleset], _Parts]
+
+    def __init__(self, id: str, question: str, dispute: str, aliases: tuple[str, ...],
+                 answer: Callable[[Ruleset], _Parts]) -> None:
+        for f, v in zip(self._fields, (id, question, dispute, aliases, answer), strict=True):
+            _set(self, f, v)
 
 
 # ---------------------------------------------------------------------------
