@@ -90,6 +90,10 @@ class Compiled:
         self.trump_only = s["play"]["follow"] == "trump-only"
         self.hand_size = s["deck"]["hand_size"]
         self.sale = s["bidding"]["sale_credit"] != "none"
+        self.eldest_leads = s["play"]["first_leader"] == "eldest"
+        self.follow_or_trump = s["play"]["follow"] == "suit-or-trump"
+        self.tricks: dict[str, Any] = {}  # trump -> game.quickplay.TrickTables, made on the first hand played
+        self.rotations: dict[tuple[str, ...], dict[str, tuple[str, ...]]] = {}  # players -> each one's turn order
         self.smudge = s["bidding"]["smudge"]  # a bid of this worth is the smudge (scoring.named_smudge)
         from pitchkeeper.game.scoring import always_out
 

@@ -177,12 +177,18 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
     else:
         played: dict[Card, str] = {}
         if hand.tricks is not None:
-            from pitchkeeper.game.play import replay
+            from pitchkeeper.game.quickplay import fast_replay
 
-            rep = replay(ruleset, table, hand)
+            fast = fast_replay(ruleset, c, table, hand)
+            if fast is None:
+                from pitchkeeper.game.play import replay
+
+                rep = replay(ruleset, table, hand)
+                # a hand played trick by trick shows who held each card played: the player dealt it
+                played = {card: p for t in rep.tricks for p, card in t.plays}
+            else:
+                rep, played = fast
             captured, illegal, tricks = rep.captured, rep.illegal, rep.tricks
-            # a hand played trick by trick shows who held each card played: the player dealt it
-            played = {card: p for t in tricks for p, card in t.plays}
         else:
             captured = hand.captured
         taken = seats.zero.copy()
