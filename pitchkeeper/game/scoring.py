@@ -176,6 +176,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
         awards, taken, game = entered[0], entered[1].copy(), entered[2]
     else:
         played: dict[Card, str] = {}
+        checked = False  # played back fast: whole tricks of cards in the deck, each from its player's held cards
         if hand.tricks is not None:
             from pitchkeeper.game.quickplay import fast_replay
 
@@ -188,11 +189,12 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
                 played = {card: p for t in rep.tricks for p, card in t.plays}
             else:
                 rep, played = fast
+                checked = not hand.dealt
             captured, illegal, tricks = rep.captured, rep.illegal, rep.tricks
         else:
             captured = hand.captured
         taken = seats.zero.copy()
-        got_cards = _fast_cards(ruleset, c, plan, seats, hand, bid_side, taken, captured, played)
+        got_cards = _fast_cards(ruleset, c, plan, seats, hand, bid_side, taken, captured, played, checked)
         if got_cards is None:
             return _careful(ruleset, table, hand)
         awards, game = got_cards
@@ -247,9 +249,10 @@ def _quick(c: Compiled, seats: Seats, points: tuple[tuple[str, str], ...]) -> tu
 
 def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, hand: Hand, bid_side: str,
                 taken: dict[str, int], captured: tuple[tuple[str, tuple[Card, ...]], ...] | None,
-                played: dict[Card, str]) -> tuple[tuple[Award, ...], GameCount | None] | None:
+                played: dict[Card, str], checked: bool = False) -> tuple[tuple[Award, ...], GameCount | None] | None:
     """Captured cards in one pass over the cards, then one over the compiled plan (adding to `taken`);
-    None when anything needs the careful path (which then words the error)."""
+    None when anything needs the careful path (which then words the error). `checked`: the cards come
+    from tricks played back fast (game.quickplay), which checked them, and `played` says who held each."""
     key_side = seats.key_side
     owner: dict[Card, str] = {}  # card -> the key it was captured under
     counts = seats.zero.copy()
@@ -269,15 +272,19 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
     except KeyError:  # a key that is no side or player, or a card that is not in the deck
         return None
     strength = plan.strength
-    if len(owner) != total or not c.deck.issuperset(owner):
+    if checked:
+        pass
+    elif len(owner) != total or not c.deck.issuperset(owner):
         return None
-    if c.trump_only:
+    elif c.trump_only:
         if not strength.keys() >= owner.keys() or total > n * c.hand_size:
             return None
     elif ragged or total != n * c.hand_size:
         return None
     dealt = _NO_DEALT
-    if played:  # the tricks show who held each card played; `dealt` and `held` must agree with them
+    if checked:  # every card captured was played by the player dealt it (the held cards, if given, agree)
+        dealt = played
+    elif played:  # the tricks show who held each card played; `dealt` and `held` must agree with them
         dealt = _dealt_index(ruleset, hand, owner, strength) if hand.dealt or hand.held else {}
         for card, p in dealt.items():
             if played.get(card, p) != p:
