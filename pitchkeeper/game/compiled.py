@@ -36,7 +36,7 @@ def card_words(rule: PointRule, card: Card, symbol: str) -> str:
 class TrumpPlan:
     """One trump: the trumps' strengths and the points in award order, each card point with its card."""
 
-    __slots__ = ("game_rule", "game_values", "low_order", "low_skip", "order", "steps", "strength")
+    __slots__ = ("game_rule", "game_values", "low_order", "low_skip", "order", "steps", "strength", "to_dealt")
 
     def __init__(self, ruleset: Ruleset, trump: str) -> None:
         view = ruleset.views[trump]
@@ -53,6 +53,7 @@ class TrumpPlan:
                 words = card_words(rule, card, view.symbol.get(card, ""))
             steps.append((rule.of, rule, card, words, rule.id, rule.value, rule.to == "dealt"))
         self.steps = tuple(steps)
+        self.to_dealt = any(step[6] for step in steps)  # does any point go to the player dealt its card?
         # the (first) game point's card values, counted in the one pass over the captured cards
         self.game_rule = next((p for p in ruleset.award_order if p.of == "game"), None)
         self.game_values = self.game_rule.card_values if self.game_rule else dict.fromkeys(ruleset.deck, 0)

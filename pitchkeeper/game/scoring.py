@@ -129,16 +129,15 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
     careful path, which finds and words every error, so both give the same verdict or the same error.
     """
     c = ruleset.__dict__.get(_COMPILED) or compiled(ruleset)
-    if c.smudge and ((hand.bid.amount == c.smudge and not hand.bid.smudge) or hand.auction):
-        hand = named_smudge(ruleset, hand)
-    plan = c.plans.get(hand.trump)
-    per_table = table.__dict__.get(_SEATS)
-    if per_table is None:
-        per_table = table.__dict__[_SEATS] = {}
-    seats = per_table.get(c)
-    if seats is None:
-        seats = per_table[c] = c.seats(table)
     bid = hand.bid
+    if c.smudge and ((bid.amount == c.smudge and not bid.smudge) or hand.auction):
+        hand = named_smudge(ruleset, hand)
+        bid = hand.bid
+    plan = c.plans.get(hand.trump)
+    try:
+        seats = table.__dict__[_SEATS][c]
+    except KeyError:
+        seats = table.__dict__.setdefault(_SEATS, {})[c] = c.seats(table)
     if hand.points is not None and plan is not None and not (hand.auction or hand.revokes):
         entered = seats.entered.get(hand.points)
         if entered is not None:  # this entry was judged at this table before: with this bid too?
@@ -290,16 +289,23 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
             if played.get(card, p) != p:
                 raise PitchError(f"{card} is listed for {p}, but {played[card]} played it", f"{_key_of(hand, card)}.{p}")
         dealt = {**played, **dealt}
-    elif hand.dealt and not hand.held:  # the common case inline: every card listed once, and captured
-        dealt = {}
-        listed = 0
-        for p, cs in hand.dealt:
-            dealt.update(dict.fromkeys(cs, p))
-            listed += len(cs)
-        if len(dealt) != listed or not dealt.keys() <= owner.keys():
-            dealt = _dealt_index(ruleset, hand, owner, strength)
     elif hand.held:
         dealt = _dealt_index(ruleset, hand, owner, strength)
+    elif hand.dealt:  # the common case inline: every card listed once, and captured
+        listed = 0
+        if plan.to_dealt:
+            dealt = {}
+            for p, cs in hand.dealt:
+                dealt.update(dict.fromkeys(cs, p))
+                listed += len(cs)
+            listed_cards = dealt.keys()
+        else:  # no point goes to the player dealt its card: `dealt` is only checked
+            listed_cards = set()  # type: ignore[assignment]
+            for _, cs in hand.dealt:
+                listed_cards.update(cs)  # type: ignore[attr-defined]
+                listed += len(cs)
+        if len(listed_cards) != listed or not owner.keys() >= listed_cards:
+            dealt = _dealt_index(ruleset, hand, owner, strength)
     high = None
     for card in plan.order:  # the trumps from the highest down: the first captured is high
         if card in owner:
