@@ -255,25 +255,28 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
     key_side = seats.key_side
     owner: dict[Card, str] = {}  # card -> the key it was captured under
     counts = seats.zero.copy()
-    count = plan.game_values.__getitem__
+    values = plan.game_values
     n = seats.n
     total = 0
     ragged = 0
     assert captured is not None
-    try:
+    try:  # one pass over the cards, in plain loops (cheaper than building dicts to merge, and calls)
         for key, cards in captured:
             side = key_side[key]
-            owner.update(dict.fromkeys(cards, key))
             k = len(cards)
             total += k
             ragged |= k % n
-            counts[side] += sum(map(count, cards))
+            g = 0
+            for card in cards:
+                owner[card] = key
+                g += values[card]
+            counts[side] += g
     except KeyError:  # a key that is no side or player, or a card that is not in the deck
         return None
     strength = plan.strength
     if checked:
         pass
-    elif len(owner) != total or not c.deck.issuperset(owner):
+    elif len(owner) != total:  # (every card is in the deck: `values` has them all)
         return None
     elif c.trump_only:
         if not strength.keys() >= owner.keys() or total > n * c.hand_size:
@@ -293,18 +296,12 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
         dealt = _dealt_index(ruleset, hand, owner, strength)
     elif hand.dealt:  # the common case inline: every card listed once, and captured
         listed = 0
-        if plan.to_dealt:
-            dealt = {}
-            for p, cs in hand.dealt:
-                dealt.update(dict.fromkeys(cs, p))
-                listed += len(cs)
-            listed_cards = dealt.keys()
-        else:  # no point goes to the player dealt its card: `dealt` is only checked
-            listed_cards = set()  # type: ignore[assignment]
-            for _, cs in hand.dealt:
-                listed_cards.update(cs)  # type: ignore[attr-defined]
-                listed += len(cs)
-        if len(listed_cards) != listed or not owner.keys() >= listed_cards:
+        dealt = {}
+        for p, cs in hand.dealt:
+            listed += len(cs)
+            for card in cs:
+                dealt[card] = p
+        if len(dealt) != listed or not owner.keys() >= dealt.keys():
             dealt = _dealt_index(ruleset, hand, owner, strength)
     high = None
     for card in plan.order:  # the trumps from the highest down: the first captured is high
@@ -340,12 +337,15 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
                 counts = seats.zero.copy()
                 for key, cards in captured:
                     counts[key_side[key]] += sum(map(values.__getitem__, cards))
-            top = max(counts.values())
-            winner = None
-            if top:
-                leaders = [s for s, v in counts.items() if v == top]
-                if len(leaders) == 1 and (rule.need != "majority" or top * 2 > sum(counts.values())):
-                    winner = leaders[0]
+            top = 0
+            winner = None  # the one side that counted the most (None: a tie, or nothing counted)
+            for side, v in counts.items():
+                if v > top:
+                    top, winner = v, side
+                elif v == top:
+                    winner = None
+            if winner is not None and rule.need == "majority" and top * 2 <= sum(counts.values()):
+                winner = None
             game = _tuple_new(GameCount, (counts, winner, "", (captured, key_side, rule.card_values)))
             if winner is not None:
                 taken[winner] += value
