@@ -23,12 +23,14 @@ _tuple_new = tuple.__new__  # a NamedTuple without its Python-level __new__ (a r
 class TrickTables:
     """One trump: what playing a card means, for every card of the deck."""
 
-    __slots__ = ("first_plain", "suit", "trumps", "view", "win")
+    __slots__ = ("first_plain", "of_suit", "suit", "trumps", "view", "win")
 
     def __init__(self, ruleset: Ruleset, trump: str) -> None:
         view = self.view = ruleset.views[trump]
         self.suit = view.suit
         self.trumps = frozenset(view.strength)
+        # effective suit -> its cards (does a player hold one of the suit led?)
+        self.of_suit = {s: frozenset(c for c, x in view.suit.items() if x == s) for s in (*SUITS, TRUMP)}
         # a first lead that surely keeps the rules (play._plain_first_lead): the rest are ruled on
         if sets_trump(ruleset):
             self.first_plain = frozenset(c for c in ruleset.deck if trump in first_lead_suits(ruleset, c))
@@ -82,7 +84,10 @@ def fast_replay(ruleset: Ruleset, c: Compiled, table: Table, hand: Hand) -> tupl
     win = tt.win
     trumps = tt.trumps
     follow_or_trump = c.follow_or_trump
-    played: dict[Card, str] = {}
+    seen: dict[Card, str] = {}  # card -> who played it
+    back: list[Card] = []
+    first_plain = tt.first_plain
+    of_suit = tt.of_suit
     captured: dict[str, list[Card]] = {}
     results: list[TrickResult] = []
     illegal: list[Illegal] = []
@@ -90,18 +95,13 @@ def fast_replay(ruleset: Ruleset, c: Compiled, table: Table, hand: Hand) -> tupl
     view = tt.view
     no_names = (None,) * len(players)
     for number, trick in enumerate(tricks, 1):
-        if leader not in rot or (trick.leader != leader and not trump_only):
+        if leader not in rot or (trick.leader != leader and not trump_only):  # (rot: whoever is still in)
             return None
         turn = rot[leader]
-        if folded:
-            turn = tuple(p for p in turn if p not in folded)
         names, cards = zip(*trick.plays, strict=True) if trick.plays else ((), ())
-        if None in cards or not deck.issuperset(cards) or not played.keys().isdisjoint(cards) or \
-                len(set(cards)) != len(cards):
-            return None
         if trick.leader == leader and len(cards) == len(turn) and (names == turn or names == no_names[:len(turn)]):
             who = turn
-        elif trump_only and None not in names and names[0] == trick.leader:
+        elif trump_only and cards and None not in names and names[0] == trick.leader:
             # players left out of a named trick fold now (they must be out of trumps); when the player due
             # to lead is one of them, the lead passes to the next player still in: the first one named
             it = iter(turn)
@@ -112,22 +112,31 @@ def fast_replay(ruleset: Ruleset, c: Compiled, table: Table, hand: Hand) -> tupl
                     if not trumps.isdisjoint(held.get(p, ())):
                         return None
                     folded.add(p)
+            if len(names) < len(turn):  # the turn order from here on leaves out who folded
+                still = tuple(p for p in players if p not in folded)
+                rot = {p: still[i:] + still[:i] for i, p in enumerate(still)}
             who = names
         else:
             return None
-        led = suit[cards[0]]
+        led = suit.get(cards[0])  # (None: a fold, or a card not in the deck)
+        if led is None:
+            return None
+        w = win[led]
+        best = -2
+        lead = None  # the suit led, once the first card is down
         for player, card in zip(who, cards, strict=True):
+            s = suit.get(card)
+            if s is None or card in seen:  # a fold, a card not in the deck, or one played twice
+                return None
+            seen[card] = player
             holding = held.get(player)
             if holding is not None and card not in holding:
                 return None
-            s = suit[card]
-            if card is cards[0]:
-                ruled = card not in tt.first_plain if number == 1 else trump_only and s != TRUMP
-                lead = None
+            if lead is None:
+                ruled = card not in first_plain if number == 1 else trump_only and s != TRUMP
             else:
-                lead = led
                 ruled = s != TRUMP if trump_only else (holding is not None and s != led and (
-                    s != TRUMP or not follow_or_trump) and any(suit[x] == led for x in holding))
+                    s != TRUMP or not follow_or_trump) and not of_suit[led].isdisjoint(holding))
             if ruled:
                 r = judge_play(ruleset, view, card, holding, lead, lead is None and number == 1, player)
                 if r.legal is False:
@@ -135,24 +144,26 @@ def fast_replay(ruleset: Ruleset, c: Compiled, table: Table, hand: Hand) -> tupl
                     illegal.append(Illegal(number, player, card, r.rule, f"{player} played {pretty(card)}: {r.why}"))
             if holding is not None:
                 holding.remove(card)
+            k = w[card]
+            if k > best:
+                best, leader, high = k, player, card
+            lead = led
         if trump_only and not trumps.issuperset(cards):  # an illegal non-trump there is taken back
             kept = [(p, x) for p, x in zip(who, cards, strict=True) if x in trumps]
             if not kept:
                 return None
+            back.extend(x for x in cards if x not in trumps)
             who, cards = zip(*kept, strict=True)
-        w = win[led]
-        keys = list(map(w.__getitem__, cards))
-        i = keys.index(max(keys))
-        leader = who[i]
         got = captured.get(leader)
         if got is None:
             captured[leader] = list(cards)
         else:
             got.extend(cards)
-        played.update(zip(cards, who, strict=True))
-        plays = tuple(zip(who, cards, strict=True))
-        results.append(_tuple_new(TrickResult, (number, trick.leader, plays, leader, cards[i], view)))
+        results.append(_tuple_new(TrickResult, (number, trick.leader, tuple(zip(who, cards, strict=True)), leader,
+                                                high, view)))
     if trump_only and held and any(not trumps.isdisjoint(cs) for cs in held.values()):
         return None  # trumps still held when the tricks end: the careful path says so
+    for x in back:  # taken back: never captured, so no one's "played" card
+        del seen[x]
     rep = _tuple_new(Replay, (tuple(results), tuple((p, tuple(cs)) for p, cs in captured.items()), tuple(illegal)))
-    return rep, played
+    return rep, seen
