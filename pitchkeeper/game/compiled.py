@@ -36,7 +36,7 @@ def card_words(rule: PointRule, card: Card, symbol: str) -> str:
 class TrumpPlan:
     """One trump: the trumps' strengths and the points in award order, each card point with its card."""
 
-    __slots__ = ("game_rule", "game_values", "low_order", "low_skip", "order", "steps", "strength", "to_dealt")
+    __slots__ = ("game_rule", "game_values", "low_order", "low_skip", "order", "steps", "strength")
 
     def __init__(self, ruleset: Ruleset, trump: str) -> None:
         view = ruleset.views[trump]
@@ -44,16 +44,18 @@ class TrumpPlan:
         self.low_skip = view.low_skip
         self.order = tuple(sorted(view.strength, key=view.strength.__getitem__, reverse=True))  # high to low
         self.low_order = tuple(c for c in reversed(self.order) if c not in view.low_skip)  # low to high
-        # each point in award order: (kind, rule, its card, the card in words, id, value, to the player dealt it)
-        steps: list[tuple[str, PointRule, Card | None, str, str, int, bool]] = []
+        # each point in award order: (kind, rule, its card, the card in words, id, value, to the player dealt it,
+        # the award's reason when its captor scores it (Award.why))
+        steps: list[tuple[str, PointRule, Card | None, str, str, int, bool, tuple[str, str, PointRule]]] = []
         for rule in ruleset.award_order:
             card, words = None, ""
             if rule.of == "card":
                 card = view.point_card[rule.id]
                 words = card_words(rule, card, view.symbol.get(card, ""))
-            steps.append((rule.of, rule, card, words, rule.id, rule.value, rule.to == "dealt"))
+            elif rule.of == "highest-trump":
+                words = "high"
+            steps.append((rule.of, rule, card, words, rule.id, rule.value, rule.to == "dealt", ("captor", words, rule)))
         self.steps = tuple(steps)
-        self.to_dealt = any(step[6] for step in steps)  # does any point go to the player dealt its card?
         # the (first) game point's card values, counted in the one pass over the captured cards
         self.game_rule = next((p for p in ruleset.award_order if p.of == "game"), None)
         self.game_values = self.game_rule.card_values if self.game_rule else dict.fromkeys(ruleset.deck, 0)

@@ -310,15 +310,28 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
             break
     key_player = seats.key_player
     awards: list[Award] = []
+    add = awards.append
     game: GameCount | None = None
-    for kind, rule, card, what, pid, value, to_dealt in plan.steps:
+    for kind, rule, card, what, pid, value, to_dealt, by_captor in plan.steps:
         if kind == "card":
             if card not in owner:
+                continue
+            if not to_dealt:  # the usual card point: its captor scores it (the reason made once per trump)
+                key = owner[card]
+                side = key_side[key]
+                taken[side] += value
+                add(_tuple_new(Award, (pid, card, side, key_player[key], value, by_captor)))
                 continue
         elif kind == "highest-trump":
             if high is None:
                 continue
-            card, what = high, "high"
+            card = high
+            if not to_dealt:
+                key = owner[card]
+                side = key_side[key]
+                taken[side] += value
+                add(_tuple_new(Award, (pid, card, side, key_player[key], value, by_captor)))
+                continue
         elif kind == "lowest-trump":
             for card in plan.low_order:  # from the lowest up, the skipped ones left out
                 if card in owner:
@@ -349,21 +362,21 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
             game = _tuple_new(GameCount, (counts, winner, "", (captured, key_side, rule.card_values)))
             if winner is not None:
                 taken[winner] += value
-                awards.append(_tuple_new(Award, (pid, None, winner, None, value, ("game", game, rule))))
+                add(_tuple_new(Award, (pid, None, winner, None, value, ("game", game, rule))))
             continue
         else:  # all-tricks
             holders = {key_side[key] for key, cards in captured if cards}  # the sides that took a trick
             if len(holders) == 1 and (not rule.only_bidder or bid_side in holders):
                 (side,) = holders
                 taken[side] += value
-                awards.append(_tuple_new(Award, (pid, None, side, None, value, ("sweep", "", rule))))
+                add(_tuple_new(Award, (pid, None, side, None, value, ("sweep", "", rule))))
             continue
         if to_dealt:
             player = dealt.get(card)
             if player is not None:
                 side = key_side[player]
                 taken[side] += value
-                awards.append(_tuple_new(Award, (pid, card, side, player, value, ("dealt", what, rule))))
+                add(_tuple_new(Award, (pid, card, side, player, value, ("dealt", what, rule))))
                 continue
             if card != high:
                 return None  # the careful path says who must be named
@@ -373,7 +386,7 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
         key = owner[card]
         side = key_side[key]
         taken[side] += value
-        awards.append(_tuple_new(Award, (pid, card, side, key_player[key], value, (how, what, rule))))
+        add(_tuple_new(Award, (pid, card, side, key_player[key], value, (how, what, rule))))
     return tuple(awards), game
 
 
