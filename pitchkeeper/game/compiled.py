@@ -78,7 +78,7 @@ class Seats:
         self.bids: dict[Any, tuple[int, str, int | str]] = {}
         self.entered: dict[tuple[tuple[str, str], ...], tuple[Any, ...]] = {}  # quick entry, judged once
         self.quick: dict[tuple[str, str], tuple[int, Award, str, int, int, bool]] = {}
-        self.settled: dict[tuple[Any, ...], tuple[dict[str, int], tuple[tuple[Any, ...], ...]]] = {}
+        self.settled: dict[tuple[Any, ...], tuple[Any, dict[str, int], tuple[tuple[Any, ...], ...]]] = {}  # (bid, taken...) -> (BidResult, delta, notes)
 
 
 class Compiled:

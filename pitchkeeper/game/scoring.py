@@ -197,22 +197,26 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
         if got_cards is None:
             return _careful(ruleset, table, hand)
         awards, game = got_cards
-    took = taken[bid_side]
-    made = amount == 0 or took >= amount
-    result = _tuple_new(BidResult, (bid_side, bid.player, amount, label if amount else 0, made, took))
     if hand.revokes or c.sale or illegal:
+        took = taken[bid_side]
+        result = _tuple_new(BidResult, (bid_side, bid.player, amount, label if amount else 0,
+                                        amount == 0 or took >= amount, took))
         delta, notes, counters = _settle(ruleset, table, hand, taken, result, illegal)
-    else:
-        key = (bid_side, amount, bid.smudge, made, *taken.values())
+    else:  # the bid's result and the settlement follow from the bid and the points taken: made once each
+        key = (bid, *taken.values())
         done = seats.settled.get(key)
         if done is None:
             if len(seats.settled) > 4096:
                 seats.settled.clear()
+            took = taken[bid_side]
+            result = _tuple_new(BidResult, (bid_side, bid.player, amount, label if amount else 0,
+                                            amount == 0 or took >= amount, took))
             d, n, _ = _settle(ruleset, table, hand, taken, result, ())
-            done = seats.settled[key] = (d, n)
-        delta, notes, counters = done[0].copy(), done[1], None
+            done = seats.settled[key] = (result, d, n)
+        result, notes, counters = done[0], done[2], None
+        delta = done[1].copy()
         if hand.points is not None and amount and not hand.auction and len(entered[4]) < 256:
-            entered[4][bid] = (result, done[0], notes)  # the next hand entered so with this bid is a lookup
+            entered[4][bid] = (result, done[1], notes)  # the next hand entered so with this bid is a lookup
     return _tuple_new(Verdict, (ruleset.name, hand.trump, awards, game, taken, result, delta, illegal, notes, tricks,
                                 counters))
 
