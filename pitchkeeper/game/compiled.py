@@ -78,7 +78,8 @@ class Seats:
         self.bids: dict[Any, tuple[int, str, int | str]] = {}
         self.entered: dict[tuple[tuple[str, str], ...], tuple[Any, ...]] = {}  # quick entry, judged once
         self.quick: dict[tuple[str, str], tuple[int, Award, str, int, int, bool]] = {}
-        self.settled: dict[tuple[Any, ...], tuple[Any, dict[str, int], tuple[tuple[Any, ...], ...]]] = {}  # (bid, taken...) -> (BidResult, delta, notes)
+        # (bid, points taken by each side...) -> (BidResult, score change, notes)
+        self.settled: dict[tuple[Any, ...], tuple[Any, dict[str, int], tuple[tuple[Any, ...], ...]]] = {}
 
 
 class Compiled:
