@@ -167,7 +167,7 @@ def _point_answer(table: Any, text: str, must: bool, rule: Any) -> str | None:
 
     if not text.strip():
         raise PitchError(f"say {answers.question(rule)[:-1]}: a side or player" +
-                         ("" if must else ", - if not out") + (", tie" if rule.of == "game" else ""))
+                         ("" if must else ", - if not out") + (", tie" if rule.kind.ties else ""))
     if answers.nobody(rule, text, must):
         return None
     return owner_name(table, text, rule.label)

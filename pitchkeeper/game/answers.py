@@ -29,14 +29,14 @@ def verb(rule: PointRule) -> str:
 
 def question(rule: PointRule) -> str:
     """The question the rule asks: "who was dealt low?", "who took jack?", "who won game?"."""
-    if rule.of == "game":
+    if rule.kind.ties:
         return f"who won {rule.label}?"
     return f"who {verb(rule)} {rule.label}?"
 
 
 def ways(rule: PointRule, must: bool) -> str:
     """What may be answered besides a side or player."""
-    if rule.of == "game":
+    if rule.kind.ties:
         return "tie, or - for none"
     return "" if must else "- if not out"
 
@@ -45,7 +45,7 @@ def nobody(rule: PointRule, text: str, must: bool) -> bool:
     """Is `text` an explicit "nobody" for this point? (tie only for game; an always-out point has an owner)."""
     t = text.strip().lower()
     if t in TIE:
-        if rule.of != "game":
+        if not rule.kind.ties:
             raise PitchError(f"only game can be tied; {rule.label} goes to one side, or none if it was not out")
         return True
     if t in NOBODY:
@@ -69,15 +69,15 @@ def missing_message(ruleset: Ruleset, missing: list[str], option: bool = True) -
 
     if option:
         how = [f"--{first.id} WHO" + (" (the player dealt it)" if first.to == "dealt" else "")]
-        maybe = [m for m in missing if rules[m].of != "game" and not always_out(rules[m])]
+        maybe = [m for m in missing if not rules[m].kind.ties and not always_out(rules[m])]
         if maybe:
             how.append(f"--{maybe[0]} none if it was not out")
-        if any(rules[m].of == "game" for m in missing):
-            how.append(f"--{next(m for m in missing if rules[m].of == 'game')} tie")
+        if any(rules[m].kind.ties for m in missing):
+            how.append(f"--{next(m for m in missing if rules[m].kind.ties)} tie")
         how.append("--rest none for every point not named")
         return f"no answer for {names}: say who won each point ({'; '.join(how)})"
     return f"no answer for {names}: name a side or player, - if not out" + (
-        ", tie for game" if any(rules[m].of == "game" for m in missing) else "")
+        ", tie for game" if any(rules[m].kind.ties for m in missing) else "")
 
 
 def entry_hint(ruleset: Ruleset) -> str:

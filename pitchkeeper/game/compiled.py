@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from pitchkeeper.game.cards import RANK_NAMES, Card, card_name
+from pitchkeeper.game.kinds import PointKind
 from pitchkeeper.game.records import POINT_IDS, Table
 from pitchkeeper.game.rulesets import PointRule, Ruleset
 from pitchkeeper.game.verdicts import Award, GameCount
@@ -44,20 +45,17 @@ class TrumpPlan:
         self.low_skip = view.low_skip
         self.order = tuple(sorted(view.strength, key=view.strength.__getitem__, reverse=True))  # high to low
         self.low_order = tuple(c for c in reversed(self.order) if c not in view.low_skip)  # low to high
-        # each point in award order: (kind, rule, its card, the card in words, id, value, to the player dealt it,
-        # the award's reason when its captor scores it (Award.why))
-        steps: list[tuple[str, PointRule, Card | None, str, str, int, bool, tuple[str, str, PointRule]]] = []
+        # each point in award order: (its kind (game.kinds), rule, the card it is for, that card in words, id,
+        # value, to the player dealt it, the award's reason when its captor scores it (Award.why))
+        steps: list[tuple[PointKind, PointRule, Card | None, str, str, int, bool, tuple[str, str, PointRule]]] = []
         for rule in ruleset.award_order:
-            card, words = None, ""
-            if rule.of == "card":
-                card = view.point_card[rule.id]
+            card, words = view.point_card.get(rule.id), ""
+            if card is not None:
                 words = card_words(rule, card, view.symbol.get(card, ""))
-            elif rule.of == "highest-trump":
-                words = "high"
-            steps.append((rule.of, rule, card, words, rule.id, rule.value, rule.to == "dealt", ("captor", words, rule)))
+            steps.append((rule.kind, rule, card, words, rule.id, rule.value, rule.to == "dealt", ("captor", words, rule)))
         self.steps = tuple(steps)
         # the (first) game point's card values, counted in the one pass over the captured cards
-        self.game_rule = next((p for p in ruleset.award_order if p.of == "game"), None)
+        self.game_rule = next((p for p in ruleset.award_order if p.kind.game), None)
         self.game_values = self.game_rule.card_values if self.game_rule else dict.fromkeys(ruleset.deck, 0)
 
 
@@ -126,7 +124,7 @@ class Compiled:
             player = who if who in seats.players else None
             award = Award(pid, None, side, player, rule.value, ("entered", "", rule))
             got = seats.quick[entry] = (_RANK.get(pid, len(_RANK)), award, side, rule.value,
-                                        pid in self.required, rule.of == "all-tricks" and rule.only_bidder)
+                                        pid in self.required, rule.kind.bidder_only(rule))
         return got
 
     def game_entered(self, winner: str | None) -> GameCount:

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from pitchkeeper.errors import CONTROL, PitchError, did_you_mean, shown, unknown_key_words
 from pitchkeeper.game.cards import JOKERS, PARTNER_SUIT, RANKS, SUITS, Card, Suit
+from pitchkeeper.game.kinds import KINDS, PointKind
 from pitchkeeper.game.points import POINT_IDS, POINTS
 
 # ---------------------------------------------------------------------------
@@ -106,9 +107,8 @@ SECTIONS: dict[str, dict[str, F]] = {
     },
 }
 
-POINT_KINDS = ("highest-trump", "lowest-trump", "card", "game", "all-tricks")
 POINT_FIELDS: dict[str, F] = {
-    "of": F("enum", "card", "what the point is for", POINT_KINDS),
+    "of": F("enum", "card", "what the point is for", tuple(KINDS)),  # its choices are read live: _point_field
     "value": F("int", 1, "what it is worth", lo=0, hi=99),
     "to": F("enum", "captor", "who scores it: whoever captures the card, or the player dealt it",
             ("captor", "dealt")),
@@ -124,13 +124,20 @@ POINT_FIELDS: dict[str, F] = {
     "only_bidder": F("bool", True, "with of = all-tricks: only the bidding side can score it"),
     "enabled": F("bool", True, "false drops a point inherited through extends"),
 }
-POINT_KEYS_FOR = {
-    "highest-trump": {"to"},
-    "lowest-trump": {"to", "skip", "apart"},
-    "card": {"to", "card"},
-    "game": {"counts", "tie", "need"},
-    "all-tricks": {"only_bidder"},
-}
+COMMON_POINT_KEYS = frozenset({"of", "value", "label", "enabled"})  # every kind takes these (game.kinds: the rest)
+
+
+def point_fields() -> dict[str, F]:
+    """Every [points.ID] key's field: POINT_FIELDS, `of` allowing every kind registered now, then the keys
+    of a kind's own (game.kinds)."""
+    out = dict(POINT_FIELDS)
+    if out["of"].choices != tuple(KINDS):
+        out["of"] = out["of"]._replace(choices=tuple(KINDS))
+    for kind in KINDS.values():
+        for k, f in kind.fields.items():
+            out.setdefault(k, f)
+    return out
+
 TOP_KEYS: dict[str, F] = {
     "name": F("str", "", "the ruleset's name"),
     "title": F("str", "", "one line saying what it is"),
@@ -157,6 +164,12 @@ class PointRule:
     need: str
     only_bidder: bool
     card_values: Mapping[Card, int]  # with of = game: what each card of the deck counts
+    extra: Mapping[str, Any] = field(default_factory=dict)  # the values of keys a kind has of its own
+
+    @property
+    def kind(self) -> PointKind:
+        """Its kind of point (game.kinds): how it is won, checked and worded."""
+        return KINDS[self.of]
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +232,7 @@ class Ruleset:
     @property
     def game_point(self) -> PointRule | None:
         for p in self.points:
-            if p.of == "game":
+            if KINDS[p.of].game:
                 return p
         return None
 
@@ -465,6 +478,7 @@ def validate(data: Mapping[str, Any]) -> list[str]:
             out.append(f"players.counts: {n} players cannot form teams of {s['players']['team_sizes']}")
     # points
     pts = data.get("points", {})
+    fields = point_fields()
     if isinstance(pts, Mapping):
         for pid, p in pts.items():
             where = f"points.{pid}"
@@ -472,9 +486,9 @@ def validate(data: Mapping[str, Any]) -> list[str]:
                 out.append(f"{where}: expected a table [points.{pid}]")
                 continue
             for pk, pv in p.items():
-                f = POINT_FIELDS.get(pk)
+                f = fields.get(pk)
                 if f is None:
-                    out.append(f"{where}.{pk}: {unknown_key_words(pk, list(POINT_FIELDS))}")
+                    out.append(f"{where}.{pk}: {unknown_key_words(pk, list(fields))}")
                     continue
                 msg = _type_problem(f, pv)
                 if msg:
@@ -482,23 +496,24 @@ def validate(data: Mapping[str, Any]) -> list[str]:
             if any(m.startswith(where + ".") for m in out):
                 continue
             of = p.get("of", "card")
+            kind = KINDS[of]
             for pk in p:
-                if pk in POINT_KEYS_FOR:
+                if pk == "card":  # never reported on another kind's point (as it always was)
                     continue
-                if pk not in ("of", "value", "label", "enabled") and pk not in POINT_KEYS_FOR[of]:
+                if pk not in COMMON_POINT_KEYS and pk not in kind.keys:
                     out.append(f"{where}.{pk}: does not apply to a point of = \"{of}\"")
-            if of == "card":
+            if "card" in kind.keys:
                 sym = p.get("card")
                 if not sym:
                     out.append(f"{where}.card: a card point needs card = (A..2, off-J, off-A, off-3, HJ, LJ or JK)")
                 elif sym not in order and p.get("enabled", True) is not False:
                     out.append(f"{where}.card: {sym} is not a trump in this ruleset's deck and trump.order")
-            if p.get("to") == "dealt" and of not in ("highest-trump", "lowest-trump", "card"):
+            if p.get("to") == "dealt" and not kind.to_dealt:
                 out.append(f"{where}.to: only a card's point can go to the player dealt it")
         ids = [pid for pid, p in pts.items() if isinstance(p, Mapping) and p.get("enabled", True)]
         if not ids:
             out.append("points: the ruleset scores no points - add a [points.ID] table")
-        games = [pid for pid in ids if pts[pid].get("of") == "game"]
+        games = [pid for pid in ids if (k := KINDS.get(str(pts[pid].get("of")))) is not None and k.game]
         if len(games) > 1:
             out.append(f"points: more than one game point ({', '.join(games)})")
         for pid in s["win"]["count_out"]:
@@ -570,6 +585,7 @@ def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = ()) -> Rul
             label=d["label"] or POINTS.get(pid, pid), skip=tuple(d["skip"]), apart=d["apart"],
             counts=dict(d["counts"]), need=d["need"], only_bidder=d["only_bidder"],
             card_values={c: d["counts"].get(c if c in JOKERS else c[:-1], 0) for c in deck},
+            extra={k: p.get(k, f.default) for k, f in KINDS[d["of"]].fields.items()},
         ))
     views = {}
     order = s["trump"]["order"]
@@ -583,8 +599,8 @@ def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = ()) -> Rul
             symbol[c] = sym
         suit = {c: ("T" if c in strength else c[-1]) for c in deck}
         plain_strength = {c: len(plain) - plain.index(c[:-1]) for c in deck if c not in strength}
-        point_card = {p.id: symbol_card(p.card, trump) for p in points if p.of == "card"}
-        low_skip = frozenset(symbol_card(x, trump) for p in points if p.of == "lowest-trump" for x in p.skip)
+        point_card = {p.id: symbol_card(p.card, trump) for p in points if "card" in KINDS[p.of].keys}
+        low_skip = frozenset(symbol_card(x, trump) for p in points if "skip" in KINDS[p.of].keys for x in p.skip)
         views[trump] = TrumpView(trump, strength, suit, plain_strength, point_card, low_skip, symbol)
     known = {p: i for i, p in enumerate(POINT_IDS)}
     return Ruleset(
@@ -639,7 +655,7 @@ def json_schema() -> dict[str, Any]:
         "type": "object",
         "description": "the point catalogue: [points.ID] tables, in counting order",
         "additionalProperties": {"type": "object", "additionalProperties": False,
-                                 "properties": {k: _schema_for(f) for k, f in POINT_FIELDS.items()}},
+                                 "properties": {k: _schema_for(f) for k, f in point_fields().items()}},
     }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

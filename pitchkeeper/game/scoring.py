@@ -11,9 +11,10 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from pitchkeeper.errors import PitchError, did_you_mean
-from pitchkeeper.game.cards import RANK_NAMES, Card, card_name
+from pitchkeeper.game.cards import Card
 from pitchkeeper.game.compiled import _KEY as _COMPILED
 from pitchkeeper.game.compiled import Compiled, Seats, TrumpPlan, compiled
+from pitchkeeper.game.kinds import THE_CARD
 from pitchkeeper.game.records import POINT_IDS, Bid, Hand, Table
 from pitchkeeper.game.rulesets import PointRule, Ruleset
 from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Verdict
@@ -66,7 +67,7 @@ def amount_worth(ruleset: Ruleset, amount: int, smudge: bool = False, where: str
 def always_out(rule: PointRule) -> bool:
     """Is this point won in every hand? High is (the pitch is a trump); so is low, unless the ruleset
     lets a lone trump be high only, or some trumps never count as low."""
-    return rule.of == "highest-trump" or (rule.of == "lowest-trump" and not rule.apart and not rule.skip)
+    return rule.kind.always_out(rule)
 
 
 def dealt_cards(ruleset: Ruleset, trump: str, cards: list[Card]) -> list[Card]:
@@ -77,19 +78,15 @@ def dealt_cards(ruleset: Ruleset, trump: str, cards: list[Card]) -> list[Card]:
     if not trumps:
         return []
     high = max(trumps, key=view.strength.__getitem__)
+    plan = compiled(ruleset).plans[trump]
+    held = dict.fromkeys(cards, "")
     out = []
     for rule in ruleset.points:
-        if rule.to != "dealt":
+        find = rule.kind.card
+        if rule.to != "dealt" or find is None:
             continue
-        card = None
-        if rule.of == "lowest-trump":
-            pool = [c for c in trumps if c not in view.low_skip]
-            card = min(pool, key=view.strength.__getitem__) if pool else None
-        elif rule.of == "highest-trump":
-            card = high
-        elif rule.of == "card":
-            card = view.point_card.get(rule.id)
-            card = card if card in cards else None
+        got = find(rule, view.point_card.get(rule.id), "", held, high, plan)
+        card = None if got is None else got[0]
         if card is not None and card != high and card not in out:
             out.append(card)
     return out
@@ -317,63 +314,29 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
     add = awards.append
     game: GameCount | None = None
     for kind, rule, card, what, pid, value, to_dealt, by_captor in plan.steps:
-        if kind == "card":
+        find = kind.card
+        if find is THE_CARD:  # a point for one fixed card, the commonest: is it in play? (inline, for speed)
             if card not in owner:
                 continue
-            if not to_dealt:  # the usual card point: its captor scores it (the reason made once per trump)
+            if not to_dealt:  # its captor scores it (the reason made once per trump)
                 key = owner[card]
                 side = key_side[key]
                 taken[side] += value
                 add(_tuple_new(Award, (pid, card, side, key_player[key], value, by_captor)))
                 continue
-        elif kind == "highest-trump":
-            if high is None:
+        elif find is not None:
+            got = find(rule, card, what, owner, high, plan)
+            if got is None:
                 continue
-            card = high
-            if not to_dealt:
-                key = owner[card]
-                side = key_side[key]
+            card, what = got
+        else:  # a side's point (game, a sweep)
+            side, how, what = kind.side(rule, captured, key_side, seats.zero,  # type: ignore[misc]
+                                        counts if rule is plan.game_rule else None, bid_side)
+            if kind.game:
+                game = what
+            if side is not None:
                 taken[side] += value
-                add(_tuple_new(Award, (pid, card, side, key_player[key], value, by_captor)))
-                continue
-        elif kind == "lowest-trump":
-            for card in plan.low_order:  # from the lowest up, the skipped ones left out
-                if card in owner:
-                    break
-            else:
-                continue
-            if card == high:
-                if rule.apart:
-                    continue
-                what = "lone"
-            else:
-                what = "low"
-        elif kind == "game":
-            if rule is not plan.game_rule:  # a second game point: count its own values
-                values = rule.card_values
-                counts = seats.zero.copy()
-                for key, cards in captured:
-                    counts[key_side[key]] += sum(map(values.__getitem__, cards))
-            top = 0
-            winner = None  # the one side that counted the most (None: a tie, or nothing counted)
-            for side, v in counts.items():
-                if v > top:
-                    top, winner = v, side
-                elif v == top:
-                    winner = None
-            if winner is not None and rule.need == "majority" and top * 2 <= sum(counts.values()):
-                winner = None
-            game = _tuple_new(GameCount, (counts, winner, "", (captured, key_side, rule.card_values)))
-            if winner is not None:
-                taken[winner] += value
-                add(_tuple_new(Award, (pid, None, winner, None, value, ("game", game, rule))))
-            continue
-        else:  # all-tricks
-            holders = {key_side[key] for key, cards in captured if cards}  # the sides that took a trick
-            if len(holders) == 1 and (not rule.only_bidder or bid_side in holders):
-                (side,) = holders
-                taken[side] += value
-                add(_tuple_new(Award, (pid, None, side, None, value, ("sweep", "", rule))))
+                add(_tuple_new(Award, (pid, None, side, None, value, (how, what, rule))))
             continue
         if to_dealt:
             player = dealt.get(card)
@@ -455,14 +418,14 @@ def _quick_awards(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str) -> 
                              f"(its points: {', '.join(rules)})", f"points.{pid}")
         side = table.side_of(owner) if owner not in table.sides else owner
         player = owner if owner in table.players else None
-        if rule.of == "all-tricks" and rule.only_bidder and side != bid_side:
+        if rule.kind.bidder_only(rule) and side != bid_side:
             raise PitchError(f"only the bidding side ({bid_side}) can score {rule.label}", f"points.{pid}")
         awards.append(Award(pid, None, side, player, rule.value, ("entered", "", rule)))
     given = {pid for pid, _ in hand.points}
     for rule in ruleset.points:
         if always_out(rule) and rule.id not in given:
-            raise PitchError(f"{rule.id} is always out (the {'highest' if rule.of == 'highest-trump' else 'lowest'} "
-                             "trump in play): say who won it", f"points.{rule.id}")
+            raise PitchError(f"{rule.id} is always out ({rule.kind.always_words}): say who won it",
+                             f"points.{rule.id}")
     awards.sort(key=lambda a: _RANK.get(a.point, len(_RANK)))
     g = ruleset.game_point
     game = None
@@ -505,55 +468,21 @@ def _card_awards(ruleset: Ruleset, table: Table, hand: Hand, captured: tuple[tup
     awards: list[Award] = []
     high = max(trumps, key=strength.__getitem__) if trumps else None
     game: GameCount | None = None
-    for rule in ruleset.award_order:
-        of = rule.of
-        if of == "highest-trump":
-            if high is not None:
-                awards.append(_card_award(rule, high, owner, side_of_key, dealt, table, high, "high"))
-        elif of == "lowest-trump":
-            low_pool = trumps - view.low_skip if view.low_skip else trumps
-            if low_pool:
-                low = min(low_pool, key=strength.__getitem__)
-                if low == high and rule.apart:
-                    continue
-                awards.append(_card_award(rule, low, owner, side_of_key, dealt, table, high,
-                                          "lone" if low == high else "low"))
-        elif of == "card":
-            c = view.point_card[rule.id]
-            if c in owner:
-                awards.append(_card_award(rule, c, owner, side_of_key, dealt, table, high,
-                                          _card_words(rule, c, view.symbol.get(c, ""))))
-        elif of == "game":
-            game = _game(rule, captured, side_of_key, sides)
-            if game.side is not None:
-                awards.append(Award(rule.id, None, game.side, None, rule.value, ("game", game, rule)))
-        elif of == "all-tricks":
-            holders = [s for s in sides if per_side[s]]
-            if len(holders) == 1:
-                s = holders[0]
-                if not rule.only_bidder or s == bid_side:
-                    awards.append(Award(rule.id, None, s, None, rule.value, ("sweep", "", rule)))
+    zero = dict.fromkeys(sides, 0)
+    plan = compiled(ruleset).plans[hand.trump]
+    for kind, rule, card, what, *_ in plan.steps:
+        find = kind.card
+        if find is not None:
+            got = find(rule, card, what, owner, high, plan)
+            if got is not None:
+                awards.append(_card_award(rule, got[0], owner, side_of_key, dealt, table, high, got[1]))
+            continue
+        side, how, what = kind.side(rule, captured, side_of_key, zero, None, bid_side)  # type: ignore[misc]
+        if kind.game:
+            game = what
+        if side is not None:
+            awards.append(Award(rule.id, None, side, None, rule.value, (how, what, rule)))
     return awards, game
-
-
-_WORDS: dict[tuple[str, Card, str], str] = {}
-
-
-def _card_words(rule: PointRule, card: Card, symbol: str) -> str:
-    """What a point's card is, in words ('the jack of trumps'); memoised, as verdicts are made in bulk."""
-    key = (rule.label, card, symbol)
-    words = _WORDS.get(key)
-    if words is None:
-        words = _WORDS[key] = _card_words_uncached(rule, card, symbol)
-    return words
-
-
-def _card_words_uncached(rule: PointRule, card: Card, symbol: str) -> str:
-    if symbol.startswith("off-"):
-        return f"{card_name(card)}, the {rule.label} (a trump of the same colour as trumps)"
-    if symbol in ("HJ", "LJ", "JK"):
-        return card_name(card)
-    return f"the {RANK_NAMES[symbol]} of trumps"
 
 
 def _card_award(rule: PointRule, card: Card, owner: dict[Card, str], side_of_key: dict[str, str],
@@ -625,20 +554,6 @@ def _bad_dealt(ruleset: Ruleset, key: str, table_: tuple[tuple[str, tuple[Card, 
                 raise PitchError(f"{c} is {who}", f"{key}.{player}")
             seen[c] = player
     raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _game(rule: PointRule, captured: tuple[tuple[str, tuple[Card, ...]], ...], side_of_key: dict[str, str],
-          sides: tuple[str, ...]) -> GameCount:
-    values = rule.card_values
-    counts = dict.fromkeys(sides, 0)
-    for key, cards in captured:
-        counts[side_of_key[key]] += sum(map(values.__getitem__, cards))
-    source = (captured, side_of_key, values)  # the card-by-card breakdown is made on demand
-    top = max(counts.values())
-    leaders = [s for s, v in counts.items() if v == top]
-    if top == 0 or len(leaders) > 1 or (rule.need == "majority" and top * 2 <= sum(counts.values())):
-        return GameCount(counts, None, "", source)
-    return GameCount(counts, leaders[0], "", source)
 
 
 def _check_whole_tricks(ruleset: Ruleset, captured: tuple[tuple[str, tuple[Card, ...]], ...],

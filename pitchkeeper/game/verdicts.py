@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from pitchkeeper.game.play import Illegal, TrickResult
 
 
+_CARD_HOWS = ("entered", "dealt", "lone-dealt", "captor")  # how a card's point is won (or entered)
+
+
 class Award(NamedTuple):
     """One point won. A NamedTuple: immutable and cheap to make; its reason is worded on demand."""
 
@@ -30,10 +33,10 @@ class Award(NamedTuple):
         """The award in one line a player understands."""
         how, what, rule = self.why
         who = self.side if self.player in (None, self.side) else f"{self.player} ({self.side})"
-        if how == "game":
-            return what.reason
-        if how == "sweep":
-            return f"{self.side}{', the bidding side,' if rule.only_bidder else ''} took every trick"
+        if how not in _CARD_HOWS:  # a side's point (game, a sweep): its kind words it
+            from pitchkeeper.game.kinds import KINDS
+
+            return KINDS[rule.of].reason(self)  # type: ignore[misc]
         if how == "entered":
             return f"{who} {'was dealt' if rule.to == 'dealt' else 'won'} {rule.label} (entered by hand)"
         c = self.card or ""

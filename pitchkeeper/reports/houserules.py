@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from pitchkeeper.game.rulesets import POINT_FIELDS, POINT_KEYS_FOR, SECTIONS, Ruleset, schema_path
+from pitchkeeper.game.rulesets import POINT_FIELDS, SECTIONS, Ruleset, point_fields, schema_path
 
 
 def _value(v: Any) -> str:
@@ -47,12 +47,12 @@ def starter(base: Ruleset, extends: str, name: str) -> str:
     for p in base.points:
         lines.append(f"# [points.{p.id}]")
         shown = {"of": p.of, "value": p.value}
-        for k in sorted(POINT_KEYS_FOR[p.of]):
+        for k in sorted(p.kind.keys):
             shown[k] = {"to": p.to, "card": p.card, "skip": list(p.skip), "apart": p.apart,
                         "counts": dict(p.counts), "tie": "nobody", "need": p.need,
-                        "only_bidder": p.only_bidder}[k]
+                        "only_bidder": p.only_bidder}[k] if k in POINT_FIELDS else p.extra[k]
         for k, v in shown.items():
-            lines.append(f"# {k} = {_value(v)}    # {POINT_FIELDS[k].doc}")
+            lines.append(f"# {k} = {_value(v)}    # {point_fields()[k].doc}")
         lines.append("# enabled = true")
         lines.append("")
     return "\n".join(lines)

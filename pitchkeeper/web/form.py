@@ -99,7 +99,7 @@ def build(ruleset: Any, table: Any) -> Form:
         dealt = rule.to == "dealt"
         who = players if dealt and teams else sides
         extra: tuple[Choice, ...]
-        if rule.of == "game":
+        if rule.kind.ties:
             extra = (Choice(TIE, "tie", "nobody scores it"),)
         elif always_out(rule):
             extra = ()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pitchkeeper.errors import PitchError, nearest, or_list
 from pitchkeeper.game import vocabulary
 from pitchkeeper.game.cards import PARTNER_SUIT, SUIT_NAMES, Card, pretty
+from pitchkeeper.game.kinds import KINDS
 from pitchkeeper.game.play import TRUMP, allowed, card_list, first_lead_suits
 from pitchkeeper.game.rulesets import PointRule, Ruleset, symbol_card
 from pitchkeeper.words.explain import symbol_words
@@ -115,11 +116,18 @@ def _may(r: Ruleset, holding: list[Card], led: str | None) -> str:
 
 
 def _points(r: Ruleset, of: str) -> list[PointRule]:
+    """The ruleset's points of one kind: a topic is a dispute about a particular kind of point."""
+    assert of in KINDS, of  # a topic names a registered kind (game.kinds)
     return [p for p in r.points if p.of == of]
 
 
+def _game_points(r: Ruleset) -> list[PointRule]:
+    return [p for p in r.points if p.kind.game]
+
+
 def _card_point(r: Ruleset, sym: str) -> PointRule | None:
-    return next((p for p in r.points if p.of == "card" and p.card == sym), None)
+    """The point for one particular card (a kind that takes `card`), if any."""
+    return next((p for p in r.points if "card" in p.kind.keys and p.card == sym), None)
 
 
 def _worth(n: int) -> str:
@@ -164,7 +172,7 @@ def _off_jack(r: Ruleset) -> _Parts:
                               f"too, ranking {_order_words(order, s)}." for s in extra)
     pt = _card_point(r, "off-J")
     scores = f" Whoever captures it scores {_worth(pt.value)} (off-jack)." if pt else ""
-    g = _points(r, "game")
+    g = _game_points(r)
     count = f" It counts {g[0].counts.get('J', 0)} toward game, like any jack." if g else ""
     follow = (f"a player whose only {SUIT_NAMES[PARTNER][:-1]} is {pretty(jack)} "
               f"{club_lead} to a {SUIT_NAMES[PARTNER][:-1]} lead")
@@ -187,7 +195,7 @@ def _jokers(r: Ruleset) -> _Parts:
         return ("no jokers in this deck", f"There are no jokers: the deck is {len(r.deck)} cards, and a joker "
                 "in a record is an error.", "HJ in a hand record: not a card of this deck", ("deck.jokers",))
     places = "; ".join(f"{_short(j)} ({j}) ranks {_order_words(order, j)}" for j in jokers)
-    pts = [p for p in r.points if p.of == "card" and p.card in jokers]
+    pts = [p for p in r.points if "card" in p.kind.keys and p.card in jokers]
     scoring = (" " + "; ".join(f"{_short(p.card)} scores {_worth(p.value)} to {_to(p)}" for p in pts)
                .capitalize() + ".") if pts else " No point is scored for a joker itself."
     lows = _points(r, "lowest-trump")
@@ -196,7 +204,7 @@ def _jokers(r: Ruleset) -> _Parts:
         never = [j for j in jokers if j in lows[0].skip]
         low = (" A joker never counts as low." if len(never) == len(jokers) else
                " A joker can be low only when no lower trump is in play.")
-    g = _points(r, "game")
+    g = _game_points(r)
     game = ""
     if g:
         vals = {j: g[0].counts.get(j, 0) for j in jokers}
@@ -392,7 +400,7 @@ def _jack_out(r: Ruleset) -> _Parts:
 
 
 def _game_tie(r: Ruleset) -> _Parts:
-    g = _points(r, "game")
+    g = _game_points(r)
     if not g:
         return ("there is no game point", "This ruleset has no game point: its points are for particular cards.",
                 "-", ("points",))

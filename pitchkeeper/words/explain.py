@@ -19,22 +19,7 @@ def symbol_words(sym: str) -> str:
 def point_words(p: PointRule) -> str:
     worth = f"{p.value} point" + ("" if p.value == 1 else "s")
     to = "to the player dealt it" if p.to == "dealt" else "to whoever captures it"
-    if p.of == "highest-trump":
-        return f"{worth} for the highest trump in play, {to}"
-    if p.of == "lowest-trump":
-        skip = f" (never {', '.join(symbol_words(s) for s in p.skip)})" if p.skip else ""
-        lone = "; a lone trump is high only" if p.apart else "; a lone trump is both high and low"
-        return f"{worth} for the lowest trump in play{skip}, {to}{lone}"
-    if p.of == "card":
-        return f"{worth} for {symbol_words(p.card)}, {to}, if it is in play"
-    if p.of == "game":
-        counts = ", ".join(f"{k} {v}" for k, v in p.counts.items() if v)
-        need = "more than half of all counted" if p.need == "majority" else "the most (a plurality is enough)"
-        return f"{worth} for game: {need} of the counting cards taken ({counts}); a tie scores nobody"
-    if p.of == "all-tricks":
-        who = "the bidding side" if p.only_bidder else "any side"
-        return f"{worth} when {who} takes every trick"
-    return worth
+    return p.kind.words(p, worth, to)  # each kind words itself (game.kinds)
 
 
 def describe(r: Ruleset) -> dict[str, tuple[str, str]]:

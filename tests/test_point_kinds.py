@@ -1,0 +1,165 @@
+"""A new kind of point is one entry in game.kinds: registered at run time, a ruleset can name it, and it is
+checked, scored (on the fast and the careful path, by cards or entered by hand), asked and worded with no
+other module touched. And nothing outside the registry branches on a kind's name."""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pitchkeeper.errors import PitchError
+from pitchkeeper.game import answers, kinds, records, rulesets, scoring
+from pitchkeeper.game.kinds import PointKind
+from pitchkeeper.reports.houserules import starter
+from pitchkeeper.words.explain import describe
+
+TOY = Path(__file__).resolve().parent / "data" / "kinds" / "toy-kinds.toml"
+PKG = Path(__file__).resolve().parent.parent / "pitchkeeper"
+
+HAND = """
+players = ["N", "E", "S", "W"]
+teams = { NS = ["N", "S"], EW = ["E", "W"] }
+dealer = "W"
+trump = "H"
+bid = { player = "N", amount = 2 }
+[captured]
+NS = ["AH", "2H", "KH", "3C", "QS", "4D", "5S", "6D", "KD", "7C", "8S", "9D", "10C", "JD", "3S", "4C"]
+EW = ["5H", "9H", "QD", "10S", "2C", "3D", "6S", "7S"]
+"""
+
+
+def _most(rule, captured, key_side, zero, counts, bid_side):  # type: ignore[no-untyped-def]
+    took = zero.copy()
+    for key, cards in captured:
+        took[key_side[key]] += len(cards)
+    top = max(took.values())
+    leaders = [s for s, v in took.items() if v == top]
+    return (leaders[0] if len(leaders) == 1 else None), "most", took
+
+
+def _nth(rule, card, what, owner, high, plan):  # type: ignore[no-untyped-def]
+    n = rule.extra["nth"]
+    seen = [c for c in plan.order if c in owner]
+    return (seen[n - 1], f"trump number {n} from the top in play") if len(seen) >= n else None
+
+
+@pytest.fixture
+def toy_kinds() -> Iterator[None]:
+    kinds.register(PointKind("most-tricks", frozenset(), lambda p, worth, to: f"{worth} for taking the most cards",
+                             side=_most, reason=lambda a: f"{a.side} took the most cards ({a.why[1][a.side]})",
+                             ties=True))
+    kinds.register(PointKind("nth-trump", frozenset({"to", "nth"}),
+                             lambda p, worth, to: f"{worth} for trump number {p.extra['nth']} from the top, {to}",
+                             card=_nth, fields={"nth": rulesets.F("int", 2, "with of = nth-trump: which", lo=1, hi=16)}))
+    try:
+        yield
+    finally:
+        kinds.unregister("most-tricks")
+        kinds.unregister("nth-trump")
+
+
+def _judge(ruleset: rulesets.Ruleset, text: str) -> tuple[scoring.Verdict, scoring.Verdict]:
+    table, hand = records.parse_hand_record(tomllib.loads(text))
+    table.check_against(ruleset)
+    return scoring.verdict(ruleset, table, hand), scoring._careful(ruleset, table, hand)
+
+
+def test_an_unregistered_kind_is_refused_by_name() -> None:
+    problems, _ = rulesets.check(TOY)
+    assert any(p.startswith("points.most.of: 'most-tricks' is not allowed") for p in problems)
+    assert any(p.startswith("points.second.of: 'nth-trump' is not allowed") for p in problems)
+    assert any(p.startswith("points.second.nth: unknown key") for p in problems), problems
+
+
+def test_a_registered_kind_is_scored_by_cards_on_both_paths(toy_kinds: None) -> None:
+    rs = rulesets.load(TOY)
+    fast, careful = _judge(rs, HAND)
+    for v in (fast, careful):
+        got = {a.point: (a.card, a.side, a.value) for a in v.awards}
+        assert got["most"] == (None, "NS", 1)  # NS took 16 cards, EW 8
+        assert got["second"] == ("KH", "NS", 1)  # AH, KH, 9H, 5H, 2H in play
+        reasons = {a.point: a.reason for a in v.awards}
+        assert reasons["most"] == "NS took the most cards (16)"
+        assert reasons["second"] == "K♥ is trump number 2 from the top in play; NS captured it"
+    assert fast.to_json() == careful.to_json()
+    assert fast.taken == {"NS": 5, "EW": 0}  # high, low, game and the two new points
+    tied = HAND.replace('"8S", "9D", "10C", "JD", "3S", "4C"]', '"8S", "9D"]').replace(
+        '"6S", "7S"]', '"6S", "7S", "10C", "JD", "3S", "4C"]')
+    for v in _judge(rs, tied):
+        assert "most" not in {a.point for a in v.awards}  # 12 cards each: nobody took the most
+
+
+def test_a_registered_kind_is_entered_asked_and_worded(toy_kinds: None) -> None:
+    rs = rulesets.load(TOY)
+    quick = HAND.split("[captured]")[0] + ('points = { high = "NS", low = "EW", most = "EW", second = "N" }\n')
+    for v in _judge(rs, quick):
+        assert {a.point: a.side for a in v.awards} == {"high": "NS", "low": "EW", "second": "NS", "most": "EW"}
+    most, second = rs.point("most"), rs.point("second")
+    assert most is not None and second is not None
+    assert answers.question(most) == "who won most?" and answers.nobody(most, "tie", False)
+    with pytest.raises(PitchError, match="only game can be tied"):
+        answers.nobody(second, "tie", False)
+    words = describe(rs)
+    assert words["point:most"] == ("Points", "most: 1 point for taking the most cards")
+    assert words["point:second"] == ("Points", "second: 1 point for trump number 2 from the top, "
+                                     "to whoever captures it")
+    props = rulesets.json_schema()["properties"]["points"]["additionalProperties"]["properties"]
+    assert props["of"]["enum"][-2:] == ["most-tricks", "nth-trump"]
+    assert props["nth"] == {"description": "with of = nth-trump: which", "type": "integer", "minimum": 1,
+                            "maximum": 16, "default": 2}
+    assert "# nth = 2    # with of = nth-trump: which" in starter(rs, "toy-kinds", "house")
+
+
+def test_a_registered_kind_takes_only_its_own_keys(toy_kinds: None) -> None:
+    merged, _ = rulesets.load_merged(str(TOY))
+    merged["points"]["most"] = {"of": "most-tricks", "to": "dealt", "need": "majority"}
+    merged["points"]["second"] = {"of": "nth-trump", "to": "dealt", "nth": 3}
+    merged["points"]["third"] = {"of": "nth-trump", "nth": 0}
+    merged["points"]["fourth"] = {"of": "most-tricks", "nth": 3}
+    problems = rulesets.validate(merged)
+    assert 'points.most.to: does not apply to a point of = "most-tricks"' in problems
+    assert 'points.most.need: does not apply to a point of = "most-tricks"' in problems
+    assert "points.most.to: only a card's point can go to the player dealt it" in problems
+    assert not any(p.startswith("points.second") for p in problems)  # a card's point may go to the dealt player
+    assert "points.third.nth: 0 is out of range (1 to 16)" in problems  # its own key, checked by its field
+    assert 'points.fourth.nth: does not apply to a point of = "most-tricks"' in problems
+
+
+def test_a_kind_gives_exactly_one_way_to_find_its_winner() -> None:
+    with pytest.raises(ValueError, match="exactly one of card and side"):
+        kinds.register(PointKind("nothing", frozenset(), lambda p, w, t: w))
+    with pytest.raises(ValueError, match="among its keys"):
+        kinds.register(PointKind("nothing", frozenset(), lambda p, w, t: w, card=_nth, fields={"nth": None}))
+    assert "nothing" not in kinds.KINDS
+
+
+def _branches_on_a_kind(tree: ast.AST) -> list[int]:
+    """Lines comparing a point's `.of` with a literal ("game", ("card", ...)): dispatch by a kind's name."""
+    def literal(n: ast.AST) -> bool:
+        return isinstance(n, ast.Constant) or (isinstance(n, (ast.Tuple, ast.List, ast.Set)) and
+                                               all(isinstance(e, ast.Constant) for e in n.elts))
+
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(isinstance(s, ast.Attribute) and s.attr == "of" for s in sides) and any(map(literal, sides)):
+                out.append(node.lineno)
+    return out
+
+
+def test_nothing_outside_the_registry_branches_on_a_kinds_name() -> None:
+    found = {}
+    for f in sorted(PKG.rglob("*.py")):
+        if f.name == "kinds.py":
+            continue
+        lines = _branches_on_a_kind(ast.parse(f.read_text(encoding="utf-8")))
+        if lines:
+            found[str(f.relative_to(PKG))] = lines
+    assert found == {}
+    # and the check itself sees such a branch
+    assert _branches_on_a_kind(ast.parse('if rule.of == "game": pass\nx = p.of in ("card", "game")')) == [1, 2]
