@@ -14,7 +14,7 @@ from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.cards import Card
 from pitchkeeper.game.compiled import _KEY as _COMPILED
 from pitchkeeper.game.compiled import Compiled, Seats, TrumpPlan, compiled
-from pitchkeeper.game.kinds import THE_CARD
+from pitchkeeper.game.kinds import HIGHEST, LOWEST, THE_CARD
 from pitchkeeper.game.records import POINT_IDS, Bid, Hand, Table
 from pitchkeeper.game.rulesets import PointRule, Ruleset
 from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Verdict
@@ -324,6 +324,22 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
                 taken[side] += value
                 add(_tuple_new(Award, (pid, card, side, key_player[key], value, by_captor)))
                 continue
+        elif find is HIGHEST:
+            if high is None:
+                continue
+            card, what = high, "high"
+        elif find is LOWEST:
+            for card in plan.low_order:  # from the lowest up, the skipped ones left out (as kinds._lowest)
+                if card in owner:
+                    break
+            else:
+                continue
+            if card == high:
+                if rule.apart:
+                    continue
+                what = "lone"
+            else:
+                what = "low"
         elif find is not None:
             got = find(rule, card, what, owner, high, plan)
             if got is None:
