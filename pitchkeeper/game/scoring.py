@@ -171,7 +171,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
             return _careful(ruleset, table, hand)
         awards, taken, game = entered[0], entered[1].copy(), entered[2]
     else:
-        played: dict[Card, str] = {}
+        played: dict[Card, str] = _NO_DEALT  # (shared, never written)
         checked = False  # played back fast: whole tricks of cards in the deck, each from its player's held cards
         if hand.tricks is not None:
             from pitchkeeper.game.quickplay import fast_replay
