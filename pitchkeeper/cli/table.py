@@ -266,13 +266,14 @@ def _who_cards(specs: list[str] | None, where: str) -> dict[str, str] | None:
     return out
 
 
-def record_hand(entry: Any, match: str | None, dry_run: bool = False) -> Any:
+def record_hand(entry: Any, match: str | None, dry_run: bool = False, quick: bool = False) -> Any:
     """Append one hand to the log (the Logbook's locked write path); the Change made."""
-    return book_of(match).record(entry, dry_run=dry_run)
+    return book_of(match).record(entry, dry_run=dry_run, quick=quick)
 
 
 def _hand_command(**kw: Any) -> None:
-    w = record_hand(entry_of(kw), kw.get("match"), bool(kw.get("dry_run")))
+    # the board needs only the last hands: a replay checkpoint will do; --json prints every hand
+    w = record_hand(entry_of(kw), kw.get("match"), bool(kw.get("dry_run")), quick=not kw.get("as_json"))
     warn(w.warnings)
     if kw.get("as_json"):
         emit_json(w.state.to_json())
@@ -288,7 +289,7 @@ def _hand_command(**kw: Any) -> None:
 def _edit_command(**kw: Any) -> None:
     number = kw["number"]
     book = book_of(kw.get("match"))
-    change = book.prepare_replace(number, entry_of(kw, new=False))
+    change = book.prepare_replace(number, entry_of(kw, new=False), quick=True)
     _show_change(change.replayed_before, change.state, number, kw.get("as_json", False))
     if not change.changes_anything:
         sys.stderr.write("nothing changes\n")
@@ -376,11 +377,16 @@ def status(
         return
     st = store.read_cache(path, __version__)  # an unchanged log need not be parsed and replayed again
     if st is None:
-        from pitchkeeper.logbook import loader
+        from pitchkeeper.logbook import checkpoint, loader
         from pitchkeeper.logbook.book import remember
 
-        k = loader.load(path)
-        st = remember(k, k.replay(), k.stamp)
+        opened = checkpoint.opened(path)  # a log put back as it was: its replay checkpoint
+        if opened is not None:
+            k, state = opened[0], checkpoint.state_of(*opened)
+        else:
+            k = loader.load(path)
+            state = k.replay()
+        st = remember(k, state, k.stamp)
     warn(st["warnings"])
     if as_json:
         emit_json(st)
@@ -420,7 +426,7 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
     """Drop the last hand of the match (after asking)."""
 
     book = book_of(match)
-    change = book.prepare_drop()
+    change = book.prepare_drop(quick=not as_json)
     count, k = change.number, change.before
     v = change.replayed_before.hands[-1].verdict
     what = (f"hand {count}: {k.record.hands[-1].dealer} dealt, {v.bid.player} bid {v.bid.label} in {v.trump}; "

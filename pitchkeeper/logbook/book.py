@@ -32,6 +32,7 @@ class Change(NamedTuple):
     replayed_before: Any = None  # MatchState before the change (edit, undo)
     warnings: tuple[str, ...] = ()
     what: str = "edit"  # the command a stale change asks to run again
+    points: Any = None  # made on a replay checkpoint: its (last, one before) points after the change
 
     @property
     def changes_anything(self) -> bool:
@@ -117,8 +118,12 @@ class Logbook:
         text = header_text(rules=ref, ruleset=ruleset, merged=merged, players=table.players, teams=table.teams,
                            first_dealer=first, target=target, stake=stake, title=title, rematch_of=rematch_of)
         path = Path(path)
-        loader.load(path, text)  # the header must read back as a valid match before it is written
+        k = loader.load(path, text)  # the header must read back as a valid match before it is written
         store.create_new(path, text)
+        from pitchkeeper.logbook import checkpoint
+
+        start = checkpoint.Point(0, dict.fromkeys(k.record.table.sides, 0), None, (), {}, None, None, None)
+        checkpoint.save(path, checkpoint.Entry(text, k.data, k.ruleset.digest, start, None))  # a quick first hand
         return cls(path)
 
     def rematch(self, path: str | Path | None = None, *, first_dealer: str | None = None, target: int | None = None,
@@ -205,10 +210,23 @@ class Logbook:
 
     # -- writing, step by step (a front end that shows a change before it is saved)
 
-    def record(self, hand: Mapping[str, Any] | Entry, *, dry_run: bool = False) -> Change:
-        """Append a hand under the lock (read, build, check, write): two writers never lose a hand."""
+    def record(self, hand: Mapping[str, Any] | Entry, *, dry_run: bool = False, quick: bool = False) -> Change:
+        """Append a hand under the lock (read, build, check, write): two writers never lose a hand.
+
+        `quick`: on the log's replay checkpoint when it has one for this very text; the Change's state
+        then holds only the last hands (enough for the board, not for its `to_json`).
+        """
         with store.locked(self.path):
             store.sweep_temps(self.path)
+            if quick:
+                from pitchkeeper.logbook import checkpoint
+
+                change = checkpoint.append(self, hand)
+                if change is not None:
+                    if not dry_run:
+                        self._write_text(change.text, change.after, change.state)
+                        self._checkpoint(change)
+                    return change
             k = loader.load(self.path)
             n = len(k.record.hands) + 1
             table = hand_table(hand, k, None)
@@ -221,10 +239,20 @@ class Logbook:
                 store.hand_spans(text, len(k2.record.hands))  # the block can be found again by undo and edit
                 self._write_text(text, k2, state)
         warnings = tuple(w for w in state.warnings if w.startswith(f"hands[{n}]")) + k.warnings
-        return Change(n, k, k2, state, text, None, warnings, "hand")
+        change = Change(n, k, k2, state, text, None, warnings, "hand")
+        if not dry_run:
+            self._checkpoint(change)
+        return change
 
-    def prepare_replace(self, n: int, hand: Mapping[str, Any] | Entry) -> Change:
-        """Hand `n` corrected and the match replayed, not yet written (see `commit`)."""
+    def prepare_replace(self, n: int, hand: Mapping[str, Any] | Entry, *, quick: bool = False) -> Change:
+        """Hand `n` corrected and the match replayed, not yet written (see `commit`). `quick`: the last
+        hand on the replay checkpoint when there is one (the states then hold only the last hands)."""
+        if quick:
+            from pitchkeeper.logbook import checkpoint
+
+            change = checkpoint.replace_last(self, n, hand)
+            if change is not None:
+                return change
         k = loader.load(self.path)
         before = k.replay()
         count = len(k.record.hands)
@@ -239,8 +267,15 @@ class Logbook:
             raise PitchError(e.message + " (nothing was written)", e.where) from None
         return Change(n, k, k2, after, text, before, k2.warnings, "edit")
 
-    def prepare_drop(self) -> Change:
-        """The log without its last hand, replayed, not yet written (see `commit`)."""
+    def prepare_drop(self, *, quick: bool = False) -> Change:
+        """The log without its last hand, replayed, not yet written (see `commit`). `quick`: on the replay
+        checkpoint when there is one (the states then hold only the last hands)."""
+        if quick:
+            from pitchkeeper.logbook import checkpoint
+
+            change = checkpoint.drop(self)
+            if change is not None:
+                return change
         k = loader.load(self.path)
         count = len(k.record.hands)
         if not count:
@@ -264,11 +299,30 @@ class Logbook:
             raise PitchError(f"the log changed {when}; {again}", str(self.path))
         if change.changes_anything:
             self._write_text(change.text, change.after, change.state)
+            self._checkpoint(change)
 
     def _write_text(self, text: str, k: Loaded, state: Any) -> None:
         store.write_atomic(self.path, text)
         remember(k, state, store.stamp(self.path))
         self._seen = None
+
+    def _checkpoint(self, change: Change) -> None:
+        """Remember the replay of the text written and of the text it replaced (an undo, or a file put
+        back, finds it), so the next change at the end of the log need not replay it (best effort)."""
+        from pitchkeeper.logbook import checkpoint
+
+        before = change.before
+        header = {key: v for key, v in change.after.data.items() if key != "hands"}
+        if change.points is not None:  # made on the checkpoint of the text before, which is kept near
+            checkpoint.save(self.path, checkpoint.Entry(change.text, header, change.after.ruleset.digest,
+                                                        *change.points), touch=before.text)
+            return
+        new = checkpoint.entries_of(change.after, change.state)
+        if change.replayed_before is not None:
+            old = checkpoint.entries_of(before, change.replayed_before)
+        else:  # a hand appended: the text before it is the new replay without its last hand
+            old = checkpoint.entries_of(change.after, change.state, drop=1)._replace(text=before.text)
+        checkpoint.save(self.path, new, old)
 
 
 # ---------------------------------------------------------------------------

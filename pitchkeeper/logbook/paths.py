@@ -27,6 +27,11 @@ def matches_dir() -> Path:
     return data_dir() / MATCHES
 
 
+def cache_dir() -> Path:
+    """Caches of derived state (status, replay checkpoints): disposable, never the truth."""
+    return data_dir() / "cache"
+
+
 def current_pointer() -> Path:
     """The small text file naming the current match log."""
     return data_dir() / CURRENT

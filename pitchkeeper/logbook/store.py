@@ -357,8 +357,8 @@ def sweep_temps(path: Path) -> None:
     import os
 
     real = target(path)
-    # Cache temps too: one that a live reader is writing at this moment only costs it its cache write.
-    # (A scan by prefix and suffix rather than a glob: no pattern to compile on every hand.)
+    # (Caches live in the data folder, not here. A scan by prefix and suffix rather than a glob: no pattern
+    # to compile on every hand.)
     prefix = f".{real.name}."
     try:
         names = [e.name for e in os.scandir(real.parent) if e.name.startswith(prefix) and e.name.endswith(".tmp")]
@@ -402,6 +402,29 @@ def hand_spans(text: str, count: int | None = None) -> list[tuple[int, int]]:
     return spans
 
 
+def last_span(text: str) -> tuple[int, int] | None:
+    """`hand_spans(text)[-1]` read from the end of the text: the cost of the last block, not of the log.
+
+    Only for a text whose [[hands]] lines are known to be its hands (hand_spans with a count passed).
+    """
+    import re
+
+    head_re = re.compile(r"(?m)^[ \t]*\[\[[ \t]*hands[ \t]*\]\][ \t]*(?:#.*)?$")
+    width = 8192
+    while True:
+        pos = 0 if width >= len(text) else text.find("\n", len(text) - width) + 1
+        heads = [m.start() for m in head_re.finditer(text, pos)]
+        if heads or pos == 0:
+            break
+        width *= 8
+    if not heads:
+        return None
+    head = heads[-1]
+    others = [_comments_above(text, m.start()) for m in re.compile(r"(?m)^[ \t]*\[\[?[ \t]*([^\]\s.]+)").finditer(
+        text, head) if m.group(1) != "hands"]
+    return _comments_above(text, head), min([o for o in others if head < o], default=len(text))
+
+
 def _comments_above(text: str, line_start: int) -> int:
     """Where a header's block starts: the comment lines right above it belong to it."""
     s = line_start
@@ -434,22 +457,22 @@ def append_hand(text: str, block: str) -> str:
     return text + "\n" + block
 
 
-def remove_hand(text: str, number: int, count: int) -> str:
-    """The log without hand `number` (the blank line that separated it goes too)."""
-    start, end = hand_spans(text, count)[number - 1]
+def remove_hand(text: str, number: int, count: int, span: tuple[int, int] | None = None) -> str:
+    """The log without hand `number` (the blank line that separated it goes too). `span`: its block, when known."""
+    start, end = span or hand_spans(text, count)[number - 1]
     before, after = text[:start], text[end:]
     if not after and before.endswith("\n\n"):
         before = before[:-1]
     return before + after
 
 
-def replace_hand(text: str, number: int, count: int, block: str) -> str:
+def replace_hand(text: str, number: int, count: int, block: str, span: tuple[int, int] | None = None) -> str:
     """The log with hand `number`'s keys replaced by `block` (a `[[hands]]` block).
 
     Comment lines of the old block are kept: those above it stay above it, those inside it
     follow the new `[[hands]]` line; so do the blank lines that end it.
     """
-    start, end = hand_spans(text, count)[number - 1]
+    start, end = span or hand_spans(text, count)[number - 1]
     old = text[start:end]
     head = _hands_headers(old)[0]
     above = old[:head]
@@ -570,8 +593,35 @@ def stamp(path: str | Path) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
 
 
-def cache_path(log: Path) -> Path:
-    return log.with_name(f".{log.name}.cache.json")
+def cache_path(log: Path, suffix: str = ".json") -> Path:
+    """Where a cache of `log` lives: in the data folder, keyed by the log's real path, never beside the log
+    (a reading command must leave the user's folder as it found it)."""
+    import hashlib
+    import os
+
+    from pitchkeeper.logbook.paths import cache_dir
+
+    key = hashlib.sha1(os.path.realpath(log).encode("utf-8", "surrogateescape")).hexdigest()
+    return cache_dir() / f"{key}{suffix}"
+
+
+def put_cache(target: Path, data: bytes) -> None:
+    """Write a cache file whole or not at all (best effort: a cache that cannot be written is skipped)."""
+    import os
+
+    tmp = None
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = mkstemp(target.parent, f".{target.name}.", ".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, target)
+    except (OSError, ValueError):
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def read_cache(log: Path, version: str) -> dict[str, Any] | None:
@@ -580,7 +630,7 @@ def read_cache(log: Path, version: str) -> dict[str, Any] | None:
 
     try:
         c = json.loads(cache_path(log).read_text(encoding="utf-8"))
-        if c["version"] != version or c["log"] is None or c["log"] != stamp(log):
+        if c["path"] != str(log) or c["version"] != version or c["log"] is None or c["log"] != stamp(log):
             return None
         for f, st in c["rules"]:
             if stamp(f) != st:
@@ -597,19 +647,13 @@ def write_cache(log: Path, log_stamp: list[int] | None, files: tuple[str, ...], 
     `log_stamp` must be the stamp of the very text `state` was derived from.
     """
     import json
-    import os
 
     if log_stamp is None:
         return
-    c = {"version": version, "log": log_stamp, "rules": [[f, stamp(f)] for f in files], "state": state}
-    target = cache_path(log)
+    c = {"path": str(log), "version": version, "log": log_stamp, "rules": [[f, stamp(f)] for f in files], "state": state}
     try:
-        fd, tmp = mkstemp(target.parent, f".{log.name}.", ".cache.tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(c, f, ensure_ascii=False)
-        os.replace(tmp, target)
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except (OSError, UnboundLocalError):
-            pass
+        data = json.dumps(c, ensure_ascii=False).encode("utf-8")
+        target = cache_path(log)
+    except (OSError, ValueError, TypeError):
+        return
+    put_cache(target, data)

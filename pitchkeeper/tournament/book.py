@@ -51,7 +51,7 @@ def load(path: str | Path) -> Tournament:
 
 
 def _cache_path(p: Path) -> Path:
-    return p.with_name(f".{p.name}.cache.json")
+    return store.cache_path(p, ".tournament.json")  # in the data folder, never beside the file
 
 
 def _read(p: Path) -> tuple[str, Tournament, dict[str, Any]]:
@@ -88,21 +88,15 @@ def _read(p: Path) -> tuple[str, Tournament, dict[str, Any]]:
 def _remember(p: Path, stamp: list[int] | None, data: dict[str, Any]) -> None:
     """Best effort: a cache that cannot be written is only a slower next read."""
     import json
-    import tempfile
 
     if stamp is None:
         return
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".cache.tmp", dir=p.parent)
         text = json.dumps({"format": FORMAT_VERSION, "stamp": stamp, "data": data}, ensure_ascii=False, default=str)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:  # dumps, not dump: only dumps has the C encoder
-            f.write(text)
-        os.replace(tmp, _cache_path(p))
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except (OSError, UnboundLocalError):
-            pass
+        target = _cache_path(p)
+    except (OSError, ValueError, TypeError):
+        return
+    store.put_cache(target, text.encode("utf-8"))
 
 
 def _parse(text: str, path: str | Path) -> Tournament:
