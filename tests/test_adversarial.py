@@ -45,7 +45,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     log = home / "matches" / "game.toml"
     env = {"PITCHKEEPER_HOME": str(home)}
     for args in (["new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--match", str(log)],
-                 ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Them"],
+                 ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Them"],
                  ["hand", "Bob", "3", "H", "--high", "Them", "--rest", "none", "--low", "Them", "--game", "Us"]):
         r = runner.invoke(app, args, env=env)
         assert r.exit_code == 0, r.stderr
@@ -154,7 +154,8 @@ COMMANDS: dict[str, Callable[[Path], list[str]]] = {
     "check": lambda f: ["check", str(f)],
     "status": lambda f: ["status", "--match", str(f)],
     "history": lambda f: ["history", "--match", str(f), "--json"],
-    "hand": lambda f: ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--match", str(f)],
+    "hand": lambda f: ["hand", "Ann", "2", "S", "--high", "Us",
+                       "--rest", "none", "--game", "tie", "--low", "Us", "--match", str(f)],
     "hand --from": lambda f: ["hand", "--from", str(f)],
     "undo": lambda f: ["undo", "--yes", "--match", str(f)],
     "edit": lambda f: ["edit", "1", "--high", "Them", "--yes", "--match", str(f)],
@@ -212,7 +213,7 @@ POINTERS = {
 
 @pytest.mark.parametrize("kind", POINTERS)
 @pytest.mark.parametrize("args", [["status"], ["history"], ["undo", "--yes"], ["chart"], ["export", "-f", "md"],
-                                  ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us"],
+                                  ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us"],
                                   ["new", "--rematch"],
                                   ["edit", "1", "--high", "Them", "--yes"], ["check"], ["stats"]])
 def test_a_corrupt_current_pointer_is_one_line(t: Table, kind: str, args: list[str]) -> None:
@@ -251,9 +252,9 @@ def test_a_negative_number_read_as_an_option_says_so(t: Table) -> None:
 ECHOED = [
     ["judge", "trick", "--rules", "seven-point", "--trump", "S", "--cards", "Ann:Q\x1b[31mC Bob:AC"],
     ["judge", "trick", "--rules", "seven-point", "--trump", "X\n", "--cards", "Ann:QC Bob:AC"],
-    ["hand", "Ann", "2", "S", "--high", "U\x1bs", "--rest", "none", "--low", "Us"],
-    ["hand", "Ann\x00", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us"],
-    ["hand", "Ann", "2\x1bx", "S", "--high", "Us", "--rest", "none", "--low", "Us"],
+    ["hand", "Ann", "2", "S", "--high", "U\x1bs", "--rest", "none", "--game", "tie", "--low", "Us"],
+    ["hand", "Ann\x00", "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us"],
+    ["hand", "Ann", "2\x1bx", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us"],
     ["hand", "Ann", "2", "S", "--point", "hi\x07gh=Us"],
     ["hand", "Ann", "2", "S", "--cards", "Us: AS\x1b[2J JS"],
     ["new", "seven-point", "Ann\nerror: fake", "Bob", "Cy", "Dee"],
@@ -282,7 +283,8 @@ def test_a_ruleset_name_or_title_with_a_control_character_is_refused(t: Table) -
 # -- the environment
 
 @pytest.mark.parametrize("wait", ["nan", "inf", "-inf", "-1", "1e400", "soon", ""])
-@pytest.mark.parametrize("args", [["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us"], ["undo", "--yes"],
+@pytest.mark.parametrize("args", [["hand", "Ann", "2", "S", "--high", "Us",
+                                   "--rest", "none", "--game", "tie", "--low", "Us"], ["undo", "--yes"],
                                   ["edit", "1", "--high", "Them", "--yes"]])
 def test_a_lock_wait_that_is_no_finite_time_is_refused(t: Table, wait: str, args: list[str]) -> None:
     line = refused(t, args, env={"PITCHKEEPER_LOCK_WAIT": wait})

@@ -49,15 +49,16 @@ def hands(p: Path) -> list[dict]:
                                           "--jack none", "--game tie", "--rest none"]),
     (["--high", "Us", "--low", "Them", "--jack", "Us", "--off-jack", "-", "--high-joker", "-", "--low-joker", "-"],
      ["no answer for game", "--game tie"]),
-    (["--high", "Us", "--high", "Them", "--rest", "none", "--low", "Us"], ["--high: high is answered 2 times"]),
-    (["--high", "Us", "--point", "high=Them", "--low", "Us", "--rest", "none"], ["--point: high is answered twice"]),
-    (["--high", "Us", "--low", "Them", "--jack", "tie", "--rest", "none"], ["--jack: only game can be tied"]),
-    (["--high", "none", "--low", "Them", "--rest", "none"], ["--high: high is always out"]),
+    (["--high", "Us", "--high", "Them", "--rest", "none", "--game", "tie", "--low", "Us"], ["--high: high is answered 2 times"]),
+    (["--high", "Us", "--point", "high=Them", "--low", "Us",
+      "--rest", "none", "--game", "tie"], ["--point: high is answered twice"]),
+    (["--high", "Us", "--low", "Them", "--jack", "tie", "--rest", "none", "--game", "tie"], ["--jack: only game can be tied"]),
+    (["--high", "none", "--low", "Them", "--rest", "none", "--game", "tie"], ["--high: high is always out"]),
     (["--high", "Us", "--low", "Them", "--rest", "all"], ["--rest: ", "--rest none"]),
 ])
 def test_points_left_out_or_named_twice_are_refused_and_nothing_written(seven: Path, args: list[str],
                                                                         words: list[str]):
-    ok("hand", "Ann", "3", "S", "--high", "Us", "--low", "Them", "--rest", "none", "--match", str(seven))
+    ok("hand", "Ann", "3", "S", "--high", "Us", "--low", "Them", "--rest", "none", "--game", "tie", "--match", str(seven))
     before = seven.read_bytes()
     err = refused(run("hand", "Bob", "2", "H", *args, "--match", str(seven)))
     for w in words:
@@ -81,7 +82,7 @@ def test_a_name_with_spaces_is_taken_everywhere(tmp_path: Path):
     p = tmp_path / "sp.toml"
     ok("new", "seven-point", "--players", "Ann, Bob, Cy, Dee Dee", "--team", "Us=Ann, Cy", "--team",
        "Them=Bob, Dee Dee", "--dealer", "Dee Dee", "--match", str(p))
-    ok("hand", "Dee Dee", "2", "S", "--high", "Dee Dee", "--low", "dee dee", "--rest", "none",
+    ok("hand", "Dee Dee", "2", "S", "--high", "Dee Dee", "--low", "dee dee", "--rest", "none", "--game", "tie",
        "--auction", "Ann:pass, Bob:pass, Cy:pass, Dee Dee:2", "--match", str(p))
     h = hands(p)[0]
     assert h["auction"] == ["Ann:pass", "Bob:pass", "Cy:pass", "Dee Dee:2"] and h["points"]["low"] == "Dee Dee"
@@ -98,6 +99,35 @@ def test_edit_of_a_hand_entered_as_cards_changes_one_point(tmp_path: Path):
     assert json.loads(ok("judge", "match", str(log), "--json"))["scores"] == {"Us": 4, "Them": 11}
 
 
+def test_an_edit_that_changes_nothing_writes_nothing(seven: Path):
+    ok("hand", "Ann", "3", "S", "--high", "Us", "--low", "Them", "--jack", "Us", "--game", "Us", "--rest", "-",
+       "--match", str(seven))
+    before = seven.read_bytes()
+    assert ok("edit", "1", "--low", "Them", "--match", str(seven), "--yes") == "hand 1 unchanged\n"
+    assert seven.read_bytes() == before
+
+
+def test_an_edit_of_a_hand_entered_as_cards_keeps_the_cards_unless_a_point_changes(tmp_path: Path):
+    log = tmp_path / "partners.toml"
+    log.write_text((EXPORT / "partners.toml").read_text())
+    before = log.read_bytes()
+    first = hands(log)[0]
+    assert "captured" in first and "points" not in first
+    judged = json.loads(ok("judge", "match", str(log), "--json"))["hands"][0]["awards"]
+    high = next(a for a in judged if a["point"] == "high")
+    # the same answer as the cards give (a side for its player's point, too): nothing changes, nothing is written
+    for who in (high["side"], high.get("player") or high["side"]):
+        assert ok("edit", "1", "--high", who, "--match", str(log), "--yes") == "hand 1 unchanged\n"
+        assert log.read_bytes() == before
+    assert next(a for a in judged if a["point"] == "jack")["side"] == "Them"
+    out = ok("edit", "1", "--jack", "Us", "--match", str(log), "-n")
+    assert "hand 1 was entered as cards; it will be kept as points" in out
+    assert log.read_bytes() == before
+    out = ok("edit", "1", "--jack", "Us", "--match", str(log), "--yes")
+    assert "hand 1 was entered as cards; it will be kept as points" in out
+    assert "captured" not in hands(log)[0] and hands(log)[0]["points"]["jack"] == "Us"
+
+
 def test_edit_keeps_the_rest_of_a_hand_entered_by_points(seven: Path):
     ok("hand", "Ann", "3", "S", "--high", "Us", "--low", "Them", "--jack", "Us", "--game", "Us", "--rest", "-",
        "--match", str(seven))
@@ -106,8 +136,56 @@ def test_edit_keeps_the_rest_of_a_hand_entered_by_points(seven: Path):
     before = seven.read_bytes()
     refused(run("edit", "1", "--low", "Us", "--low", "Them", "--match", str(seven), "--yes"))
     assert seven.read_bytes() == before
-    ok("edit", "1", "--high", "Them", "--low", "Them", "--rest", "none", "--match", str(seven), "--yes")
+    ok("edit", "1", "--high", "Them", "--low", "Them", "--rest", "none", "--game", "tie", "--match", str(seven), "--yes")
     assert hands(seven)[0]["points"] == {"high": "Them", "low": "Them"}  # the rest: not out
+
+
+@pytest.fixture
+def trick4(tmp_path: Path) -> Path:
+    p = tmp_path / "t4.toml"
+    ok("new", "trickster-4", "Ann", "Bob", "Cy", "Dee", "--match", str(p))
+    return p
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    # the tester's case: --rest none used to tie the game silently
+    (["--high", "Us", "--low", "Dee", "--rest", "none"], ["points: no answer for game:", "--game WHO or --game tie"]),
+    # low is always out here and goes to the player dealt it: the dealt question, not "who won it"
+    (["--high", "Us", "--game", "Us", "--rest", "none"], ["points: no answer for low:", "say who was dealt it"]),
+    # no points at all: the unanswered ones listed (not the log's "hands[1].points: expected a table")
+    (["--rest", "none"], ["points: no answer for high, low, game:", "say who was dealt it (--low WHO)"]),
+])
+def test_rest_none_never_answers_game_nor_a_point_always_out(trick4: Path, args: list[str], words: list[str]):
+    before = trick4.read_bytes()
+    err = refused(run("hand", "Bob", "2", "S", *args, "--match", str(trick4)))
+    for w in words:
+        assert w in err, err
+    assert "who won it" not in err.replace("high is always out: say who won it", "")
+    assert trick4.read_bytes() == before
+    ok("hand", "Bob", "2", "S", "--high", "Us", "--low", "Dee", "--game", "tie", "--rest", "none",
+       "--match", str(trick4))
+    assert tomllib.loads(trick4.read_text())["hands"][0]["points"] == {"high": "Us", "low": "Dee"}  # as said
+
+
+def test_rest_none_in_edit_does_not_tie_the_game_either(seven: Path):
+    ok("hand", "Ann", "3", "S", "--high", "Us", "--low", "Them", "--jack", "Us", "--game", "Us", "--rest", "-",
+       "--match", str(seven))
+    before = seven.read_bytes()
+    err = refused(run("edit", "1", "--high", "Them", "--low", "Them", "--rest", "none", "--match", str(seven), "--yes"))
+    assert "no answer for game" in err and "--game WHO or --game tie" in err
+    assert seven.read_bytes() == before
+
+
+def test_a_missing_point_always_out_in_a_file_asks_who_was_dealt_it():
+    from pitchkeeper.errors import PitchError
+    from pitchkeeper.game.records import parse_hand, parse_table
+    from pitchkeeper.game.scoring import verdict
+
+    table = parse_table({"players": ["Ann", "Bob", "Cy", "Dee"], "teams": {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}})
+    hand = parse_hand({"dealer": "Ann", "trump": "S", "bid": {"player": "Bob", "amount": 2},
+                       "points": {"high": "Us"}}, table)
+    with pytest.raises(PitchError, match=r"low is always out .*: say who was dealt it"):
+        verdict(rulesets.load("trickster-4"), table, hand)
 
 
 def dealt_points(name: str) -> list[str]:
@@ -120,6 +198,16 @@ def test_the_help_never_asks_who_took_a_point_the_rule_gives_to_the_player_dealt
         for label in dealt_points(name):
             assert f"took {label}" not in text and f"Who took {label}" not in text
     assert "who was dealt it" in text
+
+
+def test_the_help_names_no_ruleset():
+    # "(seven-point, the Trickster games)" was wrong twice over: seven-point has no deuce, trickster-7 no low
+    text = " ".join((ok("hand", "--help") + ok("edit", "--help")).split()).lower()
+    assert "trickster" not in text
+    for name in rulesets.builtin_names():
+        assert name not in text, name
+    for pid in ("low", "deuce"):
+        assert f"where the ruleset gives {pid} to the player dealt it, name who was dealt it" in text
 
 
 @pytest.mark.parametrize("name", rulesets.builtin_names())
@@ -164,6 +252,6 @@ def test_a_point_the_ruleset_lacks_is_not_taken_for_another_by_prefix(tmp_path: 
     out = ok("new", "trickster-10", "Ann", "Bob", "Cy", "Dee", "--match", str(p))
     assert "--ace WHO --jack WHO" in out and "--high" not in out  # the hint in this ruleset's own points
     before = p.read_bytes()
-    err = refused(run("hand", "Ann", "5", "S", "--high", "Us", "--rest", "none", "--match", str(p)))
+    err = refused(run("hand", "Ann", "5", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--match", str(p)))
     assert "trickster-10 has no point 'high'" in err  # not high-joker
     assert p.read_bytes() == before

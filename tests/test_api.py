@@ -140,7 +140,7 @@ def test_the_api_and_the_cli_write_the_same_log_one_after_the_other(log: pitchke
     m = str(log.path)
     log.append(HAND)  # Ann deals first (the first player), so Bob deals the second hand
     v1 = log.version
-    r = runner.invoke(app, ["hand", "Bob", "2", "hearts", "--high", "Them", "--low", "Them", "--rest", "none",
+    r = runner.invoke(app, ["hand", "Bob", "2", "hearts", "--high", "Them", "--low", "Them", "--rest", "none", "--game", "tie",
                             "--match", m])
     assert r.exit_code == 0, r.stderr
     assert log.version != v1

@@ -64,7 +64,7 @@ def test_chart_command_plain_text_with_no_color() -> None:
     assert "\x1b[" not in r.stdout
     lines = r.stdout.splitlines()
     assert max(len(ln) for ln in lines) <= 80
-    assert lines[0] == "partners.toml - trickster-4, to 11"
+    assert lines[0] == "partners.toml: trickster-4, to 11"  # no title: the file, no stray dash
     assert any(ln.startswith("11 +....") for ln in lines)
 
 

@@ -152,13 +152,13 @@ def test_a_writer_killed_before_its_checkpoint_is_saved_leaves_nothing_stale(tmp
     commands see the file as it is (the status of the command line is the full replay's)."""
     path = new_log(tmp_path)
     env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path / "pitchkeeper-home"), "NO_COLOR": "1"}
-    hand = ["hand", "Ann", "2", "S", "--high", "Us", "--low", "Us", "--rest", "none", "--match", str(path)]
+    hand = ["hand", "Ann", "2", "S", "--high", "Us", "--low", "Us", "--rest", "none", "--game", "tie", "--match", str(path)]
     assert _pk(*hand, env=env).returncode == 0
     killed = _pk(*hand, env={**env, store.CRASH_AT: step})
     assert killed.returncode == -signal.SIGKILL
     for args in (hand, ["undo", "-y", "--match", str(path)], hand,
-                 ["edit", "2", "Bob", "3", "H", "--high", "Them", "--low", "Us", "--rest", "none", "-y", "--match",
-                  str(path)]):
+                 ["edit", "2", "Bob", "3", "H", "--high", "Them", "--low", "Us", "--rest", "none", "--game", "tie", "-y",
+                  "--match", str(path)]):
         assert _pk(*args, env=env).returncode == 0
         status = json.loads(_pk("status", "--json", "--match", str(path), env=env).stdout)
         assert status == full(path)

@@ -54,8 +54,10 @@ def test_an_edit_keeps_what_it_does_not_give(log: Logbook) -> None:
     assert table(log, HandEntry(points={"jack": "Them", "low": NOBODY}), base) == {
         "dealer": "Bob", "trump": "S", "bid": {"player": "Ann", "amount": 3}, "points": {"high": "Us", "jack": "Them"},
         "note": "close"}
-    assert table(log, HandEntry(amount="smudge", cards={"us": "AS JS", "Them": ["2S"]}), base)["captured"] \
-        == {"Us": ["AS", "JS"], "Them": ["2S"]}
+    assert table(log, HandEntry(amount="smudge", cards={"us": "AS JS", "Them": ["2S"]}, dealt={"Ann": "2S"}),
+                 base)["captured"] == {"Us": ["AS", "JS"], "Them": ["2S"]}
+    with pytest.raises(PitchError, match=r'^--dealt: 2S goes to the player dealt it: .* --dealt "Ann: 2S"'):
+        table(log, HandEntry(amount="smudge", cards={"us": "AS JS", "Them": ["2S"]}), base)  # asked as the option
 
 
 def test_the_form_names_its_own_fields_in_messages(log: Logbook) -> None:
@@ -73,7 +75,7 @@ def test_play_and_hand_write_the_same_block(tmp_path: Path) -> None:
         m = str(tmp_path / f"{way}.toml")
         assert runner.invoke(app, ["new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--match", m]).exit_code == 0
         if way == "hand":
-            r = runner.invoke(app, ["hand", "Cy", "2", "H", "--high", "Us", "--low", "Them", "--rest", "none",
+            r = runner.invoke(app, ["hand", "Cy", "2", "H", "--high", "Us", "--low", "Them", "--rest", "none", "--game", "tie",
                                     "--match", m])
         else:
             answers = "Cy\n2\nH\n\np\nUs\nThem\n-\n-\n-\n-\n-\ny\nq\n"  # Enter: no auction

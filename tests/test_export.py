@@ -177,7 +177,7 @@ def test_markdown_escapes_an_entity_and_a_pipe_in_a_name(tmp_path: Path) -> None
     log = tmp_path / "m.toml"
     r = runner.invoke(app, ["new", "cutthroat-pitch", "A&amp;B", "C|D", "E", "--match", str(log)])
     assert r.exit_code == 0, r.stderr
-    r = runner.invoke(app, ["hand", "A&amp;B", "2", "S", "--high", "A&amp;B", "--rest", "none", "--low", "E",
+    r = runner.invoke(app, ["hand", "A&amp;B", "2", "S", "--high", "A&amp;B", "--rest", "none", "--game", "tie", "--low", "E",
                             "--match", str(log)])
     assert r.exit_code == 0, r.stderr
     md = exported(log, "md")

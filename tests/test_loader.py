@@ -41,7 +41,8 @@ def test_every_reader_reports_a_broken_log_in_one_shape(tmp_path: Path, old: str
     path, line = broken(tmp_path, old, new)
     shape = f"{path}:{line}: {key}: "
     for args in (["status"], ["history"], ["undo", "--yes"], ["edit", "1", "--jack", "Us", "--yes"],
-                 ["hand", "Cy", "2", "H", "--high", "Us", "--low", "Us", "--rest", "none"], ["export", "--format", "csv"],
+                 ["hand", "Cy", "2", "H", "--high", "Us", "--low", "Us",
+                  "--rest", "none", "--game", "tie"], ["export", "--format", "csv"],
                  ["chart"], ["stats"], ["judge", "match", str(path)]):
         r = runner.invoke(app, [*args, *(["--match", str(path)] if args[0] not in ("judge", "stats") else []),
                                 *([str(path)] if args[0] == "stats" else [])])

@@ -18,7 +18,7 @@ from pitchkeeper.errors import PitchError
 from pitchkeeper.logbook import store
 
 runner = CliRunner()
-HAND = ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Them"]
+HAND = ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Them"]
 
 
 def ok(*args: str) -> str:
@@ -125,9 +125,9 @@ def test_export_asks_on_a_terminal(tmp_path: Path, _home: Path) -> None:
 def test_a_crlf_log_takes_hands_and_keeps_its_line_ends(tmp_path: Path) -> None:
     log = new_log(tmp_path / "win.toml", HAND)
     log.write_bytes(log.read_bytes().replace(b"\n", b"\r\n"))  # edited on Windows
-    ok("hand", "Bob", "3", "H", "--high", "Them", "--rest", "none", "--low", "Them", "--match", str(log))
+    ok("hand", "Bob", "3", "H", "--high", "Them", "--rest", "none", "--game", "tie", "--low", "Them", "--match", str(log))
     ok("edit", "1", "--note", "fixed", "--yes", "--match", str(log))
-    ok("hand", "Cy", "2", "D", "--high", "Us", "--rest", "none", "--low", "Us", "--match", str(log))
+    ok("hand", "Cy", "2", "D", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us", "--match", str(log))
     ok("undo", "--yes", "--match", str(log))
     raw = log.read_bytes()
     assert raw.count(b"\r\n") == raw.count(b"\n") and b"\r\r" not in raw  # every line still ends in CRLF
@@ -140,7 +140,7 @@ def test_a_log_reached_through_a_symlink_is_written_through_it(tmp_path: Path) -
     link = tmp_path / "elsewhere" / "link.toml"
     link.parent.mkdir()
     link.symlink_to(real)
-    ok("hand", "Bob", "3", "H", "--high", "Them", "--rest", "none", "--low", "Them", "--match", str(link))
+    ok("hand", "Bob", "3", "H", "--high", "Them", "--rest", "none", "--game", "tie", "--low", "Them", "--match", str(link))
     ok("edit", "1", "--note", "via the link", "--yes", "--match", str(link))
     assert link.is_symlink() and link.resolve() == real.resolve()  # still a link, not a fork
     assert real.read_bytes().count(b"\n[[hands]]") == 2 and b"via the link" in real.read_bytes()
@@ -162,8 +162,8 @@ def test_two_paths_to_one_log_share_one_lock(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("args", [
-    ["hand", "Zed", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us"],  # an unknown player
-    ["hand", "Ann", "9", "S", "--high", "Us", "--rest", "none", "--low", "Us"],  # a bid out of range
+    ["hand", "Zed", "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us"],  # an unknown player
+    ["hand", "Ann", "9", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us"],  # a bid out of range
     ["undo", "--yes"],  # nothing to undo
     ["edit", "1", "--high", "Nobody", "--yes"],
 ])

@@ -119,7 +119,7 @@ def test_new_never_overwrites(log: Path):
 def test_hand_follows_the_deal_round_the_table(log: Path):
     add(log, "Ann", "3", "spades", "--high", "Us", "--rest", "none", "--low", "Us", "--jack", "Them", "--game", "Us")
     add(log, "Bob", "2", "h", "--high", "Us", "--rest", "none", "--low", "Them", "--game", "Us")
-    add(log, "Cy", "1", "d", "--high", "Us", "--rest", "none", "--low", "Us")
+    add(log, "Cy", "1", "d", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us")
     assert [h["dealer"] for h in hands_of(log)] == ["Dee", "Ann", "Bob"]
     st = json.loads(ok("status", "--match", str(log), "--json").stdout)
     assert st["scores"] == {"Us": 7, "Them": -1}
@@ -130,7 +130,7 @@ def test_hand_follows_the_deal_round_the_table(log: Path):
 
 
 def test_a_dealer_out_of_turn_is_recorded_with_a_warning(log: Path):
-    r = add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--dealer", "Bob")
+    r = add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us", "--dealer", "Bob")
     assert r.stderr.startswith("warning: ") and "hands[1].dealer: Bob deals, but the deal passes to Dee" in r.stderr
     assert hands_of(log)[0]["dealer"] == "Bob"
     assert json.loads(ok("status", "--match", str(log), "--json").stdout)["next_dealer"] == "Cy"
@@ -160,9 +160,11 @@ def test_every_point_of_the_ruleset_has_an_option(tmp_path: Path):
         "--point", "low-joker=Us", "--game", "-")
     assert hands_of(p)[0]["points"] == {"high": "Us", "low": "Them", "off-jack": "Them", "high-joker": "Them",
                                         "low-joker": "Us"}
-    bad(run("hand", "Bob", "4", "C", "--high", "Us", "--rest", "none", "--low", "Us", "--ten", "Us", "--match", str(p)),
+    bad(run("hand", "Bob", "4", "C", "--high", "Us",
+            "--rest", "none", "--game", "tie", "--low", "Us", "--ten", "Us", "--match", str(p)),
         "--ten", "no point 'ten'")
-    bad(run("hand", "Bob", "4", "C", "--high", "Us", "--rest", "none", "--low", "Us", "--point", "jocker=Us", "--match", str(p)),
+    bad(run("hand", "Bob", "4", "C", "--high", "Us",
+            "--rest", "none", "--game", "tie", "--low", "Us", "--point", "jocker=Us", "--match", str(p)),
         "no point 'jocker'", "did you mean")
 
 
@@ -183,11 +185,12 @@ def test_a_bid_of_five_is_the_smudge(log: Path):
 
 
 def test_the_whole_auction_is_checked_and_kept(log: Path):
-    add(log, "Bob", "3", "S", "--high", "Them", "--rest", "none", "--low", "Them", "--jack", "Them", "--auction",
+    add(log, "Bob", "3", "S", "--high", "Them", "--rest", "none", "--game", "tie", "--low", "Them", "--jack", "Them", "--auction",
         "Ann:pass Bob:3 Cy:pass Dee:pass")
     assert hands_of(log)[0]["auction"] == ["Ann:pass", "Bob:3", "Cy:pass", "Dee:pass"]
     before = log.read_bytes()
-    bad(run("hand", "Cy", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--auction", "Bob:2 Cy:3 Dee:2 Ann:pass",
+    bad(run("hand", "Cy", "3", "S", "--high", "Us",
+            "--rest", "none", "--game", "tie", "--low", "Us", "--auction", "Bob:2 Cy:3 Dee:2 Ann:pass",
             "--match", str(log)), "auction[3]", "not higher", "nothing was written")
     assert log.read_bytes() == before
 
@@ -204,11 +207,12 @@ def test_cards_captured_per_side(log: Path):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["Zed", "2", "S", "--high", "Us", "--low", "Us", "--rest", "none"], ["BIDDER", "'Zed' is not a player"]),
-    (["Ann", "9", "S", "--high", "Us", "--low", "Us", "--rest", "none"], ["bid.amount", "out of range", "hands[1]"]),
-    (["Ann", "2", "X", "--high", "Us", "--low", "Us", "--rest", "none"], ["TRUMP", "'X' is not a suit"]),
-    (["Ann", "2", "S", "--high", "Thme", "--low", "Us", "--rest", "-"], ["--high", "did you mean Them"]),
-    (["Ann", "2", "S", "--low", "Us", "--rest", "none"], ["high is always out"]),
+    (["Zed", "2", "S", "--high", "Us", "--low", "Us", "--rest", "none", "--game", "tie"], ["BIDDER", "'Zed' is not a player"]),
+    (["Ann", "9", "S", "--high", "Us", "--low", "Us",
+      "--rest", "none", "--game", "tie"], ["bid.amount", "out of range", "hands[1]"]),
+    (["Ann", "2", "X", "--high", "Us", "--low", "Us", "--rest", "none", "--game", "tie"], ["TRUMP", "'X' is not a suit"]),
+    (["Ann", "2", "S", "--high", "Thme", "--low", "Us", "--rest", "-", "--game", "tie"], ["--high", "did you mean Them"]),
+    (["Ann", "2", "S", "--low", "Us", "--rest", "none", "--game", "tie"], ["high is always out"]),
     (["Ann", "2", "S", "--cards", "Us: AS KS 2S QH JD 10C 9C AS", "--cards",
       "Them: 3S 4S 5S 6H 7H 8H 9H 10H 2D 3D 4D 5D 6D 7D 8D 9D"], ["AS is", "twice"]),
     (["Ann", "2", "S", "--cards", "Us: AS KS 2S QH JD 10C 9C HJ", "--cards",
@@ -243,31 +247,32 @@ def test_hand_from_file_bad_key_names_the_nearest(tmp_path: Path, log: Path):
 def test_a_hand_after_the_game_is_won_is_refused(tmp_path: Path):
     p = tmp_path / "short.toml"
     ok("new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--target", "2", "--match", str(p))
-    r = add(p, "Bob", "2", "S", "--high", "Them", "--rest", "none", "--low", "Them", "--json")
+    r = add(p, "Bob", "2", "S", "--high", "Them", "--rest", "none", "--game", "tie", "--low", "Them", "--json")
     assert json.loads(r.stdout)["winner"] == "Them"
     before = p.read_bytes()
-    bad(run("hand", "Cy", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--match", str(p)), "already won on hand 1")
+    bad(run("hand", "Cy", "2", "S", "--high", "Us",
+            "--rest", "none", "--game", "tie", "--low", "Us", "--match", str(p)), "already won on hand 1")
     assert p.read_bytes() == before
 
 
 def test_comments_written_by_hand_survive_every_append(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us")
     text = log.read_text().replace("\n[[hands]]\n", "\n# the first hand, Ann was lucky\n[[hands]]\n", 1)
     text = text.replace('trump = "S"', 'trump = "S"   # spades, of course')
     log.write_text(text + "# we stopped for pizza here\n")
-    add(log, "Bob", "2", "H", "--high", "Them", "--rest", "none", "--low", "Them")
+    add(log, "Bob", "2", "H", "--high", "Them", "--rest", "none", "--game", "tie", "--low", "Them")
     new = log.read_text()
     assert new.startswith(text)
     assert "# the first hand, Ann was lucky" in new and "# spades, of course" in new and "pizza" in new
 
 
 def test_a_corrupt_log_is_reported_with_its_line_and_never_overwritten(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us")
-    add(log, "Bob", "2", "H", "--high", "Them", "--rest", "none", "--low", "Them")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us")
+    add(log, "Bob", "2", "H", "--high", "Them", "--rest", "none", "--game", "tie", "--low", "Them")
     text = log.read_text()
     cut = text[: text.rindex("points =") + 12]  # cut short in the middle of the last hand
     log.write_text(cut)
-    line = bad(run("hand", "Cy", "2", "D", "--high", "Us", "--rest", "none", "--low", "Us",
+    line = bad(run("hand", "Cy", "2", "D", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us",
                "--match", str(log)), str(log), "line")
     assert "not valid TOML" in line
     assert log.read_text() == cut
@@ -275,27 +280,28 @@ def test_a_corrupt_log_is_reported_with_its_line_and_never_overwritten(log: Path
 
 
 def test_an_unknown_key_in_the_log_names_the_nearest(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us")
     log.write_text(log.read_text().replace("\ntrump =", "\ntrumps =", 1))
     before = log.read_bytes()
     line = bad(run("status", "--match", str(log)), "hands[1]", "unknown key 'trumps'", "did you mean 'trump'")
     assert f"{log}:" in line
-    bad(run("hand", "Bob", "2", "H", "--high", "Them", "--rest", "none", "--low", "Them", "--match", str(log)), "trumps")
+    bad(run("hand", "Bob", "2", "H", "--high", "Them",
+            "--rest", "none", "--game", "tie", "--low", "Them", "--match", str(log)), "trumps")
     assert log.read_bytes() == before
 
 
 def test_no_current_match():
     bad(run("status"), "no current match")
-    bad(run("hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us"), "no current match")
+    bad(run("hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us"), "no current match")
 
 
 # -- undo and edit
 
 
 def test_undo_gives_back_the_log_byte_for_byte(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us")
     before = log.read_bytes()
-    add(log, "Bob", "2", "H", "--high", "Them", "--rest", "none", "--low", "Them")
+    add(log, "Bob", "2", "H", "--high", "Them", "--rest", "none", "--game", "tie", "--low", "Them")
     bad(run("undo", "--match", str(log)), "--yes")  # no prompt when stdin is not a terminal
     r = ok("undo", "--match", str(log), "--yes")
     assert "dropped hand 2" in r.stdout
@@ -307,7 +313,7 @@ def test_undo_gives_back_the_log_byte_for_byte(log: Path):
 def test_edit_recomputes_every_later_total(log: Path):
     add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--jack", "Them", "--game", "Us")
     add(log, "Bob", "2", "H", "--high", "Us", "--rest", "none", "--low", "Them", "--game", "Us")
-    add(log, "Cy", "2", "D", "--high", "Us", "--rest", "none", "--low", "Us")
+    add(log, "Cy", "2", "D", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us")
     log.write_text(log.read_text().replace('trump = "S"', '# fixed at the table\ntrump = "S"', 1))
     r = ok("edit", "1", "--jack", "Us", "--match", str(log), "--yes", "--json")
     change = json.loads(r.stdout)
@@ -321,7 +327,7 @@ def test_edit_recomputes_every_later_total(log: Path):
 
 
 def test_edit_dry_run_and_confirmation(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us")
     before = log.read_bytes()
     r = ok("edit", "1", "--low", "Them", "--match", str(log), "--dry-run")
     assert "after" in r.stdout and log.read_bytes() == before
@@ -333,8 +339,8 @@ def test_edit_dry_run_and_confirmation(log: Path):
 def test_an_edit_that_ends_the_game_earlier_cannot_strand_later_hands(tmp_path: Path):
     p = tmp_path / "e.toml"
     ok("new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--target", "3", "--match", str(p))
-    add(p, "Bob", "2", "S", "--high", "Them", "--rest", "none", "--low", "Them")
-    add(p, "Cy", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us")
+    add(p, "Bob", "2", "S", "--high", "Them", "--rest", "none", "--game", "tie", "--low", "Them")
+    add(p, "Cy", "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us")
     before = p.read_bytes()
     bad(run("edit", "1", "--jack", "Them", "--match", str(p), "--yes"), "hands[2]", "already won on hand 1")
     assert p.read_bytes() == before
@@ -362,7 +368,7 @@ def test_status_draws_the_scoreboard(log: Path):
 
 
 def test_status_sees_a_log_edited_by_hand(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--jack", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us", "--jack", "Us")
     assert json.loads(ok("status", "--match", str(log), "--json").stdout)["scores"]["Us"] == 3
     assert store.cache_path(log).exists()
     assert sorted(f.name for f in log.parent.iterdir() if f.name.startswith(f".{log.name}")) == [f".{log.name}.lock"]
@@ -371,7 +377,7 @@ def test_status_sees_a_log_edited_by_hand(log: Path):
 
 
 def test_reading_leaves_the_folder_of_the_log_as_it_was(log: Path, tmp_path: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--jack", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us", "--jack", "Us")
     seen = sorted(p.name for p in log.parent.iterdir())
     for cmd in (["status"], ["status", "--json"], ["history"], ["status"]):
         ok(*cmd, "--match", str(log))
@@ -380,7 +386,7 @@ def test_reading_leaves_the_folder_of_the_log_as_it_was(log: Path, tmp_path: Pat
 
 
 def test_a_corrupt_or_unwritable_cache_is_only_slower(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--jack", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us", "--jack", "Us")
     ok("status", "--match", str(log))
     cache = store.cache_path(log)
     cache.write_text('{"path": "x", "state": ')  # corrupt: ignored
@@ -392,7 +398,7 @@ def test_a_corrupt_or_unwritable_cache_is_only_slower(log: Path):
 
 def test_matches_lists_every_log_with_its_state(_home: Path):
     ok("new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--target", "2")
-    ok("hand", "Bob", "2", "S", "--high", "Them", "--rest", "none", "--low", "Them")
+    ok("hand", "Bob", "2", "S", "--high", "Them", "--rest", "none", "--game", "tie", "--low", "Them")
     ok("new", "solo-pitch", "Ana", "Ben", "Chloe")
     broken = _home / "matches" / "broken.toml"
     broken.write_text("rules = [\n")
@@ -424,7 +430,7 @@ def test_check_reports_every_problem_with_its_hand_and_line(tmp_path: Path):
 
 
 def test_check_passes_a_good_log_with_warnings(tmp_path: Path, log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us")
     assert "ok - 1 hand(s)" in ok("check", str(log)).stdout
     log.write_text(log.read_text().replace('\ndealer = "Dee"', '\ndealer = "Bob"'))
     r = ok("check", str(log))
@@ -445,7 +451,7 @@ def test_a_ruleset_file_edited_later_cannot_change_history(tmp_path: Path):
     house.write_text('name = "house"\nextends = "seven-point"\n')
     p = tmp_path / "h.toml"
     ok("new", str(house), "Ann", "Bob", "Cy", "Dee", "--match", str(p))
-    add(p, "Bob", "4", "S", "--high", "Them", "--rest", "none", "--low", "Us", "--jack", "Us")
+    add(p, "Bob", "4", "S", "--high", "Them", "--rest", "none", "--game", "tie", "--low", "Us", "--jack", "Us")
     pinned = rulesets.load(str(house)).digest
     assert json.loads(ok("status", "--match", str(p), "--json").stdout)["scores"] == {"Us": 2, "Them": -4}
     house.write_text('name = "house"\nextends = "seven-point"\n[settle]\nsetback = "none"\n')
@@ -455,7 +461,7 @@ def test_a_ruleset_file_edited_later_cannot_change_history(tmp_path: Path):
     assert st["scores"] == {"Us": 2, "Them": -4}  # the pinned version still governs
     assert pinned in r.stderr and now in r.stderr and "has changed" in r.stderr
     house.unlink()
-    r = ok("hand", "Cy", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--match", str(p), "--json")
+    r = ok("hand", "Cy", "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us", "--match", str(p), "--json")
     assert json.loads(r.stdout)["scores"] == {"Us": 4, "Them": -4}
     assert "cannot be loaded" in r.stderr
 
@@ -477,7 +483,7 @@ def test_rematch_continues_the_deal(tmp_path: Path, _home: Path):
     ok("new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--target", "2", "--dealer", "Cy", "--stake", "1",
        "--match", str(p))
     bad(run("new", "--rematch"), "still on")
-    add(p, "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us")
+    add(p, "Ann", "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us")
     r = ok("new", "--rematch", "--json")
     new = json.loads(r.stdout)
     assert new["first_dealer"] == "Dee" and new["target"] == 2 and new["stake"] == 1
@@ -490,11 +496,11 @@ def test_rematch_continues_the_deal(tmp_path: Path, _home: Path):
 def test_status_shows_the_stakes(tmp_path: Path):
     p = tmp_path / "ap.toml"
     ok("new", "auction-pitch", "Ann", "Bob", "Cy", "Dee", "--stake", "3", "--target", "4", "--match", str(p))
-    add(p, "Bob", "2", "S", "--high", "Bob", "--rest", "none", "--low", "Bob", "--revoke", "Cy")
+    add(p, "Bob", "2", "S", "--high", "Bob", "--rest", "none", "--game", "tie", "--low", "Bob", "--revoke", "Cy")
     st = json.loads(ok("status", "--match", str(p), "--json").stdout)
     assert st["stakes"] == {"stake": 3, "unit": "red counter", "forfeits": {"Cy": 1}, "pool": 1, "settled": None}
     assert "pool 1" in ok("status", "--match", str(p)).stdout
-    add(p, "Bob", "2", "S", "--high", "Bob", "--rest", "none", "--low", "Bob", "--dealer", "Bob")
+    add(p, "Bob", "2", "S", "--high", "Bob", "--rest", "none", "--game", "tie", "--low", "Bob", "--dealer", "Bob")
     st = json.loads(ok("status", "--match", str(p), "--json").stdout)
     assert st["winner"] == "Bob"
     assert st["stakes"]["settled"] == {"Ann": -3, "Bob": 10, "Cy": -4, "Dee": -3}
@@ -506,17 +512,18 @@ def test_status_shows_the_stakes(tmp_path: Path):
 def test_a_second_writer_waits_then_gives_up_clearly(log: Path):
     before = log.read_bytes()
     with store.locked(log):
-        r = run("hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--match", str(log),
+        r = run("hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us", "--match", str(log),
                 env={"PITCHKEEPER_LOCK_WAIT": "0.2"})
     bad(r, f"another pitchkeeper is writing {log}; try again")
     assert log.read_bytes() == before
 
 
 def test_json_commands_never_import_rich(log: Path):
-    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Us")
+    add(log, "Ann", "3", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us")
     code = ("import sys\nfrom pitchkeeper.cli import app\n"
             "for args in (['status', '--json'], ['status', '--json'], ['history', '--json'],\n"
-            "             ['hand', 'Bob', '2', 'H', '--high', 'Us', '--low', 'Us', '--rest', 'none', '--json']):\n"
+            "             ['hand', 'Bob', '2', 'H', '--high', 'Us', '--low', 'Us', '--rest', 'none', '--game', 'tie',\n"
+            "              '--json']):\n"
             "    try:\n        app(args + ['--match', sys.argv[1]])\n    except SystemExit as e:\n"
             "        assert not e.code, e.code\n"
             "bad = [m for m in ('rich', 'pydantic', 'importlib.metadata') if m in sys.modules]\n"
@@ -538,7 +545,8 @@ def test_the_table_commands_draw_without_loading_rich(tmp_path: Path) -> None:
     env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path / "home")}
     subprocess.run([sys.executable, "-m", "pitchkeeper", "new", "seven-point", "Ann", "Bob", "Cy", "Dee",
                     "--match", str(log)], env=env, check=True, capture_output=True)
-    for args in (["hand", "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Them", "--match", str(log)],
+    for args in (["hand", "Ann", "3", "S", "--high", "Us",
+                  "--rest", "none", "--game", "tie", "--low", "Them", "--match", str(log)],
                  ["status", "--match", str(log)], ["history", "--match", str(log)],
                  ["edit", "1", "--jack", "Them", "--dry-run", "--match", str(log)]):
         mods, p = imported_by(args, env)
@@ -581,7 +589,8 @@ def test_every_reader_of_a_log_uses_the_ruleset_it_pins(tmp_path: Path) -> None:
     ours.write_text('extends = "seven-point"\n[win]\ntarget = 15\n', encoding="utf-8")
     log = tmp_path / "m.toml"
     assert runner.invoke(app, ["new", str(ours), "Ann", "Bob", "Cy", "Dee", "--match", str(log)]).exit_code == 0
-    r = runner.invoke(app, ["hand", "Ann", "3", "S", "--high", "Us", "--rest", "none", "--low", "Them", "--match", str(log)])
+    r = runner.invoke(app, ["hand", "Ann", "3", "S", "--high", "Us",
+                            "--rest", "none", "--game", "tie", "--low", "Them", "--match", str(log)])
     assert r.exit_code == 0, r.stderr
     ours.write_text('extends = "seven-point"\n[win]\ntarget = 15\n[settle]\nsetback = "none"\n', encoding="utf-8")
     status = json.loads(runner.invoke(app, ["status", "--match", str(log), "--json"]).stdout)

@@ -88,6 +88,17 @@ BAD = [
     ({"bid": {"player": "Ann", "amount": 2}, "points": HAND["points"]}, "trump"),
     ([HAND], "JSON object"),
     ("just words", "JSON object"),
+    # who won nothing is said by leaving the point out (spec section 3), and the message says so
+    ({**HAND, "points": {**HAND["points"], "game": "tie"}}, "m.toml: hands[2].points.game: 'tie' is not a team or "
+     "player: to say nobody won it (not out, or game tied), leave it out"),
+    ({**HAND, "points": {**HAND["points"], "jack": "none"}}, "hands[2].points.jack: 'none' is not a team or player"),
+    ({**HAND, "points": {**HAND["points"], "jack": None}}, "hands[2].points.jack: null is not a team or player"),
+    # JSON's own values are checked before the library sees them: one line, never "cannot write NoneType"
+    ({**HAND, "bid": None}, "m.toml: hands[2].bid: expected a table { player = ..., amount = ... }, got null"),
+    ({**HAND, "bid": {"player": "Ann", "amount": None}}, "hands[2].bid: expected a table { player = ..., amount"),
+    ({**HAND, "trump": 5}, "hands[2].trump: expected a suit"),
+    ({**HAND, "points": ["high"]}, "hands[2].points: expected a table"),
+    ({**HAND, "captured": {"Us": None}}, "hands[2].captured.Us: expected a list of cards, got null"),
 ]
 
 
@@ -97,6 +108,7 @@ def test_a_bad_hand_is_400_with_one_line_and_the_log_unchanged(api: Api, log: Pa
     before = log.read_bytes()
     error = one_line_error(api.post_hand(hand))
     assert words in error
+    assert str(log.parent) not in error and "NoneType" not in error  # the server's own paths stay its own
     assert log.read_bytes() == before
 
 

@@ -124,13 +124,26 @@ def test_a_whole_game_tapped_on_a_phone_shows_on_the_scoreboard_live(server: tup
             phone_watch = Watch(phone)
             phone.goto(url + "/enter")
             phone.screenshot(path=str(shots / "phone-pin.png"))
+            phone.fill("#pin", "0000")  # a mistake: the wrong PIN is a message on the page, no failed load
+            phone.tap("button[type=submit]")
+            phone.wait_for_selector("text=Wrong PIN")
             phone.fill("#pin", PIN)
             phone.tap("button[type=submit]")
             phone.wait_for_selector("#hand-form")
             assert phone.locator('fieldset[data-point="low"] legend').inner_text() == "Who was dealt low?"
 
             for n, (bidder, amount, trump, answers) in enumerate(GAME, 1):
-                tap_hand(phone, bidder, amount, trump, answers)
+                if n == 1:  # a mistake: two points left unanswered are named, the taps are kept
+                    tap_hand(phone, bidder, amount, trump, {k: v for k, v in answers.items()
+                                                            if k not in ("jack", "game")})
+                    phone.tap("[data-action=check]")
+                    phone.wait_for_selector("#error")
+                    assert "who took jack?" in phone.locator("#error").inner_text()
+                    answers = {"jack": answers["jack"], "game": answers["game"]}
+                    tap_hand(phone, bidder, amount, trump, answers)
+                    answers = GAME[0][3]
+                else:
+                    tap_hand(phone, bidder, amount, trump, answers)
                 if n == 1:
                     phone.screenshot(path=str(shots / "phone-entry.png"), full_page=True)
                 phone.tap("[data-action=check]")
@@ -183,7 +196,7 @@ def test_a_whole_game_tapped_on_a_phone_shows_on_the_scoreboard_live(server: tup
 
             assert tv_watch.navigations == 1  # every hand arrived without a reload
             for w in (tv_watch, phone_watch, tablet_watch):
-                assert w.errors == []
+                assert w.errors == []  # console messages of type error (a 4xx page is one) and page errors
                 assert w.foreign() == []
             assert all(p.stat().st_size > 10_000 for p in shots.glob("*.png"))
         finally:

@@ -159,7 +159,7 @@ from pitchkeeper.cli import app
 path, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 i = 0
 while count < 0 or i < count:
-    args = ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Them", "--note", f"{name}-{i}",
+    args = ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Them", "--note", f"{name}-{i}",
             "--match", path, "--json"]
     try:
         app(args)
@@ -193,9 +193,11 @@ def test_a_writer_killed_at_every_step_of_the_write_leaves_the_old_or_the_new_lo
     p = tmp_path / "kill.toml"
     _new_log(p)
     for bidder in ("Ann", "Bob"):
-        r = runner.invoke(app, ["hand", bidder, "2", "S", "--high", "Us", "--rest", "none", "--low", "Them", "--match", str(p)])
+        r = runner.invoke(app, ["hand", bidder, "2", "S", "--high", "Us",
+                                "--rest", "none", "--game", "tie", "--low", "Them", "--match", str(p)])
         assert r.exit_code == 0, r.stderr
-    args = {"hand": ["hand", "Cy", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us"], "undo": ["undo", "--yes"],
+    args = {"hand": ["hand", "Cy", "2", "S", "--high", "Us",
+                     "--rest", "none", "--game", "tie", "--low", "Us"], "undo": ["undo", "--yes"],
             "edit": ["edit", "1", "--yes", "--note"]}[command]
     env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path), "PITCHKEEPER_LOCK_WAIT": "0"}
     for step in store.CRASH_STEPS:
@@ -218,7 +220,8 @@ def test_a_writer_killed_at_every_step_of_the_write_leaves_the_old_or_the_new_lo
         assert not list(tmp_path.glob(".kill.toml.*.tmp"))
         _valid(p)
         if command == "undo":  # put a hand back for the next step to drop
-            r = runner.invoke(app, ["hand", "Dee", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us", "--match", str(p)])
+            r = runner.invoke(app, ["hand", "Dee", "2", "S", "--high", "Us",
+                                    "--rest", "none", "--game", "tie", "--low", "Us", "--match", str(p)])
             assert r.exit_code == 0, r.stderr
 
 
@@ -266,10 +269,11 @@ def test_a_match_record_with_an_empty_hands_array_takes_new_hands(tmp_path: Path
     log = tmp_path / "m.toml"
     log.write_text(tomli_w.dumps({"rules": "cutthroat-pitch", "players": ["Ann", "Bob", "Cy"], "hands": []}),
                    encoding="utf-8")
-    r = CliRunner().invoke(app, ["hand", "Ann", "2", "S", "--high", "Ann", "--rest", "none", "--low", "Bob", "--dealer", "Cy",
+    r = CliRunner().invoke(app, ["hand", "Ann", "2", "S", "--high", "Ann",
+                                 "--rest", "none", "--game", "tie", "--low", "Bob", "--dealer", "Cy",
                                  "--match", str(log)])
     assert r.exit_code == 0, r.stderr
-    r2 = CliRunner().invoke(app, ["hand", "Bob", "2", "H", "--high", "Bob", "--rest", "none", "--low", "Bob",
+    r2 = CliRunner().invoke(app, ["hand", "Bob", "2", "H", "--high", "Bob", "--rest", "none", "--game", "tie", "--low", "Bob",
                                   "--match", str(log)])
     assert r2.exit_code == 0, r2.stderr
     text = log.read_text(encoding="utf-8")
@@ -286,7 +290,8 @@ def test_undo_and_edit_keep_a_table_written_after_the_hands(tmp_path: Path) -> N
     log = tmp_path / "m.toml"
     assert runner.invoke(app, ["new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--match", str(log)]).exit_code == 0
     for bidder in ("Ann", "Bob"):
-        r = runner.invoke(app, ["hand", bidder, "2", "S", "--high", "Us", "--rest", "none", "--low", "Them", "--match", str(log)])
+        r = runner.invoke(app, ["hand", bidder, "2", "S", "--high", "Us",
+                                "--rest", "none", "--game", "tie", "--low", "Them", "--match", str(log)])
         assert r.exit_code == 0, r.stderr
     text = log.read_text(encoding="utf-8")
     start = text.index("# The ruleset as it was") if "# The ruleset as it was" in text else text.index("[ruleset]")

@@ -87,10 +87,11 @@ def test_cards_entry_asks_who_was_dealt_low(tmp_path: Path):
 def test_a_hand_the_rules_refuse_is_entered_again(solo: Path):
     r = run("play", "--match", str(solo), "--piped", input=answers(
         "Ben", "2", "S", "", "c", "AS KS", "2S", "-",  # 3 cards cannot be six whole tricks: ask again
-        "p", "Ben", "Ben", "-", "-", "y", "q",
+        "<", "p", "Ben", "Ben", "-", "-", "y", "q",  # asked at the first wrong answer (Ana's cards); < to the entry
     ))
     assert r.exit_code == 0, r.stdout + r.stderr
     assert "whole tricks" in r.stdout or "cards captured" in r.stdout
+    assert "(nothing was written)\ncards Ana captured (- for none) [AS KS]: <" in r.stdout
     assert tomllib.loads(solo.read_text())["hands"][0]["points"] == {"high": "Ben", "low": "Ben"}
 
 
@@ -109,3 +110,17 @@ def test_saying_no_starts_the_hand_again(solo: Path):
     assert r.exit_code == 0, r.stdout
     hands = tomllib.loads(solo.read_text())["hands"]
     assert len(hands) == 1 and hands[0]["bid"]["player"] == "Chloe"
+
+
+def test_an_auction_that_disagrees_with_the_bid_is_asked_again_at_once(solo: Path):
+    r = run("play", "--match", str(solo), "--piped", input=answers(
+        "Ben", "2", "S", "Ben:2 Chloe:pass Ana:pass", "p", "Ben", "Ben", "-", "Chloe", "n",
+        # "no": the bid becomes 3, the auction (kept by Enter) now disagrees - refused there, not after the points
+        "", "3", "", "", "Ben:3 Chloe:pass Ana:pass", "", "", "", "", "", "y", "q"))
+    assert r.exit_code == 0, r.stderr
+    out = r.stdout
+    refusal = out.index("? the auction gives the pitch to Ben at 2, but bid says Ben 3")
+    assert out[refusal:].split("\n", 1)[1].startswith("auction (- for none)")  # asked again at once
+    assert out.count("points (p) or cards") == 2  # not sent back to the entry question
+    hand = tomllib.loads(solo.read_text())["hands"][0]
+    assert hand["bid"] == {"player": "Ben", "amount": 3} and hand["auction"] == ["Ben:3", "Chloe:pass", "Ana:pass"]

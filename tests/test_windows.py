@@ -46,8 +46,8 @@ def test_without_fcntl_a_match_is_kept_with_the_msvcrt_lock(tmp_path: Path) -> N
     probe = run(["--version"], env)
     assert probe.returncode == 0, probe.stderr
     for args in (["new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--match", str(log)],
-                 ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Them"],
-                 ["hand", "Bob", "3", "H", "--high", "Them", "--rest", "none", "--low", "Them"],
+                 ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Them"],
+                 ["hand", "Bob", "3", "H", "--high", "Them", "--rest", "none", "--game", "tie", "--low", "Them"],
                  ["undo", "--yes"], ["status", "--json"]):
         p = run(args, env)
         assert p.returncode == 0, p.stderr.decode()
@@ -59,7 +59,7 @@ def test_without_fcntl_a_match_is_kept_with_the_msvcrt_lock(tmp_path: Path) -> N
     holder = subprocess.Popen([sys.executable, "-c", hold], stdout=subprocess.PIPE, env={**os.environ, **env})
     try:
         assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
-        p = run(["hand", "Cy", "2", "S", "--high", "Us", "--rest", "none", "--low", "Us"],
+        p = run(["hand", "Cy", "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us"],
                 {**env, "PITCHKEEPER_LOCK_WAIT": "0.2"})
         assert p.returncode == 2 and b"another pitchkeeper is writing" in p.stderr
     finally:
@@ -121,7 +121,8 @@ def test_a_cp1252_console_shows_letters_for_suits(tmp_path: Path, args: list[str
 def test_a_cp1252_console_keeps_the_table_at_the_table(tmp_path: Path) -> None:
     env = {"PYTHONIOENCODING": "cp1252", "PITCHKEEPER_HOME": str(tmp_path)}
     for args in (["new", "seven-point", "Ann", "Bob", "Cy", "Dee"],
-                 ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--low", "Them"], ["status"], ["history"],
+                 ["hand", "Ann", "2", "S", "--high", "Us",
+                  "--rest", "none", "--game", "tie", "--low", "Them"], ["status"], ["history"],
                  ["chart"]):
         p = run(args, env)
         assert p.returncode == 0, p.stderr.decode("cp1252", "replace")

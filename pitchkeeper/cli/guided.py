@@ -109,7 +109,7 @@ def _questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> list[_Que
                   raw.get("amount", str(b["forced_bid"] or b["min"])), lambda t: _bid_in_range(t, r)),
         _Question("trump", "trump (S, H, D, C)", raw.get("trump"), parse_suit),
         _Question("auction", "auction (- for none)", raw.get("auction", "-"),
-                  lambda t: None if t.strip() in NOT_OUT else auction_calls(t, table, "auction")),
+                  lambda t: None if t.strip() in NOT_OUT else _auction(k, values, t)),
         _Question("entry", "points (p) or cards taken (c)", raw.get("entry", "p"),
                   lambda t: {"p": "points", "points": "points", "c": "cards", "cards": "cards"}[t.lower()]
                   if t.lower() in ("p", "points", "c", "cards") else _bad("type p or c")),
@@ -136,6 +136,45 @@ def _questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> list[_Que
                         lambda t: t.lower() in ("y", "yes") if t.lower() in ("y", "yes", "n", "no")
                         else _bad("type y or n")))
     return qs
+
+
+def _auction(k: Any, values: dict[str, Any], text: str) -> list[str]:
+    """The calls as typed, checked at once against the bidding rules and the bid already answered (so a
+    disagreement is asked again here, not found after every point)."""
+    from pitchkeeper.game import match
+    from pitchkeeper.game.bidding import check_auction
+    from pitchkeeper.game.records import parse_hand
+
+    table = k.record.table
+    calls = auction_calls(text, table, "auction")
+    if all(key in values for key in ("bidder", "amount", "trump")):
+        first = next(iter(k.ruleset.points)).id  # a stand-in point: the hand is parsed only to check its auction
+        hand = parse_hand({"dealer": match.dealer_due(k.record), "trump": values["trump"],
+                           "bid": {"player": values["bidder"], "amount": values["amount"]}, "auction": calls,
+                           "points": {first: table.sides[0]}}, table)
+        try:
+            check_auction(k.ruleset, table, hand)
+        except PitchError as e:
+            raise PitchError(e.message) from None
+    return calls
+
+
+def _question_of(e: PitchError, keys: list[str]) -> str:
+    """The question whose answer a refused hand's error is about (where it names one), else the entry's."""
+    import re
+
+    where = e.where or ""
+    m = re.search(r"(auction|bid\.amount|bid|trump|points\.([\w-]+)|captured\.([^.:]+)|dealt)", where)
+    if m:
+        key = {"auction": "auction", "bid.amount": "amount", "bid": "bidder", "trump": "trump",
+               "dealt": next((x for x in keys if x.startswith("dealt:")), "entry")}.get(m.group(1))
+        if m.group(2):
+            key = f"pt:{m.group(2)}"
+        elif m.group(3):
+            key = f"cards:{m.group(3)}"
+        if key in keys:
+            return key
+    return "entry"
 
 
 def _bid_in_range(text: str, ruleset: Any) -> int | str:
@@ -202,7 +241,7 @@ def _line_editing() -> None:
 
 def _start_match(echo: bool, at_terminal: bool) -> Path:
     """No current match: ask for the ruleset, the players and the first dealer, and start one (as `new`)."""
-    from pitchkeeper.cli.table import _names, new_match
+    from pitchkeeper.cli.table import _names, start_match
     from pitchkeeper.game import rulesets
     from pitchkeeper.logbook import store
 
@@ -221,8 +260,9 @@ def _start_match(echo: bool, at_terminal: bool) -> Path:
     first = _ask(_Question("dealer", "who deals first?", names[0],
                            lambda t: next((n for n in names if n.lower() == t.strip().lower()), None)
                            or _bad(f"one of {', '.join(names)}")), echo, at_terminal)[1]
-    new_match(rules=rules, players=names, rules_opt=None, players_opt=None, team=None, solo=False, dealer=first,
-              target=None, stake=None, title=None, match=None, rematch=False, of=None, force=False, as_json=False)
+    start_match(rules=rules, players=names, rules_opt=None, players_opt=None, team=None, solo=False, dealer=first,
+                target=None, stake=None, title=None, match=None, rematch=False, of=None, force=False, as_json=False,
+                in_play=True)
     path = store.current_match()
     assert path is not None
     return path
@@ -284,9 +324,10 @@ def play(
                 if q.key == "save" and "preview" not in values:
                     try:  # the verdict and the new scores, judged exactly as saving would, before the question
                         preview = book.record(_entry(k, values), dry_run=True)
-                    except PitchError as e:
+                    except PitchError as e:  # back to the question whose answer is wrong
                         _say(f"  ? {e.message}")
-                        i = [x.key for x in qs].index("entry")
+                        keys = [x.key for x in qs]
+                        i = keys.index(_question_of(e, keys))
                         continue
                     board.verdict(preview.state.hands[-1].verdict, preview.state.table)
                     board.draw(preview.scoreboard().to_json())
@@ -317,7 +358,8 @@ def play(
                 except PitchError as e:
                     _say(f"  ? {e.message}")
                     values.pop("preview", None)
-                    i = [x.key for x in qs].index("entry")
+                    keys = [x.key for x in qs]
+                    i = keys.index(_question_of(e, keys))
                     continue
                 saved = True
         except _Quit as e:

@@ -99,8 +99,9 @@ def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
         return
     from pitchkeeper.show import render_chart
 
-    title = record.header.get("title") if isinstance(record.header.get("title"), str) else path.name
-    render_chart.chart(p, f"{title} - {state.rules}, {target_words(ruleset.settings['win']['reach'], state.target)}")
+    title = record.header.get("title") if isinstance(record.header.get("title"), str) else None
+    what = f"{state.rules}, {target_words(ruleset.settings['win']['reach'], state.target)}"
+    render_chart.chart(p, f"{title} - {what}" if title else f"{path.name}: {what}")
 
 
 @commands.command("stats")
@@ -135,7 +136,10 @@ def stats_cmd(
     if rules is not None:
         from pitchkeeper.game import rulesets
 
-        rules = rulesets.load(rules).name  # a typo is one line naming the known rulesets, not an empty table
+        try:  # a typo is one line naming the known rulesets, not an empty table
+            rules = rulesets.load(rules).name
+        except PitchError as e:
+            raise e.at("--rules") from None
     files: list[Path] = list(matches or [])
     kept: list[Any] = []
     if all_logs:

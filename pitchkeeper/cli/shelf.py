@@ -143,7 +143,10 @@ def sheet(
     from pitchkeeper.game import rulesets
     from pitchkeeper.reports.sheet import blank_sheet
 
-    r = rulesets.load(rules)
+    try:
+        r = rulesets.load(rules)
+    except PitchError as e:
+        raise e.at("RULESET") from None
     if sides:
         names = [s.strip() for s in sides.split(",") if s.strip()]
     elif r.partnerships_ok:

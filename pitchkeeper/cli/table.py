@@ -93,6 +93,14 @@ def new_match(
     as_json: JsonOpt = False,
 ) -> None:
     """Start a match: ruleset, players, teams and first dealer. It becomes the current match."""
+    start_match(**locals())
+
+
+def start_match(rules: str | None, players: list[str] | None, rules_opt: str | None, players_opt: list[str] | None,
+                team: list[str] | None, solo: bool, dealer: str | None, target: int | None, stake: int | None,
+                title: str | None, match: str | None, rematch: bool, of: str | None, force: bool, as_json: bool,
+                in_play: bool = False) -> None:
+    """`new`, and `play` with no match (which then asks its questions: no hint to run it)."""
     from pitchkeeper.game import rulesets
     from pitchkeeper.game.records import parse_table
     from pitchkeeper.logbook import paths, store
@@ -150,8 +158,8 @@ def new_match(
     goal = target_words(ruleset.settings["win"]["reach"], target or ruleset.settings["win"]["target"])
     out = Console()  # lines wrapped to the terminal (a phone is 40 columns)
     for line in (f"new match: {shown(path)}", f"  {ruleset.name}, {goal}; {sides}; {first} deals first",
-                 f"  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP {entry_hint(ruleset)}",
-                 "  or answer the questions of: pitchkeeper play"):
+                 *(() if in_play else (f"  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP "
+                                       f"{entry_hint(ruleset)}", "  or answer the questions of: pitchkeeper play"))):
         out.print(line)
 
 
@@ -178,8 +186,8 @@ def _hand_parameters() -> list[Any]:
         params.append(p("pt_" + pid.replace("-", "_"), Annotated[list[str] | None, opt(
             f"--{pid}", metavar="WHO", help=_point_help(pid), show_default=False)]))
     params += [
-        p("rest", Annotated[str | None, opt("--rest", metavar="none", help="The points not named were not out "
-                                            "(--rest none): every point of the ruleset must be answered.",
+        p("rest", Annotated[str | None, opt("--rest", metavar="none", help="--rest none: the points not named were not out. "
+                                            "It never answers game (--game tie) nor a point that is always out.",
                                             show_default=False)]),
         p("point", Annotated[list[str] | None, opt("--point", "-p", help="ID=WHO for any point of the ruleset, "
                                                    "e.g. off-jack=Us (repeat).", show_default=False)]),
@@ -209,9 +217,9 @@ def _point_help(pid: str) -> str:
     """The help of --ID: the question the point asks ("dealt" where a ruleset gives it to the player dealt it)."""
     if pid == "game":
         return "Who won game: a team or player, tie, or none."
-    if pid in ("low", "deuce"):
-        return (f"Who won {pid}: where the ruleset gives {pid} to the player dealt it (seven-point, the Trickster "
-                f"games), who was dealt it; else its captor. A team or player, or none if not out.")
+    if pid in ("low", "deuce"):  # no ruleset named: which rulesets have the point, and how, is their data
+        return (f"Who won {pid}: a team or player, or none if it was not out. Where the ruleset gives {pid} to the "
+                "player dealt it, name who was dealt it, not who captured it.")
     return f"Who won {pid}: a team or player, or none if it was not out."
 
 
@@ -290,10 +298,19 @@ def _edit_command(**kw: Any) -> None:
     number = kw["number"]
     book = book_of(kw.get("match"))
     change = book.prepare_replace(number, entry_of(kw, new=False), quick=True)
-    _show_change(change.replayed_before, change.state, number, kw.get("as_json", False))
-    if not change.changes_anything:
-        sys.stderr.write("nothing changes\n")
+    old, new = change.before.data["hands"][number - 1], change.after.data["hands"][number - 1]
+    if not change.changes_anything or old == new:  # the same hand (perhaps written otherwise): nothing written
+        if kw.get("as_json"):
+            _show_change(change.replayed_before, change.state, number, True)
+        else:
+            sys.stdout.write(f"hand {number} unchanged\n")
         return
+    _show_change(change.replayed_before, change.state, number, kw.get("as_json", False))
+    was = next((k for k in ("captured", "tricks") if k in old), None)
+    if was and "points" in new:  # never silently: the cards (and who was dealt what) give way to points
+        out = sys.stderr if kw.get("as_json") else sys.stdout
+        out.write(f"hand {number} was entered as {'cards' if was == 'captured' else 'tricks'}; "
+                  "it will be kept as points\n")
     if kw.get("dry_run"):
         sys.stderr.write("(dry run: nothing was written)\n")
         return
@@ -313,7 +330,7 @@ def _register_hand_commands() -> None:
         """Record a hand: bidder, amount, trump, and who won each point (or the cards each side took).
 
         Every point of the ruleset is answered: a team or player, none (not out), tie (game), or
-        --rest none for the points not named. The dealer follows the rotation. Prints the verdict and
+        --rest none for the points not named that were not out. The dealer follows the rotation. Prints the verdict and
         the scoreboard; with --json, the `judge match` object of the whole match.
         """
         _hand_command(**kw)

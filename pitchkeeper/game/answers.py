@@ -74,10 +74,36 @@ def missing_message(ruleset: Ruleset, missing: list[str], option: bool = True) -
             how.append(f"--{maybe[0]} none if it was not out")
         if any(rules[m].kind.ties for m in missing):
             how.append(f"--{next(m for m in missing if rules[m].kind.ties)} tie")
-        how.append("--rest none for every point not named")
+        how.append("--rest none for the others that were not out")
         return f"no answer for {names}: say who won each point ({'; '.join(how)})"
     return f"no answer for {names}: name a side or player, - if not out" + (
         ", tie for game" if any(rules[m].kind.ties for m in missing) else "")
+
+
+def beyond_rest(ruleset: Ruleset, missing: list[str]) -> list[str]:
+    """The unanswered points that "the rest were not out" cannot answer: game (always played out; a
+    tie is said as such) and the points always out (someone won, or was dealt, them)."""
+    from pitchkeeper.game.scoring import always_out
+
+    rules = {p.id: p for p in ruleset.points}
+    return [m for m in missing if rules[m].kind.ties or always_out(rules[m])]
+
+
+def rest_message(ruleset: Ruleset, missing: list[str], option: bool = True) -> str:
+    """One line for points "the rest were not out" cannot answer: which, and how to answer each."""
+    rules = {p.id: p for p in ruleset.points}
+    how = []
+    for m in missing:
+        rule = rules[m]
+        name = f"--{m}" if option else rule.label
+        if rule.kind.ties:
+            how.append(f"{name} WHO or {name} tie" if option else f"{name}: a side or player, or tie")
+        else:
+            how.append(f"{rule.label} is always out: say who {verb(rule).replace('took', 'won')} it"
+                       + (f" ({name} WHO)" if option else ""))
+    rest = "--rest none" if option else "\"the rest were not out\""
+    return (f"no answer for {', '.join(missing)}: {rest} answers only points that may be not out; "
+            + "; ".join(how))
 
 
 def entry_hint(ruleset: Ruleset) -> str:

@@ -440,7 +440,8 @@ def _quick_awards(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str) -> 
     given = {pid for pid, _ in hand.points}
     for rule in ruleset.points:
         if always_out(rule) and rule.id not in given:
-            raise PitchError(f"{rule.id} is always out ({rule.kind.always_words}): say who won it",
+            raise PitchError(f"{rule.id} is always out ({rule.kind.always_words}): "
+                             f"say who {'was dealt' if rule.to == 'dealt' else 'won'} it",
                              f"points.{rule.id}")
     awards.sort(key=lambda a: _RANK.get(a.point, len(_RANK)))
     g = ruleset.game_point

@@ -98,6 +98,8 @@ class HandEntry(NamedTuple):
             hand["dealer"] = due
         if self.file is None:
             self._fill(hand, log, base)
+        if base is not None and hand == dict(base):  # an edit that changes nothing: not even a timestamp
+            return dict(base)
         hand.setdefault("recorded", now())
         return ordered(hand)
 
@@ -154,19 +156,22 @@ class HandEntry(NamedTuple):
 
             rules = {r.id: r for r in ruleset.points}
             missing = [pid for pid in ids if pid not in points]
+            option = self.labels is CLI_LABELS
             if self.require_every_point and missing and not self.rest:  # none decided by omission (issue 11)
-                raise PitchError(answers.missing_message(ruleset, missing, option=self.labels is CLI_LABELS),
+                raise PitchError(answers.missing_message(ruleset, missing, option=option), "points")
+            if self.rest and answers.beyond_rest(ruleset, missing):  # "not out" never ties a game
+                raise PitchError(answers.rest_message(ruleset, answers.beyond_rest(ruleset, missing), option),
                                  "points")
+            judged = None  # a hand entered as cards or tricks: who won each point, as judged
             if isinstance(hand.get("points"), dict):
                 outcome = dict(hand["points"])
-            elif base is not None and not self.rest:  # entered as cards or tricks: its points as judged, then these
-                outcome = _awarded(log, base)
+            elif base is not None:
+                judged = _awarded(log, base)
+                outcome = {} if self.rest else dict(judged)
             else:
                 outcome = {}
             if self.rest:
                 outcome = {pid: w for pid, w in outcome.items() if pid in points}
-            for key in ("captured", "tricks", "held", "points", "dealt"):
-                hand.pop(key, None)
             for pid, who in points.items():
                 rule = rules[pid]
                 try:
@@ -177,7 +182,14 @@ class HandEntry(NamedTuple):
                     outcome.pop(pid, None)
                 else:
                     outcome[pid] = owner_name(table, str(who), self.label("points", pid))
-            hand["points"] = {pid: outcome[pid] for pid in ids if pid in outcome}
+            final = {pid: outcome[pid] for pid in ids if pid in outcome}
+            if judged is None or not _same_points(table, final, judged):  # else the cards stay as entered
+                for key in ("captured", "tricks", "held", "points", "dealt"):
+                    hand.pop(key, None)
+                hand["points"] = final
+                if not final:  # the log's points table names at least one point
+                    raise PitchError("every point was answered none: a hand in which no point was out is entered "
+                                     f"by the cards each side captured ({self.label('cards')})", "points")
         elif self.cards:
             for key in ("captured", "tricks", "points", "held"):
                 hand.pop(key, None)
@@ -192,6 +204,17 @@ class HandEntry(NamedTuple):
                 name = table.player(who, self.label("dealt"))
                 dealt.setdefault(name, []).extend(card_list(cards, f"{self.label('dealt')} {name}"))
             hand["dealt"] = dealt
+        if self.cards and "captured" in hand:  # who was dealt what: asked in this front end's words
+            from pitchkeeper.game.scoring import dealt_cards
+
+            named = {c for cs in (hand.get("dealt") or {}).values() for c in cs}
+            taken = [c for cs in hand["captured"].values() for c in cs]
+            need = [c for c in dealt_cards(ruleset, hand["trump"], taken) if c not in named]
+            if need:
+                how = (f"{self.label('dealt')} \"{table.players[0]}: {need[0]}\"" if self.labels is CLI_LABELS
+                       else f"{self.label('dealt')}: the player dealt {need[0]}")
+                raise PitchError(f"{need[0]} goes to the player dealt it: say who was dealt it, e.g. {how}",
+                                 self.label("dealt"))
         if not any(key in hand for key in ("points", "captured", "tricks")):
             from pitchkeeper.game import answers
 
@@ -264,6 +287,14 @@ def _awarded(log: Any, base: Mapping[str, Any]) -> dict[str, str]:
         if raw == base:
             return {a.point: a.player or a.side for a in h.verdict.awards}
     return {}
+
+
+def _same_points(table: Any, given: Mapping[str, str], judged: Mapping[str, str]) -> bool:
+    """Do the answers agree with the points as judged? A side agrees with any of its players."""
+    if set(given) != set(judged):
+        return False
+    return all(g == j or (g in table.sides and j in table.players and table.side_of(j) == g)
+               for g, j in ((given[pid], judged[pid]) for pid in given))
 
 
 def auction_calls(text: str, table: Any, where: str) -> list[str]:

@@ -107,7 +107,7 @@ def change(before: Any, after: Any, number: int) -> None:
         pts = ", ".join(f"{a.point}:{a.side}" for a in v.awards) or "-"
         return f"{v.bid.player} {v.bid.label} in {v.trump}, {'made' if v.bid.made else 'set'}; {pts}"
 
-    rows: list[list[Any]] = [["", "before", "after"], ["hand", summary(old), summary(new)]]
+    rows: list[list[Any]] = [["", "before", "after"]]
     for s in before.scores:
         rows.append([f"{s} change", f"{old.verdict.delta[s]:+d}", f"{new.verdict.delta[s]:+d}"])
     for s in before.scores:
@@ -116,6 +116,16 @@ def change(before: Any, after: Any, number: int) -> None:
     rows.append(["winner", str(before.winner or "-"), str(after.winner or "-")])
     out = Console()
     out.print(Text(f"hand {number}", style="bold"))
-    for line in grid(rows, width=out.width):
-        out.print(line)
+    hand = ["hand", summary(old), summary(new)]
+    table = grid([rows[0], hand, *rows[1:]], width=out.width)
+    if max(line.cell_len for line in table) <= out.width and len(table) == len(rows) + 2:
+        lines = table  # the hands fit side by side: one table, before | after
+    else:  # the hands on labelled lines of their own (wrapped), then the numbers, before | after
+        label = max(len("before"), len("after")) + 2
+        lines = []
+        for name, text in (("before", hand[1]), ("after", hand[2])):
+            lines += Text(f"{name:<{label}}{text}").wrap(out.width, indent=label)
+        lines += grid(rows, width=out.width)
+    for line in lines:
+        out.print(line, wrap=False)
 

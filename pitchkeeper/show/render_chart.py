@@ -8,6 +8,8 @@ from pitchkeeper.reports.chart import Progression, TextChart, text_chart
 from pitchkeeper.show.ansi import Console, Text
 from pitchkeeper.show.ansi import Table as RTable
 
+NARROW = 72  # below this many columns, `stats` stacks each name's figures (as `history` does; a phone is 40)
+
 # Colour only on a terminal that wants it (NO_COLOR, piped); the symbols tell the sides apart without it.
 STYLES = ("bold blue", "bold red", "bold green", "bold yellow", "bold magenta", "bold cyan", "bold white",
           "blue", "red")
@@ -56,10 +58,14 @@ def stats(s: Any, console: Console | None = None) -> None:
     pts/h: points the side took per hand; own/h: points the player won himself per hand."""
     console = console or Console()
     console.print(Text.assemble((f"{s.matches} match(es)", "bold"), f", {s.finished} finished, {s.hands} hands"))
+    narrow = console.width < NARROW  # a phone: each name with its figures on stacked lines, as `history` does
     for title, lines in (("players", s.players), ("teams", s.teams)):
         if not lines:
             continue
         console.print()
+        if narrow:
+            _stacked(console, s, title, lines)
+            continue
         t = _table(title)
         t.add_column("name", overflow="fold")
         own = title == "players"  # a player's own points per hand, beside his side's
@@ -81,10 +87,44 @@ def stats(s: Any, console: Console | None = None) -> None:
             p.add_row(ln.name, Text(pts or "- (not recorded per player)" if title == "players" and not pts else pts,
                                     style="" if pts else "dim"))
         console.print(p)
-        lead = s.leaders(lines)
-        if lead:
-            words = "; ".join(f"{pid} {', '.join(x['who'])} ({x['count']})" for pid, x in lead.items())
-            console.print(Text.assemble(("most often: ", "bold"), words))
+        _leaders(console, s, lines)
+    _footer(console, s)
+
+
+def _figures(ln: Any, own: bool) -> list[str]:
+    """One player's or team's figures, each with its name (the headings of the wide table)."""
+    made = str(ln.made) if ln.made_rate is None else f"{ln.made} {100 * ln.made_rate:.0f}%"
+    return [f"games {ln.matches}", f"won {ln.won}", f"hands {ln.hands}", f"bids {ln.bids}", f"made {made}",
+            f"set {ln.set}", "avg bid " + ("-" if ln.average_bid is None else f"{ln.average_bid:.2f}"),
+            "pts/h " + ("-" if ln.points_per_hand is None else f"{ln.points_per_hand:.2f}"),
+            *(["own/h " + ("-" if ln.own_per_hand is None else f"{ln.own_per_hand:.2f}")] if own else [])]
+
+
+def _stacked(console: Console, s: Any, title: str, lines: Any) -> None:
+    """The stats of each name as a few short lines: its name, its figures, the points it won."""
+    console.print(Text(title, style="bold"))
+    for ln in lines:
+        console.print(Text(ln.name, style="bold"))
+        row = ""
+        for fig in _figures(ln, title == "players"):  # packed into lines, never split inside a figure
+            if row and len(row) + 2 + len(fig) > console.width:
+                console.print(Text(row))
+                row = ""
+            row = f"{row}  {fig}" if row else f"  {fig}"
+        console.print(Text(row))
+        pts = ", ".join(f"{pid} {ln.points[pid]}" for pid in s.point_ids if ln.points.get(pid))
+        console.print(Text("  points: " + (pts or "-"), style="" if pts else "dim"))
+    _leaders(console, s, lines)
+
+
+def _leaders(console: Console, s: Any, lines: Any) -> None:
+    lead = s.leaders(lines)
+    if lead:
+        words = "; ".join(f"{pid} {', '.join(x['who'])} ({x['count']})" for pid, x in lead.items())
+        console.print(Text.assemble(("most often: ", "bold"), words))
+
+
+def _footer(console: Console, s: Any) -> None:
     sm = s.set_most()
     if sm:
         who = ", ".join(f"{n} ({sm['set']} of {sm['of_bids'][n]} bids)" for n in sm["who"])

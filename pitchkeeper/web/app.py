@@ -77,7 +77,7 @@ class Site:
         return {
             "board": s.board, "state": s.state, "version": s.version, "sides": view.sides(s.board),
             "chart": view.chart(s.state, s.board), "title": title_of(s),
-            "last": last, "last_lines": view.verdict_lines(last, labels) if last else [],
+            "last": last, "last_lines": view.verdict_lines(last, labels, dealt_points(s)) if last else [],
             "bid_line": view.bid_line(last) if last else "",
             "reach_words": "must pass" if s.board["reach"] == "exceed" else "to",
             "entry_url": self.entry_url, "entry_qr": self.entry_qr,
@@ -92,6 +92,11 @@ class Site:
                 return await run_in_threadpool(fn, *args)
             finally:
                 self.hub.check()
+
+
+def dealt_points(s: Snapshot) -> frozenset[str]:
+    """The points this ruleset gives to the player dealt the card (said "was dealt", as at the CLI)."""
+    return frozenset(r.id for r in s.ruleset.points if r.to == "dealt")
 
 
 def title_of(s: Snapshot) -> str:
@@ -156,16 +161,39 @@ async def api_match(request: Request) -> Response:
     return JSONResponse(s.match_json())
 
 
+async def hand_body(request: Request, number: int | None) -> dict[str, Any]:
+    """The JSON hand, its shape checked (hand `number`, or the next one) before the library judges it."""
+    from pitchkeeper.web.body import checked
+
+    site = site_of(request)
+    hand = await json_body(request)
+    s = await site.snapshot()
+    n = number if number is not None else len(s.state["hands"]) + 1
+    return checked(hand, n, list(s.table.sides), list(s.table.players))
+
+
+def api_write_error(site: Site, e: PitchError) -> JSONResponse:
+    """400 with the one line, the log named by its file name (the server's own paths are not the client's)."""
+    path = site.served.path
+    where = e.where or ""
+    where = where.replace(str(path), path.name) if str(path) in where else \
+        (f"{path.name}: {where}" if where.startswith("hands[") else where) or None
+    message = e.message.replace(str(path), path.name)
+    if where and where.startswith(path.name) and "nothing was written" not in message:
+        message += " (nothing was written)"
+    return api_error(one_line(PitchError(message, where)))
+
+
 async def api_post_hand(request: Request) -> Response:
     refused = pin_refused(request)
     if refused:
         return refused
     site = site_of(request)
     try:
-        hand = await json_body(request)
+        hand = await hand_body(request, None)
         state = await site.write(site.served.append, hand)
     except PitchError as e:
-        return api_error(one_line(e))
+        return api_write_error(site, e)
     return JSONResponse(state, status_code=201)
 
 
@@ -177,10 +205,10 @@ async def api_put_hand(request: Request) -> Response:
     site = site_of(request)
     try:
         n = int(request.path_params["number"])
-        hand = await json_body(request)
+        hand = await hand_body(request, n)
         state = await site.write(site.served.replace, n, hand)
     except PitchError as e:
-        return api_error(one_line(e))
+        return api_write_error(site, e)
     return JSONResponse(state)
 
 
@@ -192,7 +220,7 @@ async def api_drop_last(request: Request) -> Response:
     try:
         state = await site.write(site.served.drop_last)
     except PitchError as e:
-        return api_error(one_line(e))
+        return api_write_error(site, e)
     return JSONResponse(state)
 
 
@@ -255,6 +283,8 @@ def checked_digest(site: Site, answers: entry_form.Answers, number: int | None, 
 async def entry_page(request: Request, *, answers: entry_form.Answers | None = None, number: int | None = None,
                      error: str | None = None, preview: dict[str, Any] | None = None, notice: str | None = None,
                      status: int = 200, confirm_undo: bool = False) -> Response:
+    """The PIN page or the hand form, with any message. A form shown again with its message is a 200
+    (Chromium logs every 4xx page as a console error); the JSON interface keeps its 400/401."""
     site = site_of(request)
     client, new = client_id(request)
     s = await site.snapshot()
@@ -316,7 +346,7 @@ async def form_guard(request: Request) -> tuple[Any, Response | None]:
     token = form.get("csrf")
     if not site.guard.csrf_ok(client, token if isinstance(token, str) else None):
         return form, await entry_page(request, error="This page is older than the server (or came from elsewhere): "
-                                                     "it was reloaded; try again.", status=403)
+                                                     "it was reloaded; try again.")
     return form, None
 
 
@@ -327,11 +357,11 @@ async def enter_pin(request: Request) -> Response:
         return refused
     host = client_host(request)
     if site.guard.blocked(host):
-        return await entry_page(request, error="Too many wrong PINs from this device: wait a minute.", status=429)
+        return await entry_page(request, error="Too many wrong PINs from this device: wait a minute.")
     pin = form.get("pin")
     if not site.guard.pin_ok(pin if isinstance(pin, str) else None):
         site.guard.failed(host)
-        return await entry_page(request, error="Wrong PIN: it is the one `pitchkeeper serve` printed.", status=401)
+        return await entry_page(request, error="Wrong PIN: it is the one `pitchkeeper serve` printed.")
     client, new = client_id(request)
     resp = RedirectResponse("/enter", status_code=303)
     return with_cookies(resp, request, client, new, session=site.guard.session_value())
@@ -352,7 +382,7 @@ def _where_less(message: str, path: Path) -> str:
 async def _session_or_pin_page(request: Request) -> Response | None:
     site = site_of(request)
     if not site.guard.session_ok(request.cookies.get(SESSION_COOKIE)):
-        return await entry_page(request, error="Enter the table's PIN first.", status=401)
+        return await entry_page(request, error="Enter the table's PIN first.")
     return None
 
 
@@ -393,7 +423,7 @@ async def enter_check(request: Request, save: bool = False) -> Response:
         else:
             change = await run_in_threadpool(site.served.preview_replace, number, hand)
     except PitchError as e:
-        return await entry_page(request, answers=answers, number=number, status=400,
+        return await entry_page(request, answers=answers, number=number,
                                 error=_where_less(one_line(e), site.served.path))
     notice = "The answers changed since the verdict was shown: check this one, then save." if save else None
     return await entry_page(request, answers=answers, number=number, notice=notice,
@@ -408,9 +438,13 @@ def preview_of(site: Site, s: Snapshot, change: Any, number: int | None, answers
     n = change.number
     hand = state["hands"][n - 1]
     count = len(state["hands"]) - (1 if number is None else 0)
+    # the hand's own row adds up: the totals before it, its change, the totals after it; a correction
+    # also shows the match's totals now and as they become (every later hand replayed)
+    before_hand = state["hands"][n - 2]["scores"] if n > 1 else {side: 0 for side in hand["scores"]}
     return {
         "number": n, "correcting": number is not None, "bid_line": view.bid_line(hand),
-        "lines": view.verdict_lines(hand, labels), "delta": hand["delta"], "scores": state["scores"],
+        "lines": view.verdict_lines(hand, labels, dealt_points(s)), "delta": hand["delta"], "before_hand": before_hand,
+        "after_hand": hand["scores"], "scores": state["scores"], "later": number is not None and n < count,
         "before": s.state["scores"], "winner": state["winner"], "reason": state["reason"],
         "colours": view.colour_of(s.board),
         "checked": checked_digest(site, answers, number, count), "hands": count, "again": again,
@@ -447,15 +481,15 @@ async def enter_undo(request: Request) -> Response:
     count = len(s.state["hands"])
     if form.get("confirm") != "1":
         if not count:
-            return await entry_page(request, error="There is no hand to undo.", status=400)
+            return await entry_page(request, error="There is no hand to undo.")
         return await entry_page(request, confirm_undo=True)
     if str(count) != form.get("hands"):
         return await entry_page(request, error="The match changed meanwhile: look at the last hand again before "
-                                               "undoing it.", status=409)
+                                               "undoing it.")
     try:
         await site.write(site.served.drop_last)
     except PitchError as e:
-        return await entry_page(request, error=_where_less(one_line(e), site.served.path), status=400)
+        return await entry_page(request, error=_where_less(one_line(e), site.served.path))
     return RedirectResponse(f"/enter?undone={count}", status_code=303)
 
 

@@ -52,14 +52,20 @@ def point_name(point: str, labels: dict[str, str]) -> str:
     return labels.get(point) or point.replace("-", " ")
 
 
-def verdict_lines(hand: dict[str, Any], labels: dict[str, str]) -> list[str]:
-    """One line per point won: `high A♠ - Us (Ann)`; game with its count."""
+def verdict_lines(hand: dict[str, Any], labels: dict[str, str], dealt: frozenset[str] = frozenset()) -> list[str]:
+    """One line per point won: `high A♠ – Us (Ann)`; a point the ruleset gives to the player dealt it
+    says so, as the CLI does: `Dee (Them) was dealt low 3♠`; game with its count."""
     out = []
     for a in hand.get("awards", []):
-        who = a["side"] + (f" ({a['player']})" if a.get("player") and a["player"] != a["side"] else "")
+        player = a.get("player") if a.get("player") and a["player"] != a["side"] else None
         card = f" {card_text(a['card'])}" if a.get("card") else ""
         value = f" ×{a['value']}" if a.get("value", 1) != 1 else ""
-        out.append(f"{point_name(a['point'], labels)}{card}{value} – {who}")
+        name = point_name(a["point"], labels)
+        if a["point"] in dealt:
+            who = f"{player} ({a['side']})" if player else a["side"]
+            out.append(f"{who} was dealt {name}{card}{value}")
+        else:
+            out.append(f"{name}{card}{value} – {a['side']}" + (f" ({player})" if player else ""))
     g = hand.get("game")
     if g and g.get("side") is None and g.get("counts") and any(g["counts"].values()):
         out.append("game – tied, nobody")
@@ -97,7 +103,9 @@ def signed(n: int | None) -> str:
 # ---------------------------------------------------------------------------
 # the score chart: an inline SVG, drawn on the server (no chart library to ship)
 
-W, H, PAD_L, PAD_R, PAD_T, PAD_B = 860, 260, 34, 14, 12, 24  # wide: a TV has room across, not down
+# wide: a TV has room across, not down. The margins hold the labels at a phone's larger font too (the
+# stylesheet scales them up on a narrow screen) and the target's label above its line at the top.
+W, H, PAD_L, PAD_R, PAD_T, PAD_B = 860, 260, 58, 14, 30, 38
 
 
 @dataclass(frozen=True)
@@ -117,6 +125,8 @@ class Chart:
     target_y: float
     zero_y: float
     xticks: list[tuple[float, int]]
+    left: int = PAD_L  # where the plot starts (the y labels end just before it)
+    right: int = W - PAD_R
 
 
 def chart(state: dict[str, Any], board: dict[str, Any]) -> Chart:
