@@ -46,13 +46,13 @@ class TrumpPlan:
         self.order = tuple(sorted(view.strength, key=view.strength.__getitem__, reverse=True))  # high to low
         self.low_order = tuple(c for c in reversed(self.order) if c not in view.low_skip)  # low to high
         # each point in award order: (its kind (game.kinds), rule, the card it is for, that card in words, id,
-        # value, to the player dealt it)
-        steps: list[tuple[PointKind, PointRule, Card | None, str, str, int, bool]] = []
+        # value, to the player dealt it, the award's reason when its captor scores it (Award.why))
+        steps: list[tuple[PointKind, PointRule, Card | None, str, str, int, bool, tuple[str, str, PointRule]]] = []
         for rule in ruleset.award_order:
             card, words = view.point_card.get(rule.id), ""
             if card is not None:
                 words = card_words(rule, card, view.symbol.get(card, ""))
-            steps.append((rule.kind, rule, card, words, rule.id, rule.value, rule.to == "dealt"))
+            steps.append((rule.kind, rule, card, words, rule.id, rule.value, rule.to == "dealt", ("captor", words, rule)))
         self.steps = tuple(steps)
         # the (first) game point's card values, counted in the one pass over the captured cards
         self.game_rule = next((p for p in ruleset.award_order if p.kind.game), None)
@@ -76,7 +76,8 @@ class Seats:
         self.bids: dict[Any, tuple[int, str, int | str]] = {}
         self.entered: dict[tuple[tuple[str, str], ...], tuple[Any, ...]] = {}  # quick entry, judged once
         self.quick: dict[tuple[str, str], tuple[int, Award, str, int, int, bool]] = {}
-        self.settled: dict[tuple[Any, ...], tuple[dict[str, int], tuple[tuple[Any, ...], ...]]] = {}
+        # (bid, points taken by each side...) -> (BidResult, score change, notes)
+        self.settled: dict[tuple[Any, ...], tuple[Any, dict[str, int], tuple[tuple[Any, ...], ...]]] = {}
 
 
 class Compiled:
@@ -91,6 +92,10 @@ class Compiled:
         self.trump_only = s["play"]["follow"] == "trump-only"
         self.hand_size = s["deck"]["hand_size"]
         self.sale = s["bidding"]["sale_credit"] != "none"
+        self.eldest_leads = s["play"]["first_leader"] == "eldest"
+        self.follow_or_trump = s["play"]["follow"] == "suit-or-trump"
+        self.tricks: dict[str, Any] = {}  # trump -> game.quickplay.TrickTables, made on the first hand played
+        self.rotations: dict[tuple[str, ...], dict[str, tuple[str, ...]]] = {}  # players -> each one's turn order
         self.smudge = s["bidding"]["smudge"]  # a bid of this worth is the smudge (scoring.named_smudge)
         from pitchkeeper.game.scoring import always_out
 

@@ -140,12 +140,15 @@ def _game(rule: PointRule, captured: Iterable[tuple[str, Iterable[Card]]], key_s
         counts = zero.copy()
         for key, cards in captured:
             counts[key_side[key]] += sum(map(values.__getitem__, cards))
-    top = max(counts.values())
-    winner = None
-    if top:
-        leaders = [s for s, v in counts.items() if v == top]
-        if len(leaders) == 1 and (rule.need != "majority" or top * 2 > sum(counts.values())):
-            winner = leaders[0]
+    top = 0
+    winner = None  # the one side that counted the most (None: a tie, or nothing counted), in one plain loop
+    for side, v in counts.items():
+        if v > top:
+            top, winner = v, side
+        elif v == top:
+            winner = None
+    if winner is not None and rule.need == "majority" and top * 2 <= sum(counts.values()):
+        winner = None
     made = _GameCount
     if made is None:
         made = _game_count()
@@ -169,6 +172,8 @@ def _sweep(rule: PointRule, captured: Iterable[tuple[str, Iterable[Card]]], key_
 
 
 THE_CARD: CardFinder = _the_card  # a point for one fixed card: the engine checks this finder inline
+HIGHEST: CardFinder = _highest  # the highest and the lowest trump in play, in nearly every ruleset: inline too
+LOWEST: CardFinder = _lowest
 
 
 def _lowest_words(p: PointRule, worth: str, to: str) -> str:

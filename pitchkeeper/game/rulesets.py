@@ -595,15 +595,15 @@ def symbol_card(sym: str, trump: Suit) -> Card:
     if sym in JOKERS:
         return sym
     if sym.startswith("off-"):
-        return sym[4:] + PARTNER_SUIT[trump]
-    return sym + trump
+        return sys.intern(sym[4:] + PARTNER_SUIT[trump])
+    return sys.intern(sym + trump)
 
 
 def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = ()) -> Ruleset:
     s = _settings(data)
     ranks = s["deck"]["ranks"]
     jokers = _jokers(s["deck"]["jokers"])
-    deck = frozenset([r + su for su in SUITS for r in ranks] + list(jokers))
+    deck = frozenset([sys.intern(r + su) for su in SUITS for r in ranks] + list(jokers))  # cards.ALL_CARDS' objects
     points = []
     for pid, p in data.get("points", {}).items():
         if not p.get("enabled", True):

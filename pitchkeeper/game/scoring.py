@@ -14,7 +14,7 @@ from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.cards import Card
 from pitchkeeper.game.compiled import _KEY as _COMPILED
 from pitchkeeper.game.compiled import Compiled, Seats, TrumpPlan, compiled
-from pitchkeeper.game.kinds import THE_CARD
+from pitchkeeper.game.kinds import HIGHEST, LOWEST, THE_CARD
 from pitchkeeper.game.records import POINT_IDS, Bid, Hand, Table
 from pitchkeeper.game.rulesets import PointRule, Ruleset
 from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Verdict
@@ -124,16 +124,15 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
     careful path, which finds and words every error, so both give the same verdict or the same error.
     """
     c = ruleset.__dict__.get(_COMPILED) or compiled(ruleset)
-    if c.smudge and ((hand.bid.amount == c.smudge and not hand.bid.smudge) or hand.auction):
-        hand = named_smudge(ruleset, hand)
-    plan = c.plans.get(hand.trump)
-    per_table = table.__dict__.get(_SEATS)
-    if per_table is None:
-        per_table = table.__dict__[_SEATS] = {}
-    seats = per_table.get(c)
-    if seats is None:
-        seats = per_table[c] = c.seats(table)
     bid = hand.bid
+    if c.smudge and ((bid.amount == c.smudge and not bid.smudge) or hand.auction):
+        hand = named_smudge(ruleset, hand)
+        bid = hand.bid
+    plan = c.plans.get(hand.trump)
+    try:
+        seats = table.__dict__[_SEATS][c]
+    except KeyError:
+        seats = table.__dict__.setdefault(_SEATS, {})[c] = c.seats(table)
     if hand.points is not None and plan is not None and not (hand.auction or hand.revokes):
         entered = seats.entered.get(hand.points)
         if entered is not None:  # this entry was judged at this table before: with this bid too?
@@ -170,37 +169,49 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
             return _careful(ruleset, table, hand)
         awards, taken, game = entered[0], entered[1].copy(), entered[2]
     else:
-        played: dict[Card, str] = {}
+        played: dict[Card, str] = _NO_DEALT  # (shared, never written)
+        checked = False  # played back fast: whole tricks of cards in the deck, each from its player's held cards
         if hand.tricks is not None:
-            from pitchkeeper.game.play import replay
+            from pitchkeeper.game.quickplay import fast_replay
 
-            rep = replay(ruleset, table, hand)
+            fast = fast_replay(ruleset, c, table, hand)
+            if fast is None:
+                from pitchkeeper.game.play import replay
+
+                rep = replay(ruleset, table, hand)
+                # a hand played trick by trick shows who held each card played: the player dealt it
+                played = {card: p for t in rep.tricks for p, card in t.plays}
+            else:
+                rep, played = fast
+                checked = not hand.dealt
             captured, illegal, tricks = rep.captured, rep.illegal, rep.tricks
-            # a hand played trick by trick shows who held each card played: the player dealt it
-            played = {card: p for t in tricks for p, card in t.plays}
         else:
             captured = hand.captured
         taken = seats.zero.copy()
-        got_cards = _fast_cards(ruleset, c, plan, seats, hand, bid_side, taken, captured, played)
+        got_cards = _fast_cards(ruleset, c, plan, seats, hand, bid_side, taken, captured, played, checked)
         if got_cards is None:
             return _careful(ruleset, table, hand)
         awards, game = got_cards
-    took = taken[bid_side]
-    made = amount == 0 or took >= amount
-    result = _tuple_new(BidResult, (bid_side, bid.player, amount, label if amount else 0, made, took))
     if hand.revokes or c.sale or illegal:
+        took = taken[bid_side]
+        result = _tuple_new(BidResult, (bid_side, bid.player, amount, label if amount else 0,
+                                        amount == 0 or took >= amount, took))
         delta, notes, counters = _settle(ruleset, table, hand, taken, result, illegal)
-    else:
-        key = (bid_side, amount, bid.smudge, made, *taken.values())
+    else:  # the bid's result and the settlement follow from the bid and the points taken: made once each
+        key = (bid, *taken.values())
         done = seats.settled.get(key)
         if done is None:
             if len(seats.settled) > 4096:
                 seats.settled.clear()
+            took = taken[bid_side]
+            result = _tuple_new(BidResult, (bid_side, bid.player, amount, label if amount else 0,
+                                            amount == 0 or took >= amount, took))
             d, n, _ = _settle(ruleset, table, hand, taken, result, ())
-            done = seats.settled[key] = (d, n)
-        delta, notes, counters = done[0].copy(), done[1], None
+            done = seats.settled[key] = (result, d, n)
+        result, notes, counters = done[0], done[2], None
+        delta = done[1].copy()
         if hand.points is not None and amount and not hand.auction and len(entered[4]) < 256:
-            entered[4][bid] = (result, done[0], notes)  # the next hand entered so with this bid is a lookup
+            entered[4][bid] = (result, done[1], notes)  # the next hand entered so with this bid is a lookup
     return _tuple_new(Verdict, (ruleset.name, hand.trump, awards, game, taken, result, delta, illegal, notes, tricks,
                                 counters))
 
@@ -236,52 +247,61 @@ def _quick(c: Compiled, seats: Seats, points: tuple[tuple[str, str], ...]) -> tu
 
 def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, hand: Hand, bid_side: str,
                 taken: dict[str, int], captured: tuple[tuple[str, tuple[Card, ...]], ...] | None,
-                played: dict[Card, str]) -> tuple[tuple[Award, ...], GameCount | None] | None:
+                played: dict[Card, str], checked: bool = False) -> tuple[tuple[Award, ...], GameCount | None] | None:
     """Captured cards in one pass over the cards, then one over the compiled plan (adding to `taken`);
-    None when anything needs the careful path (which then words the error)."""
+    None when anything needs the careful path (which then words the error). `checked`: the cards come
+    from tricks played back fast (game.quickplay), which checked them, and `played` says who held each."""
     key_side = seats.key_side
     owner: dict[Card, str] = {}  # card -> the key it was captured under
     counts = seats.zero.copy()
-    count = plan.game_values.__getitem__
+    values = plan.game_values
     n = seats.n
     total = 0
     ragged = 0
     assert captured is not None
-    try:
+    try:  # one pass over the cards, in plain loops (cheaper than building dicts to merge, and calls)
         for key, cards in captured:
             side = key_side[key]
-            owner.update(dict.fromkeys(cards, key))
             k = len(cards)
             total += k
             ragged |= k % n
-            counts[side] += sum(map(count, cards))
+            g = 0
+            for card in cards:
+                owner[card] = key
+                g += values[card]
+            counts[side] += g
     except KeyError:  # a key that is no side or player, or a card that is not in the deck
         return None
     strength = plan.strength
-    if len(owner) != total or not c.deck.issuperset(owner):
+    if checked:
+        pass
+    elif len(owner) != total:  # (every card is in the deck: `values` has them all)
         return None
-    if c.trump_only:
+    elif c.trump_only:
         if not strength.keys() >= owner.keys() or total > n * c.hand_size:
             return None
     elif ragged or total != n * c.hand_size:
         return None
     dealt = _NO_DEALT
-    if played:  # the tricks show who held each card played; `dealt` and `held` must agree with them
+    if checked:  # every card captured was played by the player dealt it (the held cards, if given, agree)
+        dealt = played
+    elif played:  # the tricks show who held each card played; `dealt` and `held` must agree with them
         dealt = _dealt_index(ruleset, hand, owner, strength) if hand.dealt or hand.held else {}
         for card, p in dealt.items():
             if played.get(card, p) != p:
                 raise PitchError(f"{card} is listed for {p}, but {played[card]} played it", f"{_key_of(hand, card)}.{p}")
         dealt = {**played, **dealt}
-    elif hand.dealt and not hand.held:  # the common case inline: every card listed once, and captured
-        dealt = {}
-        listed = 0
-        for p, cs in hand.dealt:
-            dealt.update(dict.fromkeys(cs, p))
-            listed += len(cs)
-        if len(dealt) != listed or not dealt.keys() <= owner.keys():
-            dealt = _dealt_index(ruleset, hand, owner, strength)
     elif hand.held:
         dealt = _dealt_index(ruleset, hand, owner, strength)
+    elif hand.dealt:  # the common case inline: every card listed once, and captured
+        listed = 0
+        dealt = {}
+        for p, cs in hand.dealt:
+            listed += len(cs)
+            for card in cs:
+                dealt[card] = p
+        if len(dealt) != listed or not owner.keys() >= dealt.keys():
+            dealt = _dealt_index(ruleset, hand, owner, strength)
     high = None
     for card in plan.order:  # the trumps from the highest down: the first captured is high
         if card in owner:
@@ -289,12 +309,35 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
             break
     key_player = seats.key_player
     awards: list[Award] = []
+    add = awards.append
     game: GameCount | None = None
-    for kind, rule, card, what, pid, value, to_dealt in plan.steps:
+    for kind, rule, card, what, pid, value, to_dealt, by_captor in plan.steps:
         find = kind.card
         if find is THE_CARD:  # a point for one fixed card, the commonest: is it in play? (inline, for speed)
             if card not in owner:
                 continue
+            if not to_dealt:  # its captor scores it (the reason made once per trump)
+                key = owner[card]
+                side = key_side[key]
+                taken[side] += value
+                add(_tuple_new(Award, (pid, card, side, key_player[key], value, by_captor)))
+                continue
+        elif find is HIGHEST:
+            if high is None:
+                continue
+            card, what = high, "high"
+        elif find is LOWEST:
+            for card in plan.low_order:  # from the lowest up, the skipped ones left out (as kinds._lowest)
+                if card in owner:
+                    break
+            else:
+                continue
+            if card == high:
+                if rule.apart:
+                    continue
+                what = "lone"
+            else:
+                what = "low"
         elif find is not None:
             got = find(rule, card, what, owner, high, plan)
             if got is None:
@@ -307,14 +350,14 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
                 game = what
             if side is not None:
                 taken[side] += value
-                awards.append(_tuple_new(Award, (pid, None, side, None, value, (how, what, rule))))
+                add(_tuple_new(Award, (pid, None, side, None, value, (how, what, rule))))
             continue
         if to_dealt:
             player = dealt.get(card)
             if player is not None:
                 side = key_side[player]
                 taken[side] += value
-                awards.append(_tuple_new(Award, (pid, card, side, player, value, ("dealt", what, rule))))
+                add(_tuple_new(Award, (pid, card, side, player, value, ("dealt", what, rule))))
                 continue
             if card != high:
                 return None  # the careful path says who must be named
@@ -324,7 +367,7 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
         key = owner[card]
         side = key_side[key]
         taken[side] += value
-        awards.append(_tuple_new(Award, (pid, card, side, key_player[key], value, (how, what, rule))))
+        add(_tuple_new(Award, (pid, card, side, key_player[key], value, (how, what, rule))))
     return tuple(awards), game
 
 
@@ -442,7 +485,7 @@ def _card_awards(ruleset: Ruleset, table: Table, hand: Hand, captured: tuple[tup
     game: GameCount | None = None
     zero = dict.fromkeys(sides, 0)
     plan = compiled(ruleset).plans[hand.trump]
-    for kind, rule, card, what, _, _, _ in plan.steps:
+    for kind, rule, card, what, *_ in plan.steps:
         find = kind.card
         if find is not None:
             got = find(rule, card, what, owner, high, plan)
