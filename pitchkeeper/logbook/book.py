@@ -330,9 +330,7 @@ class Logbook:
 
 
 def _digest(data: bytes) -> str:
-    import hashlib
-
-    return hashlib.blake2b(data, digest_size=12).hexdigest()
+    return store.blake2(data, 12)
 
 
 def remember(k: Loaded, state: Any, stamp: list[int] | None) -> dict[str, Any]:

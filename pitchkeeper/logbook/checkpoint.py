@@ -85,12 +85,12 @@ _memo: list[tuple[str, str]] = []  # the last texts digested, with their digests
 
 
 def _digest(text: str) -> str:
-    import hashlib
+    from pitchkeeper.logbook.store import blake2
 
     for t, d in _memo:
         if t is text:
             return d
-    digest = hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+    digest = blake2(text.encode("utf-8", "surrogateescape"), 16)
     _memo[:] = [(text, digest), *_memo[:1]]
     return digest
 

@@ -596,13 +596,22 @@ def stamp(path: str | Path) -> list[int] | None:
 def cache_path(log: Path, suffix: str = ".json") -> Path:
     """Where a cache of `log` lives: in the data folder, keyed by the log's real path, never beside the log
     (a reading command must leave the user's folder as it found it)."""
-    import hashlib
     import os
 
     from pitchkeeper.logbook.paths import cache_dir
 
-    key = hashlib.sha1(os.path.realpath(log).encode("utf-8", "surrogateescape")).hexdigest()
+    key = blake2(os.path.realpath(log).encode("utf-8", "surrogateescape"), 20)
     return cache_dir() / f"{key}{suffix}"
+
+
+def blake2(data: bytes, size: int) -> str:
+    """A blake2b hex digest without hashlib: hashlib loads OpenSSL, a few ms on every command that
+    writes or reads a cache; CPython's own _blake2 costs a fraction of that."""
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # an interpreter built without it
+        from hashlib import blake2b
+    return blake2b(data, digest_size=size).hexdigest()
 
 
 def put_cache(target: Path, data: bytes) -> None:
