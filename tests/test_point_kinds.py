@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game import answers, kinds, records, rulesets, scoring
+from pitchkeeper.game import answers, kinds, records, rulesets, schema, scoring
 from pitchkeeper.game.kinds import PointKind
 from pitchkeeper.reports.houserules import starter
 from pitchkeeper.words.explain import describe
@@ -107,7 +107,7 @@ def test_a_registered_kind_is_entered_asked_and_worded(toy_kinds: None) -> None:
     assert words["point:most"] == ("Points", "most: 1 point for taking the most cards")
     assert words["point:second"] == ("Points", "second: 1 point for trump number 2 from the top, "
                                      "to whoever captures it")
-    props = rulesets.json_schema()["properties"]["points"]["additionalProperties"]["properties"]
+    props = schema.json_schema()["properties"]["points"]["additionalProperties"]["properties"]
     assert props["of"]["enum"][-2:] == ["most-tricks", "nth-trump"]
     assert props["nth"] == {"description": "with of = nth-trump: which", "type": "integer", "minimum": 1,
                             "maximum": 16, "default": 2}

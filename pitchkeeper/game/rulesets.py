@@ -2,7 +2,7 @@
 
 One table of field descriptions (`SECTIONS`, `POINT_FIELDS`) drives three things: the
 validator (every problem at once, each with its TOML key), the defaults, and the shipped
-JSON Schema (`python -m pitchkeeper.game.rulesets --schema`), so they cannot drift apart.
+JSON Schema (`python -m pitchkeeper.game.schema`), so they cannot drift apart.
 A variant is a TOML file; the engine only ever reads the compiled `Ruleset`.
 """
 
@@ -638,66 +638,3 @@ def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = ()) -> Rul
         raw=dict(data), chain=chain,
         award_order=tuple(sorted(points, key=lambda p: known.get(p.id, len(known)))),
     )
-
-
-# ---------------------------------------------------------------------------
-# The JSON Schema, generated from the same field table
-
-
-def _schema_for(f: F) -> dict[str, Any]:
-    base: dict[str, Any] = {"description": f.doc}
-    if f.kind == "int":
-        base["type"] = "integer"
-        if f.lo is not None:
-            base["minimum"] = f.lo
-        if f.hi is not None:
-            base["maximum"] = f.hi
-    elif f.kind == "bool":
-        base["type"] = "boolean"
-    elif f.kind == "str":
-        base["type"] = "string"
-    elif f.kind == "enum":
-        base["enum"] = list(f.choices)
-    elif f.kind == "strlist":
-        base.update(type="array", items={"type": "string"}, uniqueItems=True)
-    elif f.kind == "enumlist":
-        base.update(type="array", items={"enum": list(f.choices)}, uniqueItems=True)
-    elif f.kind == "intlist":
-        base.update(type="array", items={"type": "integer", "minimum": f.lo, "maximum": f.hi}, uniqueItems=True)
-    elif f.kind == "counts":
-        base.update(type="object", propertyNames={"enum": list(RANKS + JOKERS)},
-                    additionalProperties={"type": "integer", "minimum": 0})
-    if f.nonempty:
-        base["minItems"] = 1
-    if f.default not in ("", [], 0) or f.kind in ("bool", "int"):
-        base["default"] = f.default
-    return base
-
-
-def json_schema() -> dict[str, Any]:
-    """The JSON Schema of the ruleset format (shipped as rulesets/ruleset.schema.json for editors)."""
-    props: dict[str, Any] = {k: _schema_for(f) for k, f in TOP_KEYS.items()}
-    for sec, fields in SECTIONS.items():
-        props[sec] = {"type": "object", "additionalProperties": False,
-                      "properties": {k: _schema_for(f) for k, f in fields.items()}}
-    props["points"] = {
-        "type": "object",
-        "description": "the point catalogue: [points.ID] tables, in counting order",
-        "additionalProperties": {"type": "object", "additionalProperties": False,
-                                 "properties": {k: _schema_for(f) for k, f in point_fields().items()}},
-    }
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "pitchkeeper ruleset",
-        "description": "A Pitch / Setback ruleset for pitchkeeper (TOML).",
-        "type": "object",
-        "additionalProperties": False,
-        "properties": props,
-    }
-
-
-if __name__ == "__main__":  # pragma: no cover - maintenance entry point
-    if sys.argv[1:] == ["--schema"]:
-        import json
-
-        print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
