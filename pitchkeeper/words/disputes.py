@@ -1,10 +1,9 @@
 """The table's usual arguments (the rules digest's disputes D1-D24), answered from a ruleset's data.
 
-Each topic reads only the ruleset's settings and point catalogue, never its name, so a house
-ruleset gets answers of its own. Examples use spades as trump and real cards of the ruleset's
-deck; where a follow rule is at stake the example is worked out by the play model itself
-(`play.allowed`), so the words cannot drift from what `judge` decides.
-"""
+Each topic reads only the ruleset's settings and point catalogue, never its name, so a house ruleset gets
+answers of its own. Examples use spades as trump and real cards of the ruleset's deck; where a follow rule
+is at stake the example is worked out by the play model itself (`play.allowed`), so the words cannot drift
+from what `judge` decides."""
 
 from __future__ import annotations
 
