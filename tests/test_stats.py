@@ -12,6 +12,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
+from pitchkeeper.logbook import pool
 
 DATA = Path(__file__).parent / "data" / "export"
 runner = CliRunner()
@@ -161,7 +162,7 @@ def test_many_logs_read_in_parallel_give_the_same_figures_in_order(tmp_path: Pat
     from pitchkeeper.reports import stats
 
     files: list[tuple[Path, bool]] = []
-    for i in range(stats.PARALLEL_FROM + 6):
+    for i in range(pool.PARALLEL_FROM + 6):
         src = (DATA / "partners.toml", DATA / "cutthroat.toml", DATA / "cutthroat-2.toml")[i % 3]
         dst = tmp_path / f"m{i:03d}.toml"
         shutil.copy(src, dst)

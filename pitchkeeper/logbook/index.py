@@ -23,7 +23,6 @@ from pitchkeeper.errors import PitchError
 
 INDEX_NAME = "index.sqlite3"
 SCHEMA = 4  # bump when a summary's content changes: every row is then re-read
-PARALLEL_FROM = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,31 +137,12 @@ def _read_chunk(chunk: list[tuple[str, int, int]]) -> list[Summary]:
 
 
 def _read_all(todo: list[tuple[str, int, int]], workers: int | None, tick: Any = None) -> list[Summary]:
-    """Every file of `todo` read; `tick(n)` (if given) is told of each n files read, for a progress bar."""
-    if workers is None:
-        workers = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 8)
-    if workers < 2 or len(todo) < PARALLEL_FROM:
-        if tick is None:
-            return _read_chunk(todo)
-        out = []
-        for one in todo:
-            out += _read_chunk([one])
-            tick(1)
-        return out
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    """Every file of `todo` read (a fresh ruleset cache for each call); `tick(n)` counts them for a progress bar."""
+    global _worker_cache
+    from pitchkeeper.logbook.pool import in_order
 
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    size = max(8, len(todo) // (workers * 4))
-    chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        out = []
-        for part in pool.map(_read_chunk, chunks):
-            out += part
-            if tick is not None:
-                tick(len(part))
-        return out
+    _worker_cache = None
+    return in_order(_read_chunk, todo, workers, tick)
 
 
 _COLUMNS = ("path", "mtime_ns", "size", "kind", "rules", "players", "teams", "hands", "scores", "winner", "finished",

@@ -108,8 +108,6 @@ def read_match(path: Path, cache: RulesetCache, scanning: bool = False) -> Read:
     return Read(path, figures=figures(state, date_of(data, path)))
 
 
-# Below this many files a worker pool costs more than it saves (it starts in ~20 ms with fork).
-PARALLEL_FROM = 64
 _worker_cache: RulesetCache | None = None
 
 
@@ -122,37 +120,14 @@ def _read_chunk(chunk: list[tuple[Path, bool]]) -> list[Read]:
 
 def read_many(files: list[tuple[Path, bool]], workers: int | None = None,
               progress: Callable[[int], None] | None = None) -> list[Read]:
-    """Every (path, scanning) read in order; a large set is split over worker processes.
+    """Every (path, scanning) read in order, a large set over worker processes (logbook.pool); each
+    returns small MatchFigures rather than whole replays, to keep what crosses the process boundary
+    small. `progress` is told how many files were read, as they are (a front end draws it)."""
+    global _worker_cache
+    from pitchkeeper.logbook.pool import in_order
 
-    Reading is CPU-bound (TOML parsing and replay), so processes, not threads; each returns small
-    MatchFigures rather than whole replays, to keep what crosses the process boundary small.
-    `progress` is told how many files were read, as they are (a front end draws it).
-    """
-    tick = progress or (lambda n: None)
-    import os
-
-    if workers is None:
-        workers = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 8)
-    if workers < 2 or len(files) < PARALLEL_FROM:
-        cache = RulesetCache()
-        out = []
-        for p, scanning in files:
-            out.append(read_match(p, cache, scanning))
-            tick(1)
-        return out
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    size = max(8, len(files) // (workers * 4))
-    chunks = [files[i:i + size] for i in range(0, len(files), size)]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        done: list[Read] = []
-        for part in pool.map(_read_chunk, chunks):
-            done += part
-            tick(len(part))
-        return done
+    _worker_cache = None  # a fresh ruleset cache for each reading, in this process and in the forked workers
+    return in_order(_read_chunk, files, workers, progress)
 
 
 # ---------------------------------------------------------------------------
