@@ -379,20 +379,19 @@ def _where_less(message: str, path: Path) -> str:
     return message
 
 
-async def _session_or_pin_page(request: Request) -> Response | None:
-    site = site_of(request)
-    if not site.guard.session_ok(request.cookies.get(SESSION_COOKIE)):
-        return await entry_page(request, error="Enter the table's PIN first.")
-    return None
+async def writing_form(request: Request) -> tuple[Any, Response | None]:
+    """A form that may write: the form guard's checks, then a session opened with the PIN (else the
+    PIN page)."""
+    form, refused = await form_guard(request)
+    if refused is None and not site_of(request).guard.session_ok(request.cookies.get(SESSION_COOKIE)):
+        refused = await entry_page(request, error="Enter the table's PIN first.")
+    return form, refused
 
 
 async def enter_check(request: Request, save: bool = False) -> Response:
     """Judge the answers (nothing written) and show the verdict with a Save button; or save them."""
     site = site_of(request)
-    form, refused = await form_guard(request)
-    if refused:
-        return refused
-    refused = await _session_or_pin_page(request)
+    form, refused = await writing_form(request)
     if refused:
         return refused
     s = await site.snapshot()
@@ -471,10 +470,7 @@ async def enter_correct(request: Request) -> Response:
 async def enter_undo(request: Request) -> Response:
     """First a confirmation showing the hand that goes; then the undo (of that very hand only)."""
     site = site_of(request)
-    form, refused = await form_guard(request)
-    if refused:
-        return refused
-    refused = await _session_or_pin_page(request)
+    form, refused = await writing_form(request)
     if refused:
         return refused
     s = await site.snapshot()
