@@ -4,8 +4,14 @@ a real uvicorn server in a thread (the event stream needs a real connection)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
+import re
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -121,3 +127,25 @@ class Events:
 
 def lines(path: Path) -> Iterator[str]:
     yield from path.read_text().splitlines()
+
+
+@contextlib.contextmanager
+def serve_process(log: Path, home: Path, pin: str) -> Iterator[str]:
+    """`pitchkeeper serve` as a user starts it (its own process, a free port): the scoreboard's URL,
+    stopped with Ctrl-C afterwards."""
+    env = {**os.environ, "PITCHKEEPER_HOME": str(home), "PYTHONUNBUFFERED": "1"}
+    p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", "--match", str(log), "--port", "0",
+                          "--pin", pin], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert p.stdout is not None
+    url = None
+    for line in p.stdout:
+        m = re.search(r"scoreboard\s+(http://127\.0\.0\.1:\d+)/", line)
+        url = url or (m.group(1) if m else None)
+        if line.startswith("Ctrl-C stops."):
+            break
+    assert url, p.stderr.read() if p.stderr else "serve did not start"
+    try:
+        yield url
+    finally:
+        p.send_signal(signal.SIGINT)
+        p.wait(15)

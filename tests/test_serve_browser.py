@@ -10,18 +10,14 @@ Needs Playwright for Python (`pip install -e ".[browser]"`) and the system's Chr
 from __future__ import annotations
 
 import os
-import re
 import shutil
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from serving import new_log
+from serving import new_log, serve_process
 
 import pitchkeeper
 
@@ -51,20 +47,8 @@ def chromium() -> str:
 def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     log = new_log(tmp_path / "friday.toml", {"rules": "seven-point", "players": ["Ann", "Bob", "Cy", "Dee"],
                                              "teams": TEAMS, "target": 11})
-    env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path / "home"), "PYTHONUNBUFFERED": "1"}
-    p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", "--match", str(log), "--port", "0",
-                          "--pin", PIN], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    assert p.stdout is not None
-    url = None
-    for line in p.stdout:
-        m = re.search(r"scoreboard\s+(http://127\.0\.0\.1:\d+)/", line)
-        url = url or (m.group(1) if m else None)
-        if line.startswith("Ctrl-C stops."):
-            break
-    assert url, p.stderr.read() if p.stderr else "serve did not start"
-    yield url, log
-    p.send_signal(signal.SIGINT)
-    p.wait(15)
+    with serve_process(log, tmp_path / "home", PIN) as url:
+        yield url, log
 
 
 class Watch:

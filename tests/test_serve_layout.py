@@ -7,17 +7,12 @@ test-artifacts/serve/layout-*.png.
 
 from __future__ import annotations
 
-import os
-import re
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import new_log
+from serving import new_log, serve_process
 from test_serve_browser import FLAGS, PIN, artefacts, chromium
 
 import pitchkeeper
@@ -35,20 +30,8 @@ def served(tmp_path: Path) -> Iterator[str]:
                            ("Cy", {"high": "Cy", "low": "Cy", "jack": "Eve", "game": "Cy"}),
                            ("Dee", {"high": "Ann Marie", "low": "Dee", "game": "Bob"})]:
         book.append({"trump": "H", "bid": {"player": bidder, "amount": 2}, "points": points})
-    env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path / "home"), "PYTHONUNBUFFERED": "1"}
-    p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", "--match", str(log), "--port", "0",
-                          "--pin", PIN], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    assert p.stdout is not None
-    url = None
-    for line in p.stdout:
-        m = re.search(r"scoreboard\s+(http://127\.0\.0\.1:\d+)/", line)
-        url = url or (m.group(1) if m else None)
-        if line.startswith("Ctrl-C stops."):
-            break
-    assert url, p.stderr.read() if p.stderr else "serve did not start"
-    yield url
-    p.send_signal(signal.SIGINT)
-    p.wait(15)
+    with serve_process(log, tmp_path / "home", PIN) as url:
+        yield url
 
 
 def box(page: Any, selector: str) -> dict[str, float]:
