@@ -62,7 +62,7 @@ class TrumpPlan:
 class Seats:
     """One table under one ruleset: who a record's keys are, and quick entry's awards made once."""
 
-    __slots__ = ("bids", "entered", "key_player", "key_side", "n", "players", "quick", "settled", "sides", "table", "zero")
+    __slots__ = ("key_player", "key_side", "n", "players", "quick", "sides", "table", "zero")
 
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -73,15 +73,14 @@ class Seats:
         self.key_side = {s: s for s in table.sides} | {p: table.side_of(p) for p in table.players}
         self.key_player = {k: (k if k in self.players else None) for k in self.key_side}
         self.zero = dict.fromkeys(table.sides, 0)
-        self.bids: dict[Any, tuple[int, str, int | str]] = {}
-        self.entered: dict[tuple[tuple[str, str], ...], tuple[Any, ...]] = {}  # quick entry, judged once
-        self.quick: dict[tuple[str, str], tuple[int, Award, str, int, int, bool]] = {}
-        # (bid, points taken by each side...) -> (BidResult, score change, notes)
-        self.settled: dict[tuple[Any, ...], tuple[Any, dict[str, int], tuple[tuple[Any, ...], ...]]] = {}
+        # point -> owner -> its award and what judging it needs (Compiled.quick_award), made at first sight
+        self.quick: dict[str, dict[str, tuple[int, Award, str, int, int, int]]] = {}
 
 
 class Compiled:
     """One ruleset, compiled: the points quick entry must name, a plan per trump, seats per table."""
+
+    made = 0  # how many have been made: each one's key in a table's __dict__ is its own
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
@@ -96,35 +95,51 @@ class Compiled:
         self.follow_or_trump = s["play"]["follow"] == "suit-or-trump"
         self.tricks: dict[str, Any] = {}  # trump -> game.quickplay.TrickTables, made on the first hand played
         self.rotations: dict[tuple[str, ...], dict[str, tuple[str, ...]]] = {}  # players -> each one's turn order
+        b = s["bidding"]
+        # a bid's amount -> its worth, for every amount the ruleset allows (scoring.amount_worth, compiled)
+        self.worth = {a: a for a in range(b["min"], b["max"] + 1)}
+        if b["all_pass"] == "eldest-pitches":
+            self.worth[0] = 0
+        self.set_back = s["settle"]["setback"] == "bid"  # a bidding side short of its bid loses the bid
+        self.defenders_score = s["settle"]["defenders_score"]
         self.smudge = s["bidding"]["smudge"]  # a bid of this worth is the smudge (scoring.named_smudge)
         from pitchkeeper.game.scoring import always_out
 
-        self.required = tuple(p.id for p in ruleset.points if always_out(p))
+        self.required = tuple(p.id for p in ruleset.points if always_out(p))  # quick entry must name them
+        self.required_bits = (1 << len(self.required)) - 1
         g = ruleset.game_point
         self.game_id = g.id if g is not None else None
         self.quick_game: dict[str | None, GameCount] = {}
         self._seats: dict[Table, Seats] = {}
+        Compiled.made += 1
+        self.seats_key = f"_pk_seats{Compiled.made}"
 
     def seats(self, table: Table) -> Seats:
+        """The table's seats under this ruleset: made once per distinct table, and kept on the (frozen)
+        table object itself under this compiled form's own key, where the next hand finds it in one lookup."""
         s = self._seats.get(table)
         if s is None:
             s = self._seats[table] = Seats(table)
+        table.__dict__[self.seats_key] = s
         return s
 
-    def quick_award(self, seats: Seats, entry: tuple[str, str]) -> tuple[int, Award, str, int, int, bool] | None:
-        """(rank, award, side, value, is it a point always out, only the bidder may score it) of one
-        quick-entry point; None when the ruleset has no such point (the careful path says so)."""
-        got = seats.quick.get(entry)
+    def quick_award(self, seats: Seats, entry: tuple[str, str]) -> tuple[int, Award, str, int, int, int] | None:
+        """(rank, award, side, value, its bit in `required_bits` or 0, special) of one quick-entry point;
+        special: 1 only the bidding side may score it, 2 it is the game point. None when the ruleset has
+        no such point or the owner is not at the table (the careful path says so)."""
+        pid, who = entry
+        got = seats.quick.get(pid, {}).get(who)
         if got is None:
-            pid, who = entry
             rule = self.rules.get(pid)
             if rule is None or who not in seats.key_side:
                 return None
             side = seats.key_side[who]
             player = who if who in seats.players else None
             award = Award(pid, None, side, player, rule.value, ("entered", "", rule))
-            got = seats.quick[entry] = (_RANK.get(pid, len(_RANK)), award, side, rule.value,
-                                        pid in self.required, rule.kind.bidder_only(rule))
+            bit = 1 << self.required.index(pid) if pid in self.required else 0
+            special = (1 if rule.kind.bidder_only(rule) else 0) | (2 if pid == self.game_id else 0)
+            got = seats.quick.setdefault(pid, {})[who] = (_RANK.get(pid, len(_RANK)), award, side, rule.value,
+                                                           bit, special)
         return got
 
     def game_entered(self, winner: str | None) -> GameCount:

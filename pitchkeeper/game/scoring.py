@@ -36,7 +36,6 @@ if TYPE_CHECKING:  # play is loaded only for hands recorded trick by trick
     from pitchkeeper.game.play import Illegal, TrickResult
 
 _RANK = {p: i for i, p in enumerate(POINT_IDS)}
-_SEATS = "_pk_seats"  # the table's compiled seats, per compiled ruleset, in the (frozen) table's __dict__
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _NO_DEALT: dict[Card, str] = {}
 _tuple_new = tuple.__new__  # makes a NamedTuple without its Python-level __new__ (verdicts are made in bulk)
@@ -129,29 +128,12 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
         hand = named_smudge(ruleset, hand)
         bid = hand.bid
     plan = c.plans.get(hand.trump)
-    try:
-        seats = table.__dict__[_SEATS][c]
-    except KeyError:
-        seats = table.__dict__.setdefault(_SEATS, {})[c] = c.seats(table)
-    if hand.points is not None and plan is not None and not (hand.auction or hand.revokes):
-        entered = seats.entered.get(hand.points)
-        if entered is not None:  # this entry was judged at this table before: with this bid too?
-            done = entered[4].get(bid)
-            if done is not None:
-                return _tuple_new(Verdict, (ruleset.name, hand.trump, entered[0], entered[2], entered[1].copy(),
-                                            done[0], done[1].copy(), (), done[2], (), None))
-    known = seats.bids.get(bid)  # (worth, bidding side, label) of a bid already seen at this table
-    if known is None:
-        try:
-            known = (amount_worth(ruleset, bid.amount, bid.smudge), seats.key_side[bid.player], bid.label)
-        except (PitchError, KeyError):
-            plan = None
-        else:
-            if len(seats.bids) < 1024:
-                seats.bids[bid] = known
-    if plan is None:
+    seats = table.__dict__.get(c.seats_key) or c.seats(table)
+    # the bid's worth (compiled: amount -> worth, for the amounts the ruleset allows) and the bidding side
+    amount = c.smudge or None if bid.smudge else c.worth.get(bid.amount)
+    bid_side = seats.key_side.get(bid.player)
+    if plan is None or amount is None or bid_side is None:
         return _careful(ruleset, table, hand)
-    amount, bid_side, label = known
     if amount == 0:
         from pitchkeeper.game.bidding import check_bid  # a pitch without a contract is eldest hand's
 
@@ -164,10 +146,10 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
     illegal: tuple[Illegal, ...] = ()
     tricks: tuple[TrickResult, ...] = ()
     if hand.points is not None:
-        entered = seats.entered.get(hand.points) or _quick(c, seats, hand.points)
-        if entered is None or (entered[3] is not None and entered[3] != bid_side):
+        got_quick = _quick(c, seats, hand.points, bid_side)
+        if got_quick is None:
             return _careful(ruleset, table, hand)
-        awards, taken, game = entered[0], entered[1].copy(), entered[2]
+        awards, taken, game = got_quick
     else:
         played: dict[Card, str] = _NO_DEALT  # (shared, never written)
         checked = False  # played back fast: whole tricks of cards in the deck, each from its player's held cards
@@ -192,57 +174,99 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
         if got_cards is None:
             return _careful(ruleset, table, hand)
         awards, game = got_cards
+    took = taken[bid_side]
+    if amount:
+        made = took >= amount
+        label = "smudge" if bid.smudge else amount
+    else:
+        made, label = True, 0
+    result = _tuple_new(BidResult, (bid_side, bid.player, amount, label, made, took))
     if hand.revokes or c.sale or illegal:
-        took = taken[bid_side]
-        result = _tuple_new(BidResult, (bid_side, bid.player, amount, label if amount else 0,
-                                        amount == 0 or took >= amount, took))
         delta, notes, counters = _settle(ruleset, table, hand, taken, result, illegal)
-    else:  # the bid's result and the settlement follow from the bid and the points taken: made once each
-        key = (bid, *taken.values())
-        done = seats.settled.get(key)
-        if done is None:
-            if len(seats.settled) > 4096:
-                seats.settled.clear()
-            took = taken[bid_side]
-            result = _tuple_new(BidResult, (bid_side, bid.player, amount, label if amount else 0,
-                                            amount == 0 or took >= amount, took))
-            d, n, _ = _settle(ruleset, table, hand, taken, result, ())
-            done = seats.settled[key] = (result, d, n)
-        result, notes, counters = done[0], done[2], None
-        delta = done[1].copy()
-        if hand.points is not None and amount and not hand.auction and len(entered[4]) < 256:
-            entered[4][bid] = (result, done[1], notes)  # the next hand entered so with this bid is a lookup
+    else:  # no revoke, sale or illegal play: the settlement follows from the bid and the points taken alone
+        counters = None
+        if made:
+            mine = ("made" if amount else "no-contract", bid_side, took)
+            score = took
+        elif c.set_back:
+            mine, score = ("set", bid_side, took, label, amount), -amount
+        else:
+            mine, score = ("set-nothing", bid_side, took, label), 0
+        if len(taken) == 2 and c.defenders_score:  # the commonest table: two sides that both score
+            delta = taken.copy()
+            delta[bid_side] = score
+            first, second = taken
+            if first == bid_side:
+                t = taken[second]
+                notes = (mine, ("defended", second, t)) if t else (mine,)
+            else:  # the notes in the sides' order, as _settle says them
+                t = taken[first]
+                notes = (("defended", first, t), mine) if t else (mine,)
+        else:
+            delta = {}
+            note_list = []
+            add = note_list.append
+            defenders = c.defenders_score
+            for side, t in taken.items():  # as _settle words it, note for note
+                if side == bid_side:
+                    delta[side] = score
+                    add(mine)
+                elif defenders:
+                    delta[side] = t
+                    if t:
+                        add(("defended", side, t))
+                else:
+                    delta[side] = 0
+            notes = tuple(note_list)
     return _tuple_new(Verdict, (ruleset.name, hand.trump, awards, game, taken, result, delta, illegal, notes, tricks,
                                 counters))
 
 
-def _quick(c: Compiled, seats: Seats, points: tuple[tuple[str, str], ...]) -> tuple[Any, ...] | None:
-    """Quick entry's awards, taken points and game, made once per distinct entry at a table and kept;
-    with the side that must be the bidder's (a sweep only the bidder scores), or None for the careful path."""
+def _quick(c: Compiled, seats: Seats, points: tuple[tuple[str, str], ...],
+           bid_side: str) -> tuple[tuple[Award, ...], dict[str, int], GameCount | None] | None:
+    """Quick entry's awards, taken points and game, from each entry's award compiled once per table
+    (`Compiled.quick_award`); None when anything needs the careful path (which then words the error)."""
     taken = seats.zero.copy()
+    by_point = seats.quick
     entries = []
-    required = 0
-    game_side = bidder = None
-    for entry in points:
-        got = seats.quick.get(entry) or c.quick_award(seats, entry)
-        if got is None:
-            return None
-        _, _, side, value, always, only_bidder = got
-        taken[side] += value
-        required += always
-        if only_bidder:
-            bidder = side
-        if entry[0] == c.game_id:
-            game_side = side
-        entries.append(got)
-    if required != len(c.required):
+    add = entries.append
+    given = 0  # the points always out that were given, a bit each
+    last = -1
+    ordered = True
+    game_side = None
+    try:
+        for pid, who in points:
+            got = by_point[pid][who]
+            rank, _, side, value, bit, special = got
+            taken[side] += value
+            given |= bit
+            if special:
+                if special & 1 and side != bid_side:
+                    return None  # only the bidding side may score it: the careful path says so
+                if special & 2:
+                    game_side = side
+            if rank < last:
+                ordered = False
+            last = rank
+            add(got)
+    except KeyError:  # a point or an owner not seen at this table yet (or not in the ruleset, or not at it)
+        return _quick_slow(c, seats, points, bid_side)
+    if given != c.required_bits:
         return None
-    entries.sort(key=_FIRST)
-    game = None if c.game_id is None else c.game_entered(game_side)
-    made = (tuple(map(_SECOND, entries)), taken, game, bidder, {})
-    if len(seats.entered) < 4096:
-        seats.entered[points] = made
-    return made
+    if not ordered:
+        entries.sort(key=_FIRST)
+    if c.game_id is None:
+        return tuple(map(_SECOND, entries)), taken, None
+    return tuple(map(_SECOND, entries)), taken, c.quick_game.get(game_side) or c.game_entered(game_side)
+
+
+def _quick_slow(c: Compiled, seats: Seats, points: tuple[tuple[str, str], ...],
+                bid_side: str) -> tuple[tuple[Award, ...], dict[str, int], GameCount | None] | None:
+    """Compile each entry's award at this table (`Compiled.quick_award`), then judge as `_quick` does."""
+    for entry in points:
+        if c.quick_award(seats, entry) is None:
+            return None
+    return _quick(c, seats, points, bid_side)
 
 
 def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, hand: Hand, bid_side: str,
