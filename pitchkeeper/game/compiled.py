@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from pitchkeeper.game.cards import RANK_NAMES, Card, card_name
-from pitchkeeper.game.kinds import PointKind
+from pitchkeeper.game.kinds import GAME, HIGHEST, LOWEST, THE_CARD
 from pitchkeeper.game.records import POINT_IDS, Table
 from pitchkeeper.game.rulesets import PointRule, Ruleset
 from pitchkeeper.game.verdicts import Award, GameCount
@@ -34,10 +34,15 @@ def card_words(rule: PointRule, card: Card, symbol: str) -> str:
     return f"the {RANK_NAMES[symbol]} of trumps"
 
 
+# What the engine does for a step of a trump's plan (scoring._fast_cards dispatches on it): the built-in
+# finders are inlined there; any other kind is called.
+S_CARD, S_HIGH, S_LOW, S_GAME, S_FIND, S_SIDE = range(6)
+
+
 class TrumpPlan:
     """One trump: the trumps' strengths and the points in award order, each card point with its card."""
 
-    __slots__ = ("game_rule", "game_values", "low_order", "low_skip", "order", "steps", "strength")
+    __slots__ = ("game_rule", "game_values", "low_order", "low_skip", "needs_high", "order", "steps", "strength")
 
     def __init__(self, ruleset: Ruleset, trump: str) -> None:
         view = ruleset.views[trump]
@@ -45,18 +50,35 @@ class TrumpPlan:
         self.low_skip = view.low_skip
         self.order = tuple(sorted(view.strength, key=view.strength.__getitem__, reverse=True))  # high to low
         self.low_order = tuple(c for c in reversed(self.order) if c not in view.low_skip)  # low to high
-        # each point in award order: (its kind (game.kinds), rule, the card it is for, that card in words, id,
-        # value, to the player dealt it, the award's reason when its captor scores it (Award.why))
-        steps: list[tuple[PointKind, PointRule, Card | None, str, str, int, bool, tuple[str, str, PointRule]]] = []
-        for rule in ruleset.award_order:
-            card, words = view.point_card.get(rule.id), ""
-            if card is not None:
-                words = card_words(rule, card, view.symbol.get(card, ""))
-            steps.append((rule.kind, rule, card, words, rule.id, rule.value, rule.to == "dealt", ("captor", words, rule)))
-        self.steps = tuple(steps)
         # the (first) game point's card values, counted in the one pass over the captured cards
         self.game_rule = next((p for p in ruleset.award_order if p.kind.game), None)
         self.game_values = self.game_rule.card_values if self.game_rule else dict.fromkeys(ruleset.deck, 0)
+        # each point in award order: (what the engine does (S_CARD...S_SIDE), its rule, the card it is for, that
+        # card in words, id, value, to the player dealt it, the award's reason when its captor scores it
+        # (Award.why), and one thing more: LOW (a lone trump is high only, the reason when it is both); S_GAME
+        # (only more than half of all counted wins))
+        steps: list[tuple[Any, ...]] = []
+        for rule in ruleset.award_order:
+            kind = rule.kind
+            card, words = view.point_card.get(rule.id), ""
+            if card is not None:
+                words = card_words(rule, card, view.symbol.get(card, ""))
+            extra: Any = None
+            if kind.card is THE_CARD:
+                code = S_CARD
+            elif kind.card is HIGHEST:
+                code, words = S_HIGH, "high"
+            elif kind.card is LOWEST:
+                code, words, extra = S_LOW, "low", (rule.apart, ("captor", "lone", rule))
+            elif kind.side is GAME and rule is self.game_rule:
+                code, extra = S_GAME, rule.need == "majority"
+            else:
+                code = S_FIND if kind.card is not None else S_SIDE
+            steps.append((code, rule, card, words, rule.id, rule.value, rule.to == "dealt", ("captor", words, rule),
+                          kind, extra))
+        self.steps = tuple(steps)
+        # is the highest trump in play needed for every hand (high, low, or a kind that is not inlined)?
+        self.needs_high = any(step[0] in (S_HIGH, S_LOW, S_FIND) for step in steps)
 
 
 class Seats:

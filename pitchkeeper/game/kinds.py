@@ -174,6 +174,7 @@ def _sweep(rule: PointRule, captured: Iterable[tuple[str, Iterable[Card]]], key_
 THE_CARD: CardFinder = _the_card  # a point for one fixed card: the engine checks this finder inline
 HIGHEST: CardFinder = _highest  # the highest and the lowest trump in play, in nearly every ruleset: inline too
 LOWEST: CardFinder = _lowest
+GAME: SideFinder = _game  # game, counted in the engine's one pass over the cards: inline as well
 
 
 def _lowest_words(p: PointRule, worth: str, to: str) -> str:

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.cards import Card
 from pitchkeeper.game.compiled import _KEY as _COMPILED
-from pitchkeeper.game.compiled import Compiled, Seats, TrumpPlan, compiled
-from pitchkeeper.game.kinds import HIGHEST, LOWEST, THE_CARD
+from pitchkeeper.game.compiled import S_CARD, S_FIND, S_GAME, S_HIGH, S_LOW, Compiled, Seats, TrumpPlan, compiled
 from pitchkeeper.game.records import POINT_IDS, Bid, Hand, Table
 from pitchkeeper.game.rulesets import PointRule, Ruleset
 from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Verdict
@@ -277,29 +276,40 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
     from tricks played back fast (game.quickplay), which checked them, and `played` says who held each."""
     key_side = seats.key_side
     owner: dict[Card, str] = {}  # card -> the key it was captured under
-    counts = seats.zero.copy()
-    values = plan.game_values
     n = seats.n
     total = 0
     ragged = 0
     assert captured is not None
+    values = plan.game_values
+    counts = seats.zero.copy()  # each side's count for game
     try:  # one pass over the cards, in plain loops (cheaper than building dicts to merge, and calls)
-        for key, cards in captured:
-            side = key_side[key]
-            k = len(cards)
-            total += k
-            ragged |= k % n
-            g = 0
-            for card in cards:
-                owner[card] = key
-                g += values[card]
-            counts[side] += g
+        if plan.game_rule is None:  # nothing to count
+            for key, cards in captured:
+                key_side[key]  # (a KeyError: no side or player)
+                k = len(cards)
+                total += k
+                ragged |= k % n
+                for card in cards:
+                    owner[card] = key
+            if not owner.keys() <= c.deck:
+                return None
+        else:
+            for key, cards in captured:
+                side = key_side[key]
+                k = len(cards)
+                total += k
+                ragged |= k % n
+                g = 0
+                for card in cards:
+                    owner[card] = key
+                    g += values[card]
+                counts[side] += g
     except KeyError:  # a key that is no side or player, or a card that is not in the deck
         return None
     strength = plan.strength
     if checked:
         pass
-    elif len(owner) != total:  # (every card is in the deck: `values` has them all)
+    elif len(owner) != total:  # (every card is in the deck)
         return None
     elif c.trump_only:
         if not strength.keys() >= owner.keys() or total > n * c.hand_size:
@@ -327,48 +337,58 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
         if len(dealt) != listed or not owner.keys() >= dealt.keys():
             dealt = _dealt_index(ruleset, hand, owner, strength)
     high = None
-    for card in plan.order:  # the trumps from the highest down: the first captured is high
-        if card in owner:
-            high = card
-            break
+    if plan.needs_high:
+        for card in plan.order:  # the trumps from the highest down: the first captured is high
+            if card in owner:
+                high = card
+                break
     key_player = seats.key_player
     awards: list[Award] = []
     add = awards.append
     game: GameCount | None = None
-    for kind, rule, card, what, pid, value, to_dealt, by_captor in plan.steps:
-        find = kind.card
-        if find is THE_CARD:  # a point for one fixed card, the commonest: is it in play? (inline, for speed)
+    # each step's card and reason found (the built-in kinds inline, for speed), then scored by its captor
+    # or, for a point that goes to the player dealt its card, by that player (below)
+    for code, rule, card, what, pid, value, to_dealt, why, kind, extra in plan.steps:
+        if code == S_CARD:  # a point for one fixed card, the commonest: is it in play?
             if card not in owner:
                 continue
-            if not to_dealt:  # its captor scores it (the reason made once per trump)
-                key = owner[card]
-                side = key_side[key]
-                taken[side] += value
-                add(_tuple_new(Award, (pid, card, side, key_player[key], value, by_captor)))
-                continue
-        elif find is HIGHEST:
+        elif code == S_HIGH:
             if high is None:
                 continue
-            card, what = high, "high"
-        elif find is LOWEST:
+            card = high
+        elif code == S_LOW:
             for card in plan.low_order:  # from the lowest up, the skipped ones left out (as kinds._lowest)
                 if card in owner:
                     break
             else:
                 continue
             if card == high:
-                if rule.apart:
+                if extra[0]:  # a lone trump is high only
                     continue
-                what = "lone"
-            else:
-                what = "low"
-        elif find is not None:
-            got = find(rule, card, what, owner, high, plan)
+                what, why = "lone", extra[1]
+        elif code == S_GAME:  # counted in the pass over the cards: the one side that counted the most
+            top = 0
+            winner = None
+            for side, v in counts.items():  # (as kinds._game)
+                if v > top:
+                    top, winner = v, side
+                elif v == top:
+                    winner = None
+            if winner is not None and extra and top * 2 <= sum(counts.values()):
+                winner = None  # a majority is needed, and this is not one
+            game = _tuple_new(GameCount, (counts, winner, "", (captured, key_side, values)))
+            if winner is not None:
+                taken[winner] += value
+                add(_tuple_new(Award, (pid, None, winner, None, value, ("game", game, rule))))
+            continue
+        elif code == S_FIND:
+            got = kind.card(rule, card, what, owner, high, plan)
             if got is None:
                 continue
             card, what = got
-        else:  # a side's point (game, a sweep)
-            side, how, what = kind.side(rule, captured, key_side, seats.zero,  # type: ignore[misc]
+            why = ("captor", what, rule)
+        else:  # a side's point (a sweep, or any other kind)
+            side, how, what = kind.side(rule, captured, key_side, seats.zero,
                                         counts if rule is plan.game_rule else None, bid_side)
             if kind.game:
                 game = what
@@ -383,15 +403,15 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
                 taken[side] += value
                 add(_tuple_new(Award, (pid, card, side, player, value, ("dealt", what, rule))))
                 continue
+            if not plan.needs_high:
+                high = next(filter(owner.__contains__, plan.order), None)
             if card != high:
                 return None  # the careful path says who must be named
-            how = "lone-dealt"
-        else:
-            how = "captor"
+            why = ("lone-dealt", what, rule)
         key = owner[card]
         side = key_side[key]
         taken[side] += value
-        add(_tuple_new(Award, (pid, card, side, key_player[key], value, (how, what, rule))))
+        add(_tuple_new(Award, (pid, card, side, key_player[key], value, why)))
     return tuple(awards), game
 
 
@@ -509,7 +529,7 @@ def _card_awards(ruleset: Ruleset, table: Table, hand: Hand, captured: tuple[tup
     game: GameCount | None = None
     zero = dict.fromkeys(sides, 0)
     plan = compiled(ruleset).plans[hand.trump]
-    for kind, rule, card, what, *_ in plan.steps:
+    for _, rule, card, what, _, _, _, _, kind, _ in plan.steps:
         find = kind.card
         if find is not None:
             got = find(rule, card, what, owner, high, plan)
