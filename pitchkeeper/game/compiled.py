@@ -42,7 +42,8 @@ S_CARD, S_HIGH, S_LOW, S_GAME, S_FIND, S_SIDE = range(6)
 class TrumpPlan:
     """One trump: the trumps' strengths and the points in award order, each card point with its card."""
 
-    __slots__ = ("game_rule", "game_values", "low_order", "low_skip", "needs_high", "order", "steps", "strength")
+    __slots__ = ("fixed", "game", "game_rule", "game_values", "high", "low", "low_order", "low_skip", "needs_high",
+                 "order", "rest", "steps", "strength")
 
     def __init__(self, ruleset: Ruleset, trump: str) -> None:
         view = ruleset.views[trump]
@@ -79,6 +80,26 @@ class TrumpPlan:
         self.steps = tuple(steps)
         # is the highest trump in play needed for every hand (high, low, or a kind that is not inlined)?
         self.needs_high = any(step[0] in (S_HIGH, S_LOW, S_FIND) for step in steps)
+        # The same steps sorted by what the engine does with them, each with its place in the award order
+        # (scoring._fast_cards fills the places): the points for one fixed card its captor scores, (slot, card,
+        # id, value, reason); high, low and game, the first of each, or None; and the rest, (slot, step).
+        fixed: list[tuple[Any, ...]] = []
+        rest: list[tuple[int, tuple[Any, ...]]] = []
+        self.high = self.low = self.game = None
+        for slot, step in enumerate(steps):
+            code, rule, card, words, pid, value, to_dealt, why, _, extra = step
+            if code == S_CARD and not to_dealt:
+                fixed.append((slot, card, pid, value, why))
+            elif code == S_HIGH and not to_dealt and self.high is None:
+                self.high = (slot, pid, value, why)
+            elif code == S_LOW and self.low is None:
+                self.low = (slot, pid, value, to_dealt, rule, extra[0], why, extra[1])
+            elif code == S_GAME and self.game is None:
+                self.game = (slot, pid, value, rule, extra)
+            else:
+                rest.append((slot, step))
+        self.fixed = tuple(fixed)
+        self.rest = tuple(rest)
 
 
 class Seats:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.cards import Card
 from pitchkeeper.game.compiled import _KEY as _COMPILED
-from pitchkeeper.game.compiled import S_CARD, S_FIND, S_GAME, S_HIGH, S_LOW, Compiled, Seats, TrumpPlan, compiled
+from pitchkeeper.game.compiled import S_CARD, S_FIND, S_HIGH, S_LOW, Compiled, Seats, TrumpPlan, compiled
 from pitchkeeper.game.records import POINT_IDS, Bid, Hand, Table
 from pitchkeeper.game.rulesets import PointRule, Ruleset
 from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Verdict
@@ -343,45 +343,69 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
                 high = card
                 break
     key_player = seats.key_player
-    awards: list[Award] = []
-    add = awards.append
+    awards: list[Award | None] = [None] * len(plan.steps)  # in award order: each step has its place
     game: GameCount | None = None
-    # each step's card and reason found (the built-in kinds inline, for speed), then scored by its captor
-    # or, for a point that goes to the player dealt its card, by that player (below)
-    for code, rule, card, what, pid, value, to_dealt, why, kind, extra in plan.steps:
-        if code == S_CARD:  # a point for one fixed card, the commonest: is it in play?
+    for slot, card, pid, value, why in plan.fixed:  # a point for one fixed card, scored by its captor
+        if card in owner:
+            key = owner[card]
+            side = key_side[key]
+            taken[side] += value
+            awards[slot] = _tuple_new(Award, (pid, card, side, key_player[key], value, why))
+    if high is not None and plan.high is not None:  # high, scored by its captor
+        slot, pid, value, why = plan.high
+        key = owner[high]
+        side = key_side[key]
+        taken[side] += value
+        awards[slot] = _tuple_new(Award, (pid, high, side, key_player[key], value, why))
+    if plan.low is not None:
+        slot, pid, value, to_dealt, rule, apart, why, lone = plan.low
+        for card in plan.low_order:  # from the lowest up, the skipped ones left out (as kinds._lowest)
+            if card in owner:
+                if card != high:
+                    what = "low"
+                elif apart:  # a lone trump is high only
+                    break
+                else:
+                    what, why = "lone", lone
+                player = dealt.get(card) if to_dealt else None
+                if player is not None:  # to the player dealt it
+                    side = key_side[player]
+                    why = ("dealt", what, rule)
+                else:
+                    if to_dealt:
+                        if card != high:
+                            return None  # the careful path says who must be named
+                        why = ("lone-dealt", what, rule)  # a lone trump wins its own trick
+                    key = owner[card]
+                    side = key_side[key]
+                    player = key_player[key]
+                taken[side] += value
+                awards[slot] = _tuple_new(Award, (pid, card, side, player, value, why))
+                break
+    if plan.game is not None:  # counted in the pass over the cards: the one side that counted the most
+        slot, pid, value, rule, majority = plan.game
+        top = 0
+        winner = None
+        for side, v in counts.items():  # (as kinds._game)
+            if v > top:
+                top, winner = v, side
+            elif v == top:
+                winner = None
+        if winner is not None and majority and top * 2 <= sum(counts.values()):
+            winner = None  # a majority is needed, and this is not one
+        game = _tuple_new(GameCount, (counts, winner, "", (captured, key_side, values)))
+        if winner is not None:
+            taken[winner] += value
+            awards[slot] = _tuple_new(Award, (pid, None, winner, None, value, ("game", game, rule)))
+    for slot, (code, rule, card, what, pid, value, to_dealt, why, kind, _) in plan.rest:
+        if code == S_CARD:
             if card not in owner:
                 continue
         elif code == S_HIGH:
             if high is None:
                 continue
             card = high
-        elif code == S_LOW:
-            for card in plan.low_order:  # from the lowest up, the skipped ones left out (as kinds._lowest)
-                if card in owner:
-                    break
-            else:
-                continue
-            if card == high:
-                if extra[0]:  # a lone trump is high only
-                    continue
-                what, why = "lone", extra[1]
-        elif code == S_GAME:  # counted in the pass over the cards: the one side that counted the most
-            top = 0
-            winner = None
-            for side, v in counts.items():  # (as kinds._game)
-                if v > top:
-                    top, winner = v, side
-                elif v == top:
-                    winner = None
-            if winner is not None and extra and top * 2 <= sum(counts.values()):
-                winner = None  # a majority is needed, and this is not one
-            game = _tuple_new(GameCount, (counts, winner, "", (captured, key_side, values)))
-            if winner is not None:
-                taken[winner] += value
-                add(_tuple_new(Award, (pid, None, winner, None, value, ("game", game, rule))))
-            continue
-        elif code == S_FIND:
+        elif code in (S_FIND, S_LOW):
             got = kind.card(rule, card, what, owner, high, plan)
             if got is None:
                 continue
@@ -394,14 +418,14 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
                 game = what
             if side is not None:
                 taken[side] += value
-                add(_tuple_new(Award, (pid, None, side, None, value, (how, what, rule))))
+                awards[slot] = _tuple_new(Award, (pid, None, side, None, value, (how, what, rule)))
             continue
         if to_dealt:
             player = dealt.get(card)
             if player is not None:
                 side = key_side[player]
                 taken[side] += value
-                add(_tuple_new(Award, (pid, card, side, player, value, ("dealt", what, rule))))
+                awards[slot] = _tuple_new(Award, (pid, card, side, player, value, ("dealt", what, rule)))
                 continue
             if not plan.needs_high:
                 high = next(filter(owner.__contains__, plan.order), None)
@@ -411,8 +435,8 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
         key = owner[card]
         side = key_side[key]
         taken[side] += value
-        add(_tuple_new(Award, (pid, card, side, key_player[key], value, why)))
-    return tuple(awards), game
+        awards[slot] = _tuple_new(Award, (pid, card, side, key_player[key], value, why))
+    return tuple(filter(None, awards)), game
 
 
 def _careful(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
