@@ -105,10 +105,11 @@ class TrumpPlan:
 class Seats:
     """One table under one ruleset: who a record's keys are, and quick entry's awards made once."""
 
-    __slots__ = ("key_player", "key_side", "n", "players", "quick", "sides", "table", "zero")
+    __slots__ = ("games", "key_player", "key_side", "n", "players", "quick", "sides", "table", "zero")
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, games: dict[str | None, GameCount | None]) -> None:
         self.table = table
+        self.games = games  # quick entry's game count, by the side entered as winning it (None: nobody)
         self.sides = table.sides
         self.players = frozenset(table.players)
         self.n = len(table.players)
@@ -149,7 +150,7 @@ class Compiled:
         from pitchkeeper.game.scoring import always_out
 
         self.required = tuple(p.id for p in ruleset.points if always_out(p))  # quick entry must name them
-        self.required_bits = (1 << len(self.required)) - 1
+        self.required_bits = sum(1 << _RANK.get(pid, len(_RANK)) for pid in self.required)  # (quick_award)
         g = ruleset.game_point
         self.game_id = g.id if g is not None else None
         self.quick_game: dict[str | None, GameCount] = {}
@@ -162,14 +163,16 @@ class Compiled:
         table object itself under this compiled form's own key, where the next hand finds it in one lookup."""
         s = self._seats.get(table)
         if s is None:
-            s = self._seats[table] = Seats(table)
+            games = {w: self.game_entered(w) for w in (*table.sides, None)} if self.game_id else {None: None}
+            s = self._seats[table] = Seats(table, games)
         table.__dict__[self.seats_key] = s
         return s
 
     def quick_award(self, seats: Seats, entry: tuple[str, str]) -> tuple[int, Award, str, int, int, int] | None:
-        """(rank, award, side, value, its bit in `required_bits` or 0, special) of one quick-entry point;
-        special: 1 only the bidding side may score it, 2 it is the game point. None when the ruleset has
-        no such point or the owner is not at the table (the careful path says so)."""
+        """(place, award, side, value, bit, special) of one quick-entry point: its place in the contract's
+        order (POINT_IDS, then any other) and a bit for that place (`required_bits` has those of the points
+        always out); special: 1 only the bidding side may score it, 2 it is the game point. None when the
+        ruleset has no such point or the owner is not at the table (the careful path says so)."""
         pid, who = entry
         got = seats.quick.get(pid, {}).get(who)
         if got is None:
@@ -179,10 +182,9 @@ class Compiled:
             side = seats.key_side[who]
             player = who if who in seats.players else None
             award = Award(pid, None, side, player, rule.value, ("entered", "", rule))
-            bit = 1 << self.required.index(pid) if pid in self.required else 0
+            place = _RANK.get(pid, len(_RANK))
             special = (1 if rule.kind.bidder_only(rule) else 0) | (2 if pid == self.game_id else 0)
-            got = seats.quick.setdefault(pid, {})[who] = (_RANK.get(pid, len(_RANK)), award, side, rule.value,
-                                                           bit, special)
+            got = seats.quick.setdefault(pid, {})[who] = (place, award, side, rule.value, 1 << place, special)
         return got
 
     def game_entered(self, winner: str | None) -> GameCount:

@@ -7,7 +7,6 @@ code here.
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from pitchkeeper.errors import PitchError, did_you_mean
@@ -35,7 +34,7 @@ if TYPE_CHECKING:  # play is loaded only for hands recorded trick by trick
     from pitchkeeper.game.play import Illegal, TrickResult
 
 _RANK = {p: i for i, p in enumerate(POINT_IDS)}
-_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_PLACES = len(POINT_IDS) + 1  # an award's place in the contract's order (POINT_IDS, then any other point)
 _NO_DEALT: dict[Card, str] = {}
 _tuple_new = tuple.__new__  # makes a NamedTuple without its Python-level __new__ (verdicts are made in bulk)
 
@@ -144,11 +143,32 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
     game: GameCount | None
     illegal: tuple[Illegal, ...] = ()
     tricks: tuple[TrickResult, ...] = ()
-    if hand.points is not None:
-        got_quick = _quick(c, seats, hand.points, bid_side)
-        if got_quick is None:
-            return _careful(ruleset, table, hand)
-        awards, taken, game = got_quick
+    points = hand.points
+    if points is not None:  # quick entry: each point's award made once per table (Compiled.quick_award)
+        taken = seats.zero.copy()
+        by_point = seats.quick
+        placed: list[Award | None] = [None] * _PLACES  # each award in its place in the contract's order
+        given = 0  # a bit for each point given, at its place
+        game_side = None
+        try:
+            for pid, who in points:
+                place, award, side, value, bit, special = by_point[pid][who]
+                taken[side] += value
+                given |= bit
+                placed[place] = award
+                if special:
+                    if special & 1 and side != bid_side:
+                        return _careful(ruleset, table, hand)  # only the bidding side may score it: it says so
+                    if special & 2:
+                        game_side = side
+        except KeyError:  # a point or an owner not seen at this table yet (or not in the ruleset, or not at it)
+            if any(c.quick_award(seats, entry) is None for entry in points):
+                return _careful(ruleset, table, hand)
+            return verdict(ruleset, table, hand)  # every entry made now
+        awards = tuple(filter(None, placed))
+        if given & c.required_bits != c.required_bits or len(awards) != len(points):
+            return _careful(ruleset, table, hand)  # a point always out not given (or a point given twice)
+        game = seats.games[game_side]
     else:
         played: dict[Card, str] = _NO_DEALT  # (shared, never written)
         checked = False  # played back fast: whole tricks of cards in the deck, each from its player's held cards
@@ -219,53 +239,6 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
             notes = tuple(note_list)
     return _tuple_new(Verdict, (ruleset.name, hand.trump, awards, game, taken, result, delta, illegal, notes, tricks,
                                 counters))
-
-
-def _quick(c: Compiled, seats: Seats, points: tuple[tuple[str, str], ...],
-           bid_side: str) -> tuple[tuple[Award, ...], dict[str, int], GameCount | None] | None:
-    """Quick entry's awards, taken points and game, from each entry's award compiled once per table
-    (`Compiled.quick_award`); None when anything needs the careful path (which then words the error)."""
-    taken = seats.zero.copy()
-    by_point = seats.quick
-    entries = []
-    add = entries.append
-    given = 0  # the points always out that were given, a bit each
-    last = -1
-    ordered = True
-    game_side = None
-    try:
-        for pid, who in points:
-            got = by_point[pid][who]
-            rank, _, side, value, bit, special = got
-            taken[side] += value
-            given |= bit
-            if special:
-                if special & 1 and side != bid_side:
-                    return None  # only the bidding side may score it: the careful path says so
-                if special & 2:
-                    game_side = side
-            if rank < last:
-                ordered = False
-            last = rank
-            add(got)
-    except KeyError:  # a point or an owner not seen at this table yet (or not in the ruleset, or not at it)
-        return _quick_slow(c, seats, points, bid_side)
-    if given != c.required_bits:
-        return None
-    if not ordered:
-        entries.sort(key=_FIRST)
-    if c.game_id is None:
-        return tuple(map(_SECOND, entries)), taken, None
-    return tuple(map(_SECOND, entries)), taken, c.quick_game.get(game_side) or c.game_entered(game_side)
-
-
-def _quick_slow(c: Compiled, seats: Seats, points: tuple[tuple[str, str], ...],
-                bid_side: str) -> tuple[tuple[Award, ...], dict[str, int], GameCount | None] | None:
-    """Compile each entry's award at this table (`Compiled.quick_award`), then judge as `_quick` does."""
-    for entry in points:
-        if c.quick_award(seats, entry) is None:
-            return None
-    return _quick(c, seats, points, bid_side)
 
 
 def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, hand: Hand, bid_side: str,
