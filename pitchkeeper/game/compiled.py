@@ -105,7 +105,8 @@ class TrumpPlan:
 class Seats:
     """One table under one ruleset: who a record's keys are, and quick entry's awards made once."""
 
-    __slots__ = ("games", "key_player", "key_side", "n", "players", "quick", "sides", "table", "zero")
+    __slots__ = ("entered", "games", "key_player", "key_side", "n", "players", "quick", "settled", "sides", "table",
+                 "zero")
 
     def __init__(self, table: Table, games: dict[str | None, GameCount | None]) -> None:
         self.table = table
@@ -117,8 +118,12 @@ class Seats:
         self.key_side = {s: s for s in table.sides} | {p: table.side_of(p) for p in table.players}
         self.key_player = {k: (k if k in self.players else None) for k in self.key_side}
         self.zero = dict.fromkeys(table.sides, 0)
-        # point -> owner -> its award and what judging it needs (Compiled.quick_award), made at first sight
-        self.quick: dict[str, dict[str, tuple[int, Award, str, int, int, int]]] = {}
+        # (point, owner) -> its award and what judging it needs (Compiled.quick_award), made at first sight
+        self.quick: dict[tuple[str, str], tuple[Any, ...]] = {}
+        # a quick entry -> its awards, points taken, game and bidder-only side (scoring._quick), bounded
+        self.entered: dict[tuple[tuple[str, str], ...], tuple[Any, ...]] = {}
+        # (bidder, bid, points taken by each side...) -> (BidResult, score change, notes) (scoring._settled)
+        self.settled: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
 
 class Compiled:
@@ -168,14 +173,15 @@ class Compiled:
         table.__dict__[self.seats_key] = s
         return s
 
-    def quick_award(self, seats: Seats, entry: tuple[str, str]) -> tuple[int, Award, str, int, int, int] | None:
-        """(place, award, side, value, bit, special) of one quick-entry point: its place in the contract's
-        order (POINT_IDS, then any other) and a bit for that place (`required_bits` has those of the points
-        always out); special: 1 only the bidding side may score it, 2 it is the game point. None when the
-        ruleset has no such point or the owner is not at the table (the careful path says so)."""
-        pid, who = entry
-        got = seats.quick.get(pid, {}).get(who)
+    def quick_award(self, seats: Seats, entry: tuple[str, str]) -> tuple[Any, ...] | None:
+        """(place, award, side, value, bit, special, entry) of one quick-entry point: its place in the
+        contract's order (POINT_IDS, then any other) and a bit for that place (`required_bits` has those of
+        the points always out); special: 1 only the bidding side may score it, 2 it is the game point; the
+        entry as the table's own object. None when the ruleset has no such point or the owner is not at the
+        table (the careful path says so)."""
+        got = seats.quick.get(entry)
         if got is None:
+            pid, who = entry
             rule = self.rules.get(pid)
             if rule is None or who not in seats.key_side:
                 return None
@@ -184,7 +190,7 @@ class Compiled:
             award = Award(pid, None, side, player, rule.value, ("entered", "", rule))
             place = _RANK.get(pid, len(_RANK))
             special = (1 if rule.kind.bidder_only(rule) else 0) | (2 if pid == self.game_id else 0)
-            got = seats.quick.setdefault(pid, {})[who] = (place, award, side, rule.value, 1 << place, special)
+            got = seats.quick[entry] = (place, award, side, rule.value, 1 << place, special, (pid, who))
         return got
 
     def game_entered(self, winner: str | None) -> GameCount:

@@ -144,31 +144,16 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
     illegal: tuple[Illegal, ...] = ()
     tricks: tuple[TrickResult, ...] = ()
     points = hand.points
-    if points is not None:  # quick entry: each point's award made once per table (Compiled.quick_award)
-        taken = seats.zero.copy()
-        by_point = seats.quick
-        placed: list[Award | None] = [None] * _PLACES  # each award in its place in the contract's order
-        given = 0  # a bit for each point given, at its place
-        game_side = None
-        try:
-            for pid, who in points:
-                place, award, side, value, bit, special = by_point[pid][who]
-                taken[side] += value
-                given |= bit
-                placed[place] = award
-                if special:
-                    if special & 1 and side != bid_side:
-                        return _careful(ruleset, table, hand)  # only the bidding side may score it: it says so
-                    if special & 2:
-                        game_side = side
-        except KeyError:  # a point or an owner not seen at this table yet (or not in the ruleset, or not at it)
-            if any(c.quick_award(seats, entry) is None for entry in points):
-                return _careful(ruleset, table, hand)
-            return verdict(ruleset, table, hand)  # every entry made now
-        awards = tuple(filter(None, placed))
-        if given & c.required_bits != c.required_bits or len(awards) != len(points):
-            return _careful(ruleset, table, hand)  # a point always out not given (or a point given twice)
-        game = seats.games[game_side]
+    if points is not None:  # quick entry
+        known = seats.entered.get(points)
+        if known is None:
+            known = _quick(c, seats, points)
+            if known is None:
+                return _careful(ruleset, table, hand)  # an error (or a point given twice): it words it
+        awards, taken, game, bidder = known
+        if bidder is not None and bidder != bid_side:
+            return _careful(ruleset, table, hand)  # only the bidding side may score that point: it says so
+        taken = taken.copy()
     else:
         played: dict[Card, str] = _NO_DEALT  # (shared, never written)
         checked = False  # played back fast: whole tricks of cards in the deck, each from its player's held cards
@@ -193,52 +178,85 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
         if got_cards is None:
             return _careful(ruleset, table, hand)
         awards, game = got_cards
-    took = taken[bid_side]
-    if amount:
-        made = took >= amount
-        label = "smudge" if bid.smudge else amount
-    else:
-        made, label = True, 0
-    result = _tuple_new(BidResult, (bid_side, bid.player, amount, label, made, took))
+    label = "smudge" if bid.smudge else amount
     if hand.revokes or c.sale or illegal:
+        took = taken[bid_side]
+        result = _tuple_new(BidResult, (bid_side, bid.player, amount, label if amount else 0,
+                                        amount == 0 or took >= amount, took))
         delta, notes, counters = _settle(ruleset, table, hand, taken, result, illegal)
     else:  # no revoke, sale or illegal play: the settlement follows from the bid and the points taken alone
         counters = None
-        if made:
-            mine = ("made" if amount else "no-contract", bid_side, took)
-            score = took
-        elif c.set_back:
-            mine, score = ("set", bid_side, took, label, amount), -amount
-        else:
-            mine, score = ("set-nothing", bid_side, took, label), 0
-        if len(taken) == 2 and c.defenders_score:  # the commonest table: two sides that both score
-            delta = taken.copy()
-            delta[bid_side] = score
-            first, second = taken
-            if first == bid_side:
-                t = taken[second]
-                notes = (mine, ("defended", second, t)) if t else (mine,)
-            else:  # the notes in the sides' order, as _settle says them
-                t = taken[first]
-                notes = (("defended", first, t), mine) if t else (mine,)
-        else:
-            delta = {}
-            note_list = []
-            add = note_list.append
-            defenders = c.defenders_score
-            for side, t in taken.items():  # as _settle words it, note for note
-                if side == bid_side:
-                    delta[side] = score
-                    add(mine)
-                elif defenders:
-                    delta[side] = t
-                    if t:
-                        add(("defended", side, t))
-                else:
-                    delta[side] = 0
-            notes = tuple(note_list)
+        settle_key = (bid.player, label, *taken.values())
+        done = seats.settled.get(settle_key) or _settled(c, seats, settle_key, taken, bid_side, amount)
+        result, delta, notes = done
+        delta = delta.copy()
     return _tuple_new(Verdict, (ruleset.name, hand.trump, awards, game, taken, result, delta, illegal, notes, tricks,
                                 counters))
+
+
+def _settled(c: Compiled, seats: Seats, key: tuple[Any, ...], taken: dict[str, int], bid_side: str,
+             amount: int) -> tuple[BidResult, dict[str, int], tuple[tuple[Any, ...], ...]]:
+    """The bid's result, each side's score change and the notes saying why, when no revoke, sale or
+    illegal play changes them (as `_settle` says them, note for note): kept per table by the bid and the
+    points each side took (`key`), which recur at any table."""
+    label = key[1]
+    took = taken[bid_side]
+    made = amount == 0 or took >= amount
+    result = _tuple_new(BidResult, (bid_side, key[0], amount, label if amount else 0, made, took))
+    if made:
+        mine = ("made" if amount else "no-contract", bid_side, took)
+        score = took
+    elif c.set_back:
+        mine, score = ("set", bid_side, took, label, amount), -amount
+    else:
+        mine, score = ("set-nothing", bid_side, took, label), 0
+    delta = {}
+    notes = []
+    for side, t in taken.items():
+        if side == bid_side:
+            delta[side] = score
+            notes.append(mine)
+        elif c.defenders_score:
+            delta[side] = t
+            if t:
+                notes.append(("defended", side, t))
+        else:
+            delta[side] = 0
+    done = (result, delta, tuple(notes))
+    if len(seats.settled) < 4096:
+        seats.settled[key] = done
+    return done
+
+
+def _quick(c: Compiled, seats: Seats, points: tuple[tuple[str, str], ...]) -> tuple[Any, ...] | None:
+    """Quick entry's (awards, points taken, game, the side a point only the bidder may score went to),
+    from each point's award made once per table (`Compiled.quick_award`), kept for the next hand entered
+    so at this table (a table sees few distinct entries); None for the careful path."""
+    taken = seats.zero.copy()
+    placed: list[Award | None] = [None] * _PLACES  # each award in its place in the contract's order
+    given = 0  # a bit for each point given, at its place
+    game_side = bidder = None
+    key = []  # the entry, made of the table's own objects (kept as the key: no record is kept alive)
+    for entry in points:
+        got = c.quick_award(seats, entry)
+        if got is None:
+            return None
+        place, award, side, value, bit, special, canonical = got
+        taken[side] += value
+        given |= bit
+        placed[place] = award
+        if special & 1:
+            bidder = side
+        if special & 2:
+            game_side = side
+        key.append(canonical)
+    awards = tuple(filter(None, placed))
+    if given & c.required_bits != c.required_bits or len(awards) != len(points):
+        return None  # a point always out not given (or a point given twice)
+    made = (awards, taken, seats.games[game_side], bidder)
+    if len(seats.entered) < 4096:
+        seats.entered[tuple(key)] = made
+    return made
 
 
 def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, hand: Hand, bid_side: str,
