@@ -105,8 +105,7 @@ class TrumpPlan:
 class Seats:
     """One table under one ruleset: who a record's keys are, and quick entry's awards made once."""
 
-    __slots__ = ("entered", "games", "key_player", "key_side", "n", "players", "quick", "settled", "sides", "table",
-                 "zero")
+    __slots__ = ("entered", "games", "key_player", "key_side", "n", "players", "quick", "sides", "table", "zero")
 
     def __init__(self, table: Table, games: dict[str | None, GameCount | None]) -> None:
         self.table = table
@@ -122,8 +121,6 @@ class Seats:
         self.quick: dict[tuple[str, str], tuple[Any, ...]] = {}
         # a quick entry -> its awards, points taken, game and bidder-only side (scoring._quick), bounded
         self.entered: dict[tuple[tuple[str, str], ...], tuple[Any, ...]] = {}
-        # (bidder, bid, points taken by each side...) -> (BidResult, score change, notes) (scoring._settled)
-        self.settled: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
 
 class Compiled:

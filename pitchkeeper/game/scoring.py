@@ -186,46 +186,47 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
         delta, notes, counters = _settle(ruleset, table, hand, taken, result, illegal)
     else:  # no revoke, sale or illegal play: the settlement follows from the bid and the points taken alone
         counters = None
-        settle_key = (bid.player, label, *taken.values())
-        done = seats.settled.get(settle_key) or _settled(c, seats, settle_key, taken, bid_side, amount)
-        result, delta, notes = done
-        delta = delta.copy()
+        took = taken[bid_side]
+        if amount:
+            made = took >= amount
+        else:
+            made, label = True, 0
+        result = _tuple_new(BidResult, (bid_side, bid.player, amount, label, made, took))
+        if made:
+            mine = ("made" if amount else "no-contract", bid_side, took)
+            score = took
+        elif c.set_back:
+            mine, score = ("set", bid_side, took, label, amount), -amount
+        else:
+            mine, score = ("set-nothing", bid_side, took, label), 0
+        if len(taken) == 2 and c.defenders_score:  # the commonest table: two sides that both score
+            delta = taken.copy()
+            delta[bid_side] = score
+            first, second = taken
+            if first == bid_side:
+                t = taken[second]
+                notes = (mine, ("defended", second, t)) if t else (mine,)
+            else:  # the notes in the sides' order, as _settle says them
+                t = taken[first]
+                notes = (("defended", first, t), mine) if t else (mine,)
+        else:
+            delta = {}
+            note_list = []
+            add = note_list.append
+            defenders = c.defenders_score
+            for side, t in taken.items():  # as _settle words it, note for note
+                if side == bid_side:
+                    delta[side] = score
+                    add(mine)
+                elif defenders:
+                    delta[side] = t
+                    if t:
+                        add(("defended", side, t))
+                else:
+                    delta[side] = 0
+            notes = tuple(note_list)
     return _tuple_new(Verdict, (ruleset.name, hand.trump, awards, game, taken, result, delta, illegal, notes, tricks,
                                 counters))
-
-
-def _settled(c: Compiled, seats: Seats, key: tuple[Any, ...], taken: dict[str, int], bid_side: str,
-             amount: int) -> tuple[BidResult, dict[str, int], tuple[tuple[Any, ...], ...]]:
-    """The bid's result, each side's score change and the notes saying why, when no revoke, sale or
-    illegal play changes them (as `_settle` says them, note for note): kept per table by the bid and the
-    points each side took (`key`), which recur at any table."""
-    label = key[1]
-    took = taken[bid_side]
-    made = amount == 0 or took >= amount
-    result = _tuple_new(BidResult, (bid_side, key[0], amount, label if amount else 0, made, took))
-    if made:
-        mine = ("made" if amount else "no-contract", bid_side, took)
-        score = took
-    elif c.set_back:
-        mine, score = ("set", bid_side, took, label, amount), -amount
-    else:
-        mine, score = ("set-nothing", bid_side, took, label), 0
-    delta = {}
-    notes = []
-    for side, t in taken.items():
-        if side == bid_side:
-            delta[side] = score
-            notes.append(mine)
-        elif c.defenders_score:
-            delta[side] = t
-            if t:
-                notes.append(("defended", side, t))
-        else:
-            delta[side] = 0
-    done = (result, delta, tuple(notes))
-    if len(seats.settled) < 4096:
-        seats.settled[key] = done
-    return done
 
 
 def _quick(c: Compiled, seats: Seats, points: tuple[tuple[str, str], ...]) -> tuple[Any, ...] | None:
