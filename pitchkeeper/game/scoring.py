@@ -184,47 +184,16 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
         result = _tuple_new(BidResult, (bid_side, bid.player, amount, label if amount else 0,
                                         amount == 0 or took >= amount, took))
         delta, notes, counters = _settle(ruleset, table, hand, taken, result, illegal)
-    else:  # no revoke, sale or illegal play: the settlement follows from the bid and the points taken alone
-        counters = None
+    else:  # no revoke, sale or illegal play: the score change follows from the bid and the points taken alone
+        counters = notes = None  # (the notes follow from them too: Verdict.notes makes them when read)
         took = taken[bid_side]
         if amount:
             made = took >= amount
         else:
             made, label = True, 0
         result = _tuple_new(BidResult, (bid_side, bid.player, amount, label, made, took))
-        if made:
-            mine = ("made" if amount else "no-contract", bid_side, took)
-            score = took
-        elif c.set_back:
-            mine, score = ("set", bid_side, took, label, amount), -amount
-        else:
-            mine, score = ("set-nothing", bid_side, took, label), 0
-        if len(taken) == 2 and c.defenders_score:  # the commonest table: two sides that both score
-            delta = taken.copy()
-            delta[bid_side] = score
-            first, second = taken
-            if first == bid_side:
-                t = taken[second]
-                notes = (mine, ("defended", second, t)) if t else (mine,)
-            else:  # the notes in the sides' order, as _settle says them
-                t = taken[first]
-                notes = (("defended", first, t), mine) if t else (mine,)
-        else:
-            delta = {}
-            note_list = []
-            add = note_list.append
-            defenders = c.defenders_score
-            for side, t in taken.items():  # as _settle words it, note for note
-                if side == bid_side:
-                    delta[side] = score
-                    add(mine)
-                elif defenders:
-                    delta[side] = t
-                    if t:
-                        add(("defended", side, t))
-                else:
-                    delta[side] = 0
-            notes = tuple(note_list)
+        delta = taken.copy() if c.defenders_score else seats.zero.copy()
+        delta[bid_side] = took if made else -amount if c.set_back else 0
     return _tuple_new(Verdict, (ruleset.name, hand.trump, awards, game, taken, result, delta, illegal, notes, tricks,
                                 counters))
 

@@ -119,9 +119,30 @@ class Verdict(NamedTuple):
     bid: BidResult
     delta: dict[str, int]
     illegal: tuple[Illegal, ...]
-    notes: tuple[tuple[Any, ...], ...]  # why each side's score changes as it does: (kind, values...)
+    # why each side's score changes as it does, (kind, values...) each, as `_settle` made them; None for a
+    # plain settlement (no revoke, sale or illegal play), whose notes follow from the bid, taken and delta
+    noted: tuple[tuple[Any, ...], ...] | None
     tricks: tuple[TrickResult, ...] = ()
     counters: dict[str, int] | None = None  # stake counters forfeited (revokes)
+
+    @property
+    def notes(self) -> tuple[tuple[Any, ...], ...]:
+        """Why each side's score changes as it does: (kind, values...) each (made when read)."""
+        if self.noted is not None:
+            return self.noted
+        bid, delta = self.bid, self.delta
+        out = []
+        for side, t in self.taken.items():  # as scoring._settle says them, note for note
+            if side == bid.side:
+                if bid.made:
+                    out.append(("made" if bid.amount else "no-contract", side, t))
+                elif delta[side] == -bid.amount:
+                    out.append(("set", side, t, bid.label, bid.amount))
+                else:
+                    out.append(("set-nothing", side, t, bid.label))
+            elif t and delta[side] == t:  # the others score what they took (or nothing, by the ruleset)
+                out.append(("defended", side, t))
+        return tuple(out)
 
     @property
     def settlement(self) -> tuple[str, ...]:
