@@ -99,3 +99,42 @@ def test_bad_captured_cards_fail_alike_on_both_paths(name: str, seed: int, how: 
         except PitchError as e:
             outcomes.append(str(e))
     assert outcomes[0] == outcomes[1]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(NAMES), st.integers(0, 2**32 - 1))
+def test_a_quick_entry_seen_before_at_the_table_agrees_whatever_the_bid(name: str, seed: int) -> None:
+    """The engine keeps each quick entry it judged at a table (and makes the settlement afresh): the
+    same entry again under every other bid of the sample (a sweep only the bidder may score now given
+    to another side, say) gives the careful path's verdict or its error, and a verdict's dicts are its own."""
+    rs = LOADED[name]
+    rng = random.Random(seed)
+    players, teams = sampling.random_table(rs, rng)
+    table = records.parse_table({"players": players, **({"teams": teams} if teams else {})})
+    hands = []
+    for _ in range(4):
+        record = sampling.random_hand(rs, rng, players, teams, quick=True)
+        try:
+            hands.append(records.parse_hand(record, table))
+        except PitchError:
+            continue
+    quick = [h for h in hands if h.points is not None]
+    for hand in quick:
+        for other in hands:  # this entry with each sampled bid (and dealer: a pitch of 0 is eldest hand's)
+            again = records.Hand(**{**{f: getattr(hand, f) for f in hand._fields},
+                                    "bid": other.bid, "dealer": other.dealer})
+            outcomes: list[scoring.Verdict | str] = []
+            for judge in (scoring._careful, scoring.verdict, scoring.verdict):
+                try:
+                    outcomes.append(judge(rs, table, again))
+                except PitchError as e:
+                    outcomes.append(str(e))
+                if len(outcomes) == 1:
+                    continue
+                if isinstance(outcomes[-1], scoring.Verdict):
+                    assert isinstance(outcomes[0], scoring.Verdict), outcomes
+                    same(outcomes[-1], outcomes[0])
+                    outcomes[-1].taken.clear()  # a caller may change what it was given: the next verdict
+                    outcomes[-1].delta.clear()  # is unchanged
+                else:
+                    assert outcomes[-1] == outcomes[0]
