@@ -77,6 +77,34 @@ def bench_engine(n: int) -> None:
     t_eng = best_rate(verdict, tricks, 3)
     figure(f"trick by trick (held given), {len(tricks):,} hands", t_eng, "hands/s", ">= 20,000",
            t_eng >= 20_000, f"the same deals entered as captured cards: {eng:,.0f} hands/s")
+    # The passes above judge the same deals again, so whatever the engine keeps per table (its compiled
+    # rulesets, tables and, for quick entry, the entries it has judged there) is warm. At first sight
+    # nothing is: each pass below gets rulesets loaded afresh (a new compiled form, new tables' seats)
+    # and a new naive scorer, and the hands at equal tables share one table object, as a match log's
+    # hands do. Entries still recur within a pass, as at a table.
+    print("  first sight (a fresh engine and naive scorer for each single pass; no goal, for comparison):")
+    for name, rows in (("captured cards", captured), ("quick entry", quick)):
+        f_eng, f_nav = first_sight(rows, verdict), first_sight(rows, None)
+        print(f"    {name + f', {len(rows):,} hands':<42} {f_eng:>12,.0f} hands/s  naive scorer {f_nav:,.0f} "
+              f"hands/s ({f_eng / f_nav:.2f}x)")
+
+
+def first_sight(deals_: Sequence[tuple[Any, ...]], verdict: Callable[..., Any] | None, passes: int = 3) -> float:
+    """Hands per second of one pass over deals no engine has seen: the rulesets loaded again (their
+    compiled forms are made on first use), or a new naive scorer when `verdict` is None; the best of
+    `passes`."""
+    from naive_scorer import NaiveScorer
+
+    from pitchkeeper.game import rulesets
+
+    best = 0.0
+    for _ in range(passes):
+        fresh = {name: rulesets.load(name) for name in {rs.name for rs, *_ in deals_}}
+        tables: dict[Any, Any] = {}  # equal tables as one object
+        rows = [(fresh[rs.name], tables.setdefault(table, table), hand) for rs, table, hand, *_ in deals_]
+        judge = verdict or NaiveScorer().judge
+        best = max(best, best_rate(judge, rows, 1))
+    return best
 
 
 def bench_startup(runs: int) -> None:

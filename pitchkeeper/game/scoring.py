@@ -207,8 +207,9 @@ def _quick(c: Compiled, seats: Seats, points: tuple[tuple[str, str], ...]) -> tu
     given = 0  # a bit for each point given, at its place
     game_side = bidder = None
     key = []  # the entry, made of the table's own objects (kept as the key: no record is kept alive)
+    by_entry = seats.quick
     for entry in points:
-        got = c.quick_award(seats, entry)
+        got = by_entry.get(entry) or c.quick_award(seats, entry)
         if got is None:
             return None
         place, award, side, value, bit, special, canonical = got
