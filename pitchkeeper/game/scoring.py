@@ -253,7 +253,7 @@ def _fast_cards(ruleset: Ruleset, c: Compiled, plan: TrumpPlan, seats: Seats, ha
                 ragged |= k % n
                 for card in cards:
                     owner[card] = key
-            if not owner.keys() <= c.deck:
+            if not c.trump_only and not owner.keys() <= c.deck:  # (trump-only play: every one a trump, below)
                 return None
         else:
             for key, cards in captured:
