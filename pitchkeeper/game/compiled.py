@@ -2,14 +2,14 @@
 
 The verdict engine reads a ruleset's data on every hand; doing that through the general
 structures (settings dicts, point catalogues, table lookups) costs more than the scoring itself.
-So the first verdict under a ruleset compiles what every later one needs: per trump, the point
-plan in award order with each card point's card and words; per table, every key a record may use
-mapped to its side and player, each bid's worth, each quick-entry point's award, each distinct
-quick entry's awards, and each settlement (bid, points taken -> score change), made once and shared
-(they are immutable; the caches of whole entries are bounded). The compiled forms hang on the
-ruleset and table objects themselves, so they live exactly as long as those do and need no
-invalidation (both are frozen).
-"""
+So the first verdict under a ruleset compiles what every later one needs: each bid amount's worth;
+per trump, the point plan in award order with each card point's card and words, its points sorted
+by what the engine does with them (a fixed card's point, high, low, game, any other kind); per
+table, every key a record may use mapped to its side and player, each quick-entry point's award,
+game's count per side entered, and the distinct quick entries judged there (a table sees few; the
+kept entries are bounded, and a verdict gets its own copies of what a caller may change). The
+compiled forms hang on the ruleset and table objects themselves, so they live exactly as long as
+those do and need no invalidation (both are frozen)."""
 
 from __future__ import annotations
 

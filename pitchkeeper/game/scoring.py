@@ -216,7 +216,9 @@ def _quick(c: Compiled, seats: Seats, points: tuple[tuple[str, str], ...]) -> tu
         taken[side] += value
         given |= bit
         placed[place] = award
-        if special & 1:
+        if special & 1:  # only the bidding side may score it (two such points to two sides: careful path)
+            if bidder is not None and bidder != side:
+                return None
             bidder = side
         if special & 2:
             game_side = side
