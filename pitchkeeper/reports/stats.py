@@ -231,37 +231,6 @@ class Stats(Frozen):
                 "set_most": self.set_most(), "best_partnership": self.best_partnership()}
 
 
-class _Acc:
-    """Mutable running sums for one Line while tallying (frozen into a Line at the end)."""
-
-    __slots__ = ("bid_total", "bids", "finished", "hands", "made", "matches", "members", "names", "own", "own_hands",
-                 "pitched", "points", "scored", "set", "taken", "won")
-
-    def __init__(self, members: tuple[str, ...]) -> None:
-        self.members = members
-        self.names: dict[str, None] = {}
-        self.matches = self.finished = self.won = self.hands = 0
-        self.bids = self.made = self.set = self.pitched = self.bid_total = self.taken = self.scored = 0
-        self.points: dict[str, int] = {}
-        self.own = self.own_hands = 0
-
-    def add_bids(self, b: tuple[int, int, int, int, int]) -> None:
-        self.bids += b[0]
-        self.made += b[1]
-        self.set += b[2]
-        self.pitched += b[3]
-        self.bid_total += b[4]
-
-    def add_points(self, pts: dict[str, int]) -> None:
-        for pid, n in pts.items():
-            self.points[pid] = self.points.get(pid, 0) + n
-
-    def freeze(self, name: str) -> Line:
-        return Line(name, self.members, tuple(self.names), self.matches, self.finished, self.won, self.hands,
-                    self.bids, self.made, self.set, self.pitched, self.bid_total, self.taken, self.scored,
-                    dict(self.points), self.own, self.own_hands)
-
-
 class MatchFigures(Frozen):
     """One match summed up: all that the tallies need, small enough to send between processes.
 
@@ -376,52 +345,106 @@ def tally(states: Iterable[MatchState]) -> Stats:
 
 def merge(all_figures: Iterable[MatchFigures]) -> Stats:
     """Per player and per partnership across matches (a partnership: the same players, whatever its name)."""
-    players: dict[str, _Acc] = {}
-    teams: dict[tuple[str, ...], _Acc] = {}
-    seen_points: dict[str, None] = {}
+    return total(record(f) for f in all_figures)
+
+
+# A match's part in the tallies, as the log index stores it (JSON: lists, strings, ints):
+#   [rules, date, hands, finished, player lines, team lines]
+#   player line: [name, sums, points]; team line: [members (sorted), team name, sums, points]
+#   sums: SUMS below, in that order; points: {point id: times won}
+# Adding up 10,000 of them is then a few list appends per line and one C-level sum per column.
+SUMS = ("finished", "won", "hands", "bids", "made", "set", "pitched", "bid_total", "taken", "scored", "own",
+        "own_hands")
+
+
+def record(f: MatchFigures) -> list[Any]:
+    """One match's part in the tallies (see SUMS): what `total` adds up."""
+    fin = int(f.finished)
+    side_of = {p: t for t, members in f.teams for p in members}
+    team_bids: dict[str, list[int]] = {t: [0, 0, 0, 0, 0] for t, _ in f.teams}
+    plines = []
+    for p in f.players:
+        side = side_of.get(p, p)
+        b = f.bids.get(p, (0, 0, 0, 0, 0))
+        if f.teams and p in f.bids:
+            tb = team_bids[side]
+            for i in range(5):
+                tb[i] += b[i]
+        own, own_hands = (0, 0) if f.player_taken is None else (f.player_taken.get(p, 0), f.hands)
+        plines.append([p, [fin, int(f.winner == side), f.hands, *b, f.taken[side], f.scored[side], own, own_hands],
+                       f.player_points.get(p, {})])
+    tlines = [[sorted(members), t, [fin, int(f.winner == t), f.hands, *team_bids[t], f.taken[t], f.scored[t], 0, 0],
+               f.side_points.get(t, {})] for t, members in f.teams]
+    return [f.rules, f.date, f.hands, fin, plines, tlines]
+
+
+def chosen(records: Iterable[list[Any]], rules: str | None = None, since: str | None = None,
+           until: str | None = None) -> list[list[Any]]:
+    """`keep` for records: the matches of one ruleset and/or begun within [since, until]."""
+    if rules is None and since is None and until is None:
+        return list(records)
+    return [r for r in records if (rules is None or r[0] == rules) and (since is None or r[1] >= since)
+            and (until is None or (r[1] and r[1] <= until))]
+
+
+def total(records: Iterable[list[Any]]) -> Stats:
+    """Per player and per partnership across match records (`record`), in the order given (a team's names
+    in the order first used)."""
+    psums: dict[str, list[list[int]]] = {}
+    ppoints: dict[str, dict[str, int]] = {}
+    tsums: dict[tuple[str, ...], list[list[int]]] = {}
+    tpoints: dict[tuple[str, ...], dict[str, int]] = {}
+    tnames: dict[tuple[str, ...], dict[str, None]] = {}
     n_matches = n_finished = n_hands = 0
-    for f in all_figures:
+    for _rules, _date, hands, fin, plines, tlines in records:
         n_matches += 1
-        n_hands += f.hands
-        n_finished += f.finished
-        side_of = {p: t for t, members in f.teams for p in members}
-        team_of: dict[str, _Acc] = {}
-        for tname, members in f.teams:
-            key = tuple(sorted(members))
-            acc = teams.setdefault(key, _Acc(key))
-            acc.names[tname] = None
-            team_of[tname] = acc
-        for side, acc in [(t, team_of[t]) for t in team_of] + [(side_of.get(p, p), players.setdefault(p, _Acc((p,))))
-                                                              for p in f.players]:
-            acc.matches += 1
-            acc.finished += f.finished
-            acc.won += f.winner == side
-            acc.hands += f.hands
-            acc.taken += f.taken[side]
-            acc.scored += f.scored[side]
-        for p in f.players:
-            players[p].names[p] = None
-            if f.player_taken is not None:
-                players[p].own += f.player_taken.get(p, 0)
-                players[p].own_hands += f.hands
-        for p, b in f.bids.items():
-            players[p].add_bids(b)
-            if f.teams:
-                team_of[side_of[p]].add_bids(b)
-        for p, pts in f.player_points.items():
-            players[p].add_points(pts)
-            seen_points.update(dict.fromkeys(pts))
-        if f.teams:
-            for side, pts in f.side_points.items():
-                team_of[side].add_points(pts)
-                seen_points.update(dict.fromkeys(pts))
+        n_hands += hands
+        n_finished += fin
+        for name, sums, pts in plines:
+            got = psums.get(name)
+            if got is None:
+                psums[name] = [sums]
+                ppoints[name] = dict(pts)
+                continue
+            got.append(sums)
+            if pts:
+                acc = ppoints[name]
+                for pid, n in pts.items():
+                    acc[pid] = acc.get(pid, 0) + n
+        for members, tname, sums, pts in tlines:
+            key = tuple(members)
+            got = tsums.get(key)
+            if got is None:
+                tsums[key] = [sums]
+                tpoints[key] = dict(pts)
+                tnames[key] = {tname: None}
+                continue
+            got.append(sums)
+            tnames[key][tname] = None
+            if pts:
+                acc = tpoints[key]
+                for pid, n in pts.items():
+                    acc[pid] = acc.get(pid, 0) + n
+    seen_points: dict[str, None] = {}
+    for acc in (*ppoints.values(), *tpoints.values()):
+        seen_points.update(dict.fromkeys(acc))
     rank = {p: i for i, p in enumerate(POINT_IDS)}
     point_ids = tuple(sorted(seen_points, key=lambda p: (rank.get(p, len(rank)), p)))
-    player_lines = tuple(sorted((a.freeze(name) for name, a in players.items()), key=lambda ln: ln.name.lower()))
-    team_lines = tuple(sorted((a.freeze(_team_name(a)) for a in teams.values()), key=lambda ln: ln.name.lower()))
+    player_lines = tuple(sorted((_line(name, (name,), (name,), rows, ppoints[name]) for name, rows in psums.items()),
+                                key=lambda ln: ln.name.lower()))
+    team_lines = tuple(sorted((_line(_team_name(key, tnames[key]), key, tuple(tnames[key]), rows, tpoints[key])
+                               for key, rows in tsums.items()), key=lambda ln: ln.name.lower()))
     return Stats(n_matches, n_finished, n_hands, player_lines, team_lines, point_ids)
 
 
-def _team_name(acc: _Acc) -> str:
+def _line(name: str, members: tuple[str, ...], names: tuple[str, ...], rows: list[list[int]],
+          points: dict[str, int]) -> Line:
+    (finished, won, hands, bids, made, set_, pitched, bid_total, taken, scored, own,
+     own_hands) = [sum(col) for col in zip(*rows, strict=True)]
+    return Line(name, members, names, len(rows), finished, won, hands, bids, made, set_, pitched, bid_total, taken,
+                scored, points, own, own_hands)
+
+
+def _team_name(members: tuple[str, ...], names: Iterable[str]) -> str:
     """'Us (Ann & Cy)': the partnership's name(s) and its players, so two 'Us' never merge."""
-    return f"{'/'.join(acc.names)} ({', '.join(acc.members)})"
+    return f"{'/'.join(names)} ({', '.join(members)})"
