@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 
 
 def find_logs(root: Path) -> list[Path]:
-    """Every *.toml file below the data folder (match logs live in it; other files are skipped on read)."""
+    """Every *.toml file below the data folder (match logs live in it; other files are skipped on read),
+    but none in its cache folder (derived state)."""
     return [Path(p) for p in find_log_paths(root)]
 
 
@@ -38,7 +39,10 @@ def find_log_paths(root: Path) -> list[str]:
     if not root.is_dir():
         return []
     found = []
-    for folder, _dirs, names in os.walk(root):  # as Path.rglob: symlinked folders are not entered
+    skip = os.path.join(root, "cache")
+    for folder, dirs, names in os.walk(root):  # as Path.rglob: symlinked folders are not entered
+        if folder == str(root):
+            dirs[:] = [d for d in dirs if os.path.join(folder, d) != skip]
         for name in names:
             if name.endswith(".toml") and not name.startswith("."):
                 p = os.path.join(folder, name)
@@ -345,24 +349,37 @@ def tally(states: Iterable[MatchState]) -> Stats:
 
 def merge(all_figures: Iterable[MatchFigures]) -> Stats:
     """Per player and per partnership across matches (a partnership: the same players, whatever its name)."""
-    return total(record(f) for f in all_figures)
+    return total(grouped(record(f) for f in all_figures))
 
 
-# A match's part in the tallies, as the log index stores it (JSON: lists, strings, ints):
-#   [rules, date, hands, finished, player lines, team lines]
-#   player line: [name, sums, points]; team line: [members (sorted), team name, sums, points]
-#   sums: SUMS below, in that order; points: {point id: times won}
-# Adding up 10,000 of them is then a few list appends per line and one C-level sum per column.
-SUMS = ("finished", "won", "hands", "bids", "made", "set", "pitched", "bid_total", "taken", "scored", "own",
-        "own_hands")
+# A match's part in the tallies is a layout and a row of sums (what the log index stores per log):
+#   layout: [players, [[team, members (sorted)], ...], point ids]; JSON of it: equal for every match of
+#           the same table under the same points, so thousands of logs share a few dozen layouts
+#   sums:   [hands, finished, then for each player and then each team: LINE_SUMS, then the times it
+#           won each point id of the layout]
+# The matches of one layout add up column by column (in C: sum() over a slice), the index's query
+# hands over each layout's rows in one string; `total` then reads each layout once.
+LINE_SUMS = ("won", "bids", "made", "set", "pitched", "bid_total", "taken", "scored", "own", "own_hands")
+_RANK = {p: i for i, p in enumerate(POINT_IDS)}
 
 
-def record(f: MatchFigures) -> list[Any]:
-    """One match's part in the tallies (see SUMS): what `total` adds up."""
-    fin = int(f.finished)
+def _ranked(ids: Iterable[str]) -> list[str]:
+    """Point ids in the usual order (the contract's first, then a ruleset's own, alphabetically)."""
+    return sorted(ids, key=lambda p: (_RANK.get(p, len(_RANK)), p))
+
+
+def record(f: MatchFigures) -> tuple[list[Any], list[int]]:
+    """One match's (layout, sums): see LINE_SUMS."""
+    seen: dict[str, None] = {}
+    for pts in f.player_points.values():
+        seen.update(dict.fromkeys(pts))
+    if f.teams:
+        for pts in f.side_points.values():
+            seen.update(dict.fromkeys(pts))
+    ids = _ranked(seen)
     side_of = {p: t for t, members in f.teams for p in members}
     team_bids: dict[str, list[int]] = {t: [0, 0, 0, 0, 0] for t, _ in f.teams}
-    plines = []
+    sums = [f.hands, int(f.finished)]
     for p in f.players:
         side = side_of.get(p, p)
         b = f.bids.get(p, (0, 0, 0, 0, 0))
@@ -371,77 +388,85 @@ def record(f: MatchFigures) -> list[Any]:
             for i in range(5):
                 tb[i] += b[i]
         own, own_hands = (0, 0) if f.player_taken is None else (f.player_taken.get(p, 0), f.hands)
-        plines.append([p, [fin, int(f.winner == side), f.hands, *b, f.taken[side], f.scored[side], own, own_hands],
-                       f.player_points.get(p, {})])
-    tlines = [[sorted(members), t, [fin, int(f.winner == t), f.hands, *team_bids[t], f.taken[t], f.scored[t], 0, 0],
-               f.side_points.get(t, {})] for t, members in f.teams]
-    return [f.rules, f.date, f.hands, fin, plines, tlines]
+        pts = f.player_points.get(p, {})
+        sums += [int(f.winner == side), *b, f.taken[side], f.scored[side], own, own_hands, *[pts.get(i, 0) for i in ids]]
+    for t, _members in f.teams:
+        pts = f.side_points.get(t, {})
+        sums += [int(f.winner == t), *team_bids[t], f.taken[t], f.scored[t], 0, 0, *[pts.get(i, 0) for i in ids]]
+    return [list(f.players), [[t, sorted(m)] for t, m in f.teams], ids], sums
 
 
-def chosen(records: Iterable[list[Any]], rules: str | None = None, since: str | None = None,
-           until: str | None = None) -> list[list[Any]]:
-    """`keep` for records: the matches of one ruleset and/or begun within [since, until]."""
-    if rules is None and since is None and until is None:
-        return list(records)
-    return [r for r in records if (rules is None or r[0] == rules) and (since is None or r[1] >= since)
-            and (until is None or (r[1] and r[1] <= until))]
+def width(layout: list[Any]) -> int:
+    """How many sums a match of this layout has."""
+    players, teams, ids = layout
+    return 2 + (len(players) + len(teams)) * (len(LINE_SUMS) + len(ids))
 
 
-def total(records: Iterable[list[Any]]) -> Stats:
-    """Per player and per partnership across match records (`record`), in the order given (a team's names
-    in the order first used)."""
-    psums: dict[str, list[list[int]]] = {}
-    ppoints: dict[str, dict[str, int]] = {}
-    tsums: dict[tuple[str, ...], list[list[int]]] = {}
-    tpoints: dict[tuple[str, ...], dict[str, int]] = {}
-    tnames: dict[tuple[str, ...], dict[str, None]] = {}
+def grouped(records: Iterable[tuple[list[Any], list[int]]]) -> list[tuple[list[Any], int, list[int]]]:
+    """Records (`record`) added up per layout: (layout, matches, sums), in the order each layout first came."""
+    import json
+
+    rows: dict[str, tuple[list[Any], list[int]]] = {}
+    for layout, sums in records:
+        key = json.dumps(layout)
+        got = rows.get(key)
+        if got is None:
+            rows[key] = (layout, list(sums))
+        else:
+            got[1].extend(sums)
+    return [(layout, len(flat) // width(layout), column_sums(flat, width(layout))) for layout, flat in rows.values()]
+
+
+def column_sums(flat: list[int], n: int) -> list[int]:
+    """The sums of rows of `n` numbers laid end to end."""
+    return [sum(flat[i::n]) for i in range(n)]
+
+
+def total(groups: Iterable[tuple[list[Any], int, list[int]]]) -> Stats:
+    """Per player and per partnership across matches added up per layout (`grouped`, or the log index's
+    query), in the order the layouts first came (which orders a partnership's names, and equal names)."""
+    n = len(LINE_SUMS)
+    players: dict[str, list[Any]] = {}  # name -> [matches, finished, hands, *LINE_SUMS, {point id: times}]
+    teams: dict[tuple[str, ...], list[Any]] = {}
+    names: dict[tuple[str, ...], dict[str, None]] = {}
     n_matches = n_finished = n_hands = 0
-    for _rules, _date, hands, fin, plines, tlines in records:
-        n_matches += 1
+    for (pnames, tlist, ids), matches, sums in groups:
+        hands, finished = sums[0], sums[1]
+        n_matches += matches
         n_hands += hands
-        n_finished += fin
-        for name, sums, pts in plines:
-            got = psums.get(name)
-            if got is None:
-                psums[name] = [sums]
-                ppoints[name] = dict(pts)
-                continue
-            got.append(sums)
-            if pts:
-                acc = ppoints[name]
-                for pid, n in pts.items():
-                    acc[pid] = acc.get(pid, 0) + n
-        for members, tname, sums, pts in tlines:
-            key = tuple(members)
-            got = tsums.get(key)
-            if got is None:
-                tsums[key] = [sums]
-                tpoints[key] = dict(pts)
-                tnames[key] = {tname: None}
-                continue
-            got.append(sums)
-            tnames[key][tname] = None
-            if pts:
-                acc = tpoints[key]
-                for pid, n in pts.items():
-                    acc[pid] = acc.get(pid, 0) + n
-    seen_points: dict[str, None] = {}
-    for acc in (*ppoints.values(), *tpoints.values()):
-        seen_points.update(dict.fromkeys(acc))
-    rank = {p: i for i, p in enumerate(POINT_IDS)}
-    point_ids = tuple(sorted(seen_points, key=lambda p: (rank.get(p, len(rank)), p)))
-    player_lines = tuple(sorted((_line(name, (name,), (name,), rows, ppoints[name]) for name, rows in psums.items()),
-                                key=lambda ln: ln.name.lower()))
-    team_lines = tuple(sorted((_line(_team_name(key, tnames[key]), key, tuple(tnames[key]), rows, tpoints[key])
-                               for key, rows in tsums.items()), key=lambda ln: ln.name.lower()))
+        n_finished += finished
+        at = 2
+        for key, who in [(p, None) for p in pnames] + [(tuple(m), t) for t, m in tlist]:
+            acc = (players if who is None else teams).get(key)  # type: ignore[call-overload]
+            if acc is None:
+                acc = [0] * (3 + n) + [{}]
+                (players if who is None else teams)[key] = acc  # type: ignore[index]
+            if who is not None:
+                names.setdefault(key, {})[who] = None  # type: ignore[arg-type]
+            acc[0] += matches
+            acc[1] += finished
+            acc[2] += hands
+            for j in range(n):
+                acc[3 + j] += sums[at + j]
+            at += n
+            won = acc[-1]
+            for pid, times in zip(ids, sums[at:at + len(ids)], strict=True):
+                if times:
+                    won[pid] = won.get(pid, 0) + times
+            at += len(ids)
+    seen: dict[str, None] = {}
+    for acc in (*players.values(), *teams.values()):
+        seen.update(dict.fromkeys(acc[-1]))
+    point_ids = tuple(_ranked(seen))
+    player_lines = tuple(sorted((_line(p, (p,), (p,), acc) for p, acc in players.items()), key=lambda ln: ln.name.lower()))
+    team_lines = tuple(sorted((_line(_team_name(k, names[k]), k, tuple(names[k]), acc) for k, acc in teams.items()),
+                              key=lambda ln: ln.name.lower()))
     return Stats(n_matches, n_finished, n_hands, player_lines, team_lines, point_ids)
 
 
-def _line(name: str, members: tuple[str, ...], names: tuple[str, ...], rows: list[list[int]],
-          points: dict[str, int]) -> Line:
-    (finished, won, hands, bids, made, set_, pitched, bid_total, taken, scored, own,
-     own_hands) = [sum(col) for col in zip(*rows, strict=True)]
-    return Line(name, members, names, len(rows), finished, won, hands, bids, made, set_, pitched, bid_total, taken,
+def _line(name: str, members: tuple[str, ...], names: tuple[str, ...], acc: list[Any]) -> Line:
+    matches, finished, hands, won, bids, made, set_, pitched, bid_total, taken, scored, own, own_hands, points = acc
+    return Line(name, members, names, matches, finished, won, hands, bids, made, set_, pitched, bid_total, taken,
                 scored, points, own, own_hands)
 
 
