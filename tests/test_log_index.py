@@ -134,3 +134,30 @@ def test_an_index_left_beside_the_logs_by_an_earlier_version_is_removed(tmp_path
     (root / index.INDEX_NAME).write_bytes(b"an old index")
     index.kept(root, workers=1)
     assert not (root / index.INDEX_NAME).exists() and index.index_path(root).is_file()
+
+
+def test_an_unchanged_folder_reads_no_file_and_starts_no_pool(tmp_path: Path, monkeypatch) -> None:
+    from pitchkeeper.logbook import pool
+
+    root = _folder(tmp_path)
+    first = index.kept_tallies(root, workers=1)
+
+    def no_reading(*args: object, **kw: object) -> None:
+        raise AssertionError("a file was read, or a pool started, for a folder that did not change")
+
+    monkeypatch.setattr(pool, "in_order", no_reading)
+    assert index.kept_tallies(root, workers=2) == first
+    assert index.kept(root, workers=2)[1] == index.Refresh(0, 5, 0)
+
+
+def test_a_name_sqlite_cannot_hold_is_named_as_a_problem_and_the_rest_counted(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    odd = (str(root / "matches" / "bad-\udcff.toml"), 1, 2, 3, 4)  # a file name that is not UTF-8 (never read)
+    wanted = sorted([*index.walk(root), odd])
+    with index.open_kept(root) as idx:
+        summaries, _ = idx.refresh_stated(wanted, workers=1)
+        t = idx.tallies()
+    bad = next(s for s in summaries if s.path == odd[0])
+    assert bad.kind == "error" and bad.error.endswith("bad-\ufffd.toml: its name is not valid UTF-8: rename it to count it")
+    assert [Path(p).name for p, _e in t.errors] == ["bad-\udcff.toml", "broken.toml"] and t.matches == 2
+    assert t.files == 6

@@ -21,11 +21,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, ClassVar
 
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game.frozen import Frozen
 
 INDEX_NAME = "index.sqlite3"
 SCHEMA = 5  # bump when a summary's content changes: every row is then re-read
@@ -33,30 +33,38 @@ SCHEMA = 5  # bump when a summary's content changes: every row is then re-read
 Stamp = tuple[str, int, int, int, int]  # (absolute path, mtime_ns, size, inode, ctime_ns), as `walk` lists them
 
 
-@dataclass(frozen=True, slots=True)
-class Summary:
+# The records below are game.frozen records, not dataclasses: none is compiled on every start of `stats`.
+
+
+class Summary(Frozen):
     """What one file held. `kind`: "match", "tournament", "other" (a TOML file that is neither) or "error"."""
 
+    __slots__ = _fields = ("path", "mtime_ns", "size", "kind", "rules", "players", "teams", "hands", "scores", "winner",
+                           "finished", "error", "figures_data", "ino", "ctime_ns", "tally")
+    _hidden = ("figures_data", "tally")
+    _defaults: ClassVar[dict[str, Any]] = {
+        "rules": None, "players": (), "teams": (), "hands": 0, "scores": None, "winner": None, "finished": False,
+        "error": None, "figures_data": None, "ino": 0, "ctime_ns": 0, "tally": None}
     path: str
     mtime_ns: int
     size: int
     kind: str
-    rules: str | None = None
-    players: tuple[str, ...] = ()
-    teams: tuple[tuple[str, tuple[str, ...]], ...] = ()  # () in individual play
-    hands: int = 0
-    scores: dict[str, int] | None = None  # side -> final score
-    winner: str | None = None
-    finished: bool = False
-    error: str | None = None  # one line naming the file
+    rules: str | None
+    players: tuple[str, ...]
+    teams: tuple[tuple[str, tuple[str, ...]], ...]  # () in individual play
+    hands: int
+    scores: dict[str, int] | None  # side -> final score
+    winner: str | None
+    finished: bool
+    error: str | None  # one line naming the file
     # match: stats.MatchFigures as JSON; tournament: its games. Read from the index it stays JSON text
     # until asked for (`figures`): the largest column, and a walk for ratings never needs it.
-    figures_data: dict[str, Any] | str | None = field(default=None, compare=False)
-    ino: int = 0
-    ctime_ns: int = 0
+    figures_data: dict[str, Any] | str | None
+    ino: int
+    ctime_ns: int
     # a match's day (YYYY-MM-DD, for --since/--until) and stats.record: its layout (JSON) and sums (JSON without
     # the brackets, so that the rows of one layout join into one JSON list)
-    tally: tuple[str, str, str] | None = field(default=None, compare=False)
+    tally: tuple[str, str, str] | None
 
     @property
     def figures(self) -> dict[str, Any] | None:
@@ -171,7 +179,24 @@ def _row(s: Summary) -> tuple[Any, ...]:
             else json.dumps(s.figures_data, separators=(",", ":")), *(s.tally or (None, None, None)))
 
 
-def _summary(row: Sequence[Any]) -> Summary:
+def _storable(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _odd(stamp: Stamp) -> Summary:
+    """A file whose name is not UTF-8 (SQLite keeps only text): a problem named, as a broken file is."""
+    shown = stamp[0].encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return Summary(*stamp[:3], "error", error=f"{shown}: its name is not valid UTF-8: rename it to count it",
+                   ino=stamp[3], ctime_ns=stamp[4])
+
+
+def _summary(row: Sequence[Any] | Summary) -> Summary:
+    if isinstance(row, Summary):
+        return row
     (path, mtime, size, ino, ctime, kind, rules, players, teams, hands, scores, winner, finished, error, figures,
      date, layout, sums) = row
     return Summary(path, mtime, size, kind, rules, tuple(json.loads(players)),
@@ -180,10 +205,10 @@ def _summary(row: Sequence[Any]) -> Summary:
                    figures, ino, ctime, None if layout is None else (date, layout, sums))
 
 
-@dataclass(frozen=True)
-class Refresh:
+class Refresh(Frozen):
     """What a refresh did: files re-read, files taken from the index unchanged, rows dropped."""
 
+    __slots__ = _fields = ("read", "reused", "removed")
     read: int
     reused: int
     removed: int
@@ -199,6 +224,7 @@ class LogIndex:
 
     def __init__(self, db: Path | str | None) -> None:
         self.db_path = db
+        self.odd: dict[str, Summary] = {}  # files of the last sync whose names SQLite cannot hold
         self.conn = self._connect()
 
     def _connect(self) -> Any:
@@ -301,6 +327,7 @@ class LogIndex:
             fresh, done = self._sync(wanted, prune, workers, progress)
             rows = {r[0]: r for r in self.conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM logs")}
             try:
+                rows.update(self.odd)
                 return [fresh[w[0]] if w[0] in fresh else _summary(rows[w[0]]) for w in wanted], done
             except (ValueError, TypeError, KeyError) as e:  # a row that does not decode
                 raise Damaged(str(e)) from None
@@ -329,6 +356,9 @@ class LogIndex:
 
     def _sync(self, wanted: list[Stamp], prune: bool, workers: int | None,
               progress: Any) -> tuple[dict[str, Summary], Refresh]:
+        self.odd = {w[0]: _odd(w) for w in wanted if not w[0].isascii() and not _storable(w[0])}
+        if self.odd:  # names SQLite cannot hold (not UTF-8): named as problems on every run, never indexed
+            wanted = [w for w in wanted if w[0] not in self.odd]
         stamps = self.conn.execute("SELECT path, mtime_ns, size, ino, ctime_ns FROM logs ORDER BY path").fetchall()
         if prune and stamps == wanted:  # the folder as indexed (walk's list is sorted as the query): nothing to do
             return {}, Refresh(0, len(wanted), 0)
@@ -358,11 +388,11 @@ class LogIndex:
         from pitchkeeper.reports import stats
 
         skip = ""
-        out = sorted(set(leave_out))
+        out = set(leave_out)
         if out:
             self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS leave_out (path TEXT PRIMARY KEY)")
             self.conn.execute("DELETE FROM leave_out")
-            self.conn.executemany("INSERT INTO leave_out VALUES (?)", [(p,) for p in out])
+            self.conn.executemany("INSERT INTO leave_out VALUES (?)", [(p,) for p in sorted(out) if _storable(p)])
             skip = " AND path NOT IN (SELECT path FROM leave_out)"
         where, args = [], []
         if rules is not None:
@@ -396,14 +426,17 @@ class LogIndex:
                 groups.append((layout, n, sums))
         except (ValueError, TypeError) as e:
             raise Damaged(str(e)) from None
-        return Tallies(files, [(p, e) for p, e in errors], groups, matches)
+        odd = [(p, s.error or "") for p, s in self.odd.items() if p not in out]
+        return Tallies(files + len(self.odd), sorted([(p, e) for p, e in errors] + odd) if odd else errors, groups,
+                       matches)
 
 
-class Tallies(NamedTuple):
+class Tallies(Frozen):
     """`LogIndex.tallies`: the files indexed, those that could not be read (path, message), by path, the
     chosen match logs added up per layout (stats.total takes them), and how many match logs there were
     before --rules/--since/--until chose."""
 
+    __slots__ = _fields = ("files", "errors", "groups", "matches")
     files: int
     errors: list[tuple[str, str]]
     groups: list[tuple[list[Any], int, list[int]]]
