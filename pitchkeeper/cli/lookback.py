@@ -166,6 +166,7 @@ def stats_cmd(
     chosen = stats.keep(read, rules, since, until)
     groups = stats.grouped(stats.record(f) for f in chosen)
     n_read, n_chosen = len(read), len(chosen)
+    kept: Any = None
     if all_logs:
         # every log of the data folder through the shared index: only the logs changed since are read again,
         # and SQLite adds up the rest (a log also named above counts once: the index keys files by absolute path)
@@ -186,7 +187,7 @@ def stats_cmd(
     if ratings:
         from pitchkeeper.reports import ratings as rating_mod
 
-        rated = rating_mod.rate_kept()
+        rated = rating_mod.rate_kept(stamps=kept.stamps if all_logs else None)
     if as_json:
         obj = result.to_json()
         obj["skipped"] = problems

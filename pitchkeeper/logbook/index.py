@@ -408,24 +408,25 @@ class LogIndex:
         q = self.conn.execute
         files = q("SELECT count(*) FROM logs").fetchone()[0]
         errors = q(f"SELECT path, error FROM logs WHERE kind = 'error'{skip} ORDER BY path").fetchall()
-        rows = q(f"SELECT layout, count(*), group_concat(sums), min(path) FROM logs WHERE kind = 'match'{skip}{cond} "
-                 "GROUP BY layout ORDER BY min(path)", args).fetchall()
-        matches = q(f"SELECT count(*) FROM logs WHERE kind = 'match'{skip}").fetchone()[0] if cond \
-            else sum(r[1] for r in rows)
+        # each layout's rows as one JSON text [layout, matches, [sums laid end to end]], all of them decoded at once
+        rows = q("SELECT '[' || layout || ',' || count(*) || ',[' || group_concat(sums) || ']]' FROM logs "
+                 f"WHERE kind = 'match'{skip}{cond} GROUP BY layout ORDER BY min(path)", args).fetchall()
         groups = []
         try:
-            for layout_text, n, sums_text, _first in rows:
-                layout = json.loads(layout_text)
-                flat = json.loads(f"[{sums_text}]")
+            for layout, n, flat in json.loads(f"[{','.join(r[0] for r in rows)}]"):
+                if type(layout) is not list or [type(x) for x in layout] != [list, list, list]:
+                    raise ValueError("a layout of the wrong shape")
                 w = stats.width(layout)
                 if len(flat) != n * w:
                     raise ValueError("sums that are not whole rows of their layout")
-                sums = stats.column_sums(flat, w)  # anything but numbers in them: a TypeError
-                if not all(type(x) is int for x in sums):  # a float among them makes its column's sum one
+                sums = flat if n == 1 else stats.column_sums(flat, w)
+                if type(sum(sums)) is not int:  # anything but whole numbers among them (a string: a TypeError)
                     raise ValueError("sums that are not whole numbers")
                 groups.append((layout, n, sums))
         except (ValueError, TypeError) as e:
             raise Damaged(str(e)) from None
+        matches = q(f"SELECT count(*) FROM logs WHERE kind = 'match'{skip}").fetchone()[0] if cond \
+            else sum(g[1] for g in groups)
         odd = [(p, s.error or "") for p, s in self.odd.items() if p not in out]
         return Tallies(files + len(self.odd), sorted([(p, e) for p, e in errors] + odd) if odd else errors, groups,
                        matches)
@@ -436,11 +437,14 @@ class Tallies(Frozen):
     chosen match logs added up per layout (stats.total takes them), and how many match logs there were
     before --rules/--since/--until chose."""
 
-    __slots__ = _fields = ("files", "errors", "groups", "matches")
+    __slots__ = _fields = ("files", "errors", "groups", "matches", "stamps")
+    _defaults: ClassVar[dict[str, Any]] = {"stamps": ()}
+    _hidden = ("stamps",)
     files: int
     errors: list[tuple[str, str]]
     groups: list[tuple[list[Any], int, list[int]]]
     matches: int
+    stamps: list[Stamp]  # the folder as walked (kept_tallies): what ratings.rate_kept fingerprints
 
 
 CACHE = "cache"  # the data folder's cache folder (paths.cache_dir): derived state, never the truth
@@ -522,7 +526,7 @@ def kept_tallies(root: Path | None = None, workers: int | None = None, progress:
     with open_kept(root) as idx:
         def step() -> Tallies:
             idx._sync(wanted, True, workers, progress)
-            return idx.tallies(rules, since, until, leave_out)
+            return idx.tallies(rules, since, until, leave_out)._replace(stamps=wanted)
 
         return idx._guarded(step)  # type: ignore[no-any-return]  # a damaged index: rebuilt, every file read again
 

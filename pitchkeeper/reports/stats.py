@@ -424,48 +424,82 @@ def column_sums(flat: list[int], n: int) -> list[int]:
 
 def total(groups: Iterable[tuple[list[Any], int, list[int]]]) -> Stats:
     """Per player and per partnership across matches added up per layout (`grouped`, or the log index's
-    query), in the order the layouts first came (which orders a partnership's names, and equal names)."""
+    query), in the order the layouts first came (which orders a partnership's names, and equal names).
+
+    A club that mixes its tables has as many layouts as logs: each line's numbers are then laid end to
+    end per (player or partnership, point ids) and summed by column once at the end, not added one by one.
+    """
     n = len(LINE_SUMS)
-    players: dict[str, list[Any]] = {}  # name -> [matches, finished, hands, *LINE_SUMS, {point id: times}]
-    teams: dict[tuple[str, ...], list[Any]] = {}
+    # name (a player) or members (a partnership) -> point ids -> rows of [matches, finished, hands, *LINE_SUMS,
+    # times won each point id], laid end to end
+    players: dict[str, dict[tuple[str, ...], list[int]]] = {}
+    teams: dict[tuple[str, ...], dict[tuple[str, ...], list[int]]] = {}
     names: dict[tuple[str, ...], dict[str, None]] = {}
     n_matches = n_finished = n_hands = 0
-    for (pnames, tlist, ids), matches, sums in groups:
+    for (pnames, tlist, id_list), matches, sums in groups:
         hands, finished = sums[0], sums[1]
         n_matches += matches
         n_hands += hands
         n_finished += finished
+        head = [matches, finished, hands]
+        ids = tuple(id_list)
+        step = n + len(ids)
         at = 2
-        for key, who in [(p, None) for p in pnames] + [(tuple(m), t) for t, m in tlist]:
-            acc = (players if who is None else teams).get(key)  # type: ignore[call-overload]
-            if acc is None:
-                acc = [0] * (3 + n) + [{}]
-                (players if who is None else teams)[key] = acc  # type: ignore[index]
-            if who is not None:
-                names.setdefault(key, {})[who] = None  # type: ignore[arg-type]
-            acc[0] += matches
-            acc[1] += finished
-            acc[2] += hands
-            for j in range(n):
-                acc[3 + j] += sums[at + j]
-            at += n
-            won = acc[-1]
-            for pid, times in zip(ids, sums[at:at + len(ids)], strict=True):
-                if times:
-                    won[pid] = won.get(pid, 0) + times
-            at += len(ids)
+        for p in pnames:
+            by_ids = players.get(p)
+            if by_ids is None:
+                by_ids = players[p] = {}
+            row = head + sums[at:at + step]
+            at += step
+            flat = by_ids.get(ids)
+            if flat is None:
+                by_ids[ids] = row
+            else:
+                flat += row
+        for t, members in tlist:
+            key = tuple(members)
+            by_ids = teams.get(key)
+            if by_ids is None:
+                by_ids = teams[key] = {}
+                names[key] = {t: None}
+            else:
+                names[key][t] = None
+            row = head + sums[at:at + step]
+            at += step
+            flat = by_ids.get(ids)
+            if flat is None:
+                by_ids[ids] = row
+            else:
+                flat += row
+    player_lines = [_line(p, (p,), (p,), by_ids) for p, by_ids in players.items()]
+    team_lines = [_line(_team_name(k, names[k]), k, tuple(names[k]), by_ids) for k, by_ids in teams.items()]
     seen: dict[str, None] = {}
-    for acc in (*players.values(), *teams.values()):
-        seen.update(dict.fromkeys(acc[-1]))
-    point_ids = tuple(_ranked(seen))
-    player_lines = tuple(sorted((_line(p, (p,), (p,), acc) for p, acc in players.items()), key=lambda ln: ln.name.lower()))
-    team_lines = tuple(sorted((_line(_team_name(k, names[k]), k, tuple(names[k]), acc) for k, acc in teams.items()),
-                              key=lambda ln: ln.name.lower()))
-    return Stats(n_matches, n_finished, n_hands, player_lines, team_lines, point_ids)
+    for ln in (*player_lines, *team_lines):
+        seen.update(dict.fromkeys(ln.points))
+    return Stats(n_matches, n_finished, n_hands, tuple(sorted(player_lines, key=lambda ln: ln.name.lower())),
+                 tuple(sorted(team_lines, key=lambda ln: ln.name.lower())), tuple(_ranked(seen)))
 
 
-def _line(name: str, members: tuple[str, ...], names: tuple[str, ...], acc: list[Any]) -> Line:
-    matches, finished, hands, won, bids, made, set_, pitched, bid_total, taken, scored, own, own_hands, points = acc
+def _line(name: str, members: tuple[str, ...], names: tuple[str, ...], by_ids: dict[tuple[str, ...], list[int]]) -> Line:
+    n = 3 + len(LINE_SUMS)
+    points: dict[str, int] = {}
+    if len(by_ids) == 1:  # one set of point ids (a partnership that sat once, say): no adding across sets
+        ((ids, flat),) = by_ids.items()
+        cols = flat if len(flat) == n + len(ids) else column_sums(flat, n + len(ids))
+        acc = cols[:n]
+        for pid, times in zip(ids, cols[n:], strict=True):
+            if times:
+                points[pid] = times
+    else:
+        acc = [0] * n
+        for ids, flat in by_ids.items():
+            cols = column_sums(flat, n + len(ids))
+            for i in range(n):
+                acc[i] += cols[i]
+            for pid, times in zip(ids, cols[n:], strict=True):
+                if times:
+                    points[pid] = points.get(pid, 0) + times
+    matches, finished, hands, won, bids, made, set_, pitched, bid_total, taken, scored, own, own_hands = acc
     return Line(name, members, names, matches, finished, won, hands, bids, made, set_, pitched, bid_total, taken,
                 scored, points, own, own_hands)
 
