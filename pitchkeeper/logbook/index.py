@@ -28,7 +28,7 @@ from pitchkeeper.errors import PitchError
 from pitchkeeper.game.frozen import Frozen
 
 INDEX_NAME = "index.sqlite3"
-SCHEMA = 5  # bump when a summary's content changes: every row is then re-read
+SCHEMA = 6  # bump when a summary's content changes: every row is then re-read
 
 Stamp = tuple[str, int, int, int, int]  # (absolute path, mtime_ns, size, inode, ctime_ns), as `walk` lists them
 
@@ -111,19 +111,20 @@ def summarise(path: Path, stamp: Stamp, cache: Any) -> Summary:
         if not stats.looks_like_match(data):
             return Summary(*base, kind="other", **ids)
         # the one loader: the ruleset the log pins, errors in the one shape (file:line: hands[n].key: ...)
-        state = loader.load(path, text, load_ruleset=cache.get, kind="file", data=data).replay()
+        loaded = loader.load(path, text, load_ruleset=cache.get, kind="file", data=data)
+        state = loaded.replay()
     except PitchError as e:
         return Summary(*base, kind="error", error=str(e), **ids)
     fig = stats.figures(state, stats.date_of(data, path))
     return Summary(*base, kind="match", rules=state.rules, players=fig.players, teams=fig.teams, hands=fig.hands,
                    scores=dict(state.scores), winner=state.winner, finished=fig.finished,
-                   figures_data=_match_json(fig), tally=_tally(fig), **ids)
+                   figures_data=_match_json(fig), tally=_tally(fig, [p.id for p in loaded.ruleset.award_order]), **ids)
 
 
-def _tally(fig: Any) -> tuple[str, str, str]:
+def _tally(fig: Any, point_ids: list[str]) -> tuple[str, str, str]:
     from pitchkeeper.reports import stats
 
-    layout, sums = stats.record(fig)
+    layout, sums = stats.record(fig, point_ids)
     return fig.date, json.dumps(layout, separators=(",", ":")), ",".join(map(str, sums))
 
 

@@ -143,7 +143,6 @@ class Line(Frozen):
 
     _fields = ("name", "members", "names", "matches", "finished", "won", "hands", "bids", "made", "set", "pitched",
                "bid_total", "taken", "scored", "points", "own", "own_hands")
-    _defaults: ClassVar[dict[str, Any]] = {"own": 0, "own_hands": 0}
     name: str
     members: tuple[str, ...]
     names: tuple[str, ...]  # team names used for this partnership (a player: their own name)
@@ -161,6 +160,14 @@ class Line(Frozen):
     points: dict[str, int]  # point id -> how often they won it
     own: int  # points won by this player by name (a player line), in matches that record it
     own_hands: int  # the hands of those matches
+
+    def __init__(self, name: str, members: tuple[str, ...], names: tuple[str, ...], matches: int, finished: int,
+                 won: int, hands: int, bids: int, made: int, set: int, pitched: int, bid_total: int, taken: int,
+                 scored: int, points: dict[str, int], own: int = 0, own_hands: int = 0) -> None:
+        """Positional and fast (not Frozen's generic one): a club that mixes its tables has thousands of partnerships."""
+        for f, v in zip(self._fields, (name, members, names, matches, finished, won, hands, bids, made, set, pitched,
+                                       bid_total, taken, scored, points, own, own_hands), strict=True):
+            _set(self, f, v)
 
     @property
     def own_per_hand(self) -> float | None:
@@ -368,9 +375,10 @@ def _ranked(ids: Iterable[str]) -> list[str]:
     return sorted(ids, key=lambda p: (_RANK.get(p, len(_RANK)), p))
 
 
-def record(f: MatchFigures) -> tuple[list[Any], list[int]]:
-    """One match's (layout, sums): see LINE_SUMS."""
-    seen: dict[str, None] = {}
+def record(f: MatchFigures, point_ids: Iterable[str] = ()) -> tuple[list[Any], list[int]]:
+    """One match's (layout, sums): see LINE_SUMS. `point_ids`: its ruleset's, so that every match of one table
+    under one ruleset has one layout (without them, the points won in this match)."""
+    seen: dict[str, None] = dict.fromkeys(point_ids)
     for pts in f.player_points.values():
         seen.update(dict.fromkeys(pts))
     if f.teams:
