@@ -127,7 +127,10 @@ def pinned_ruleset(data: Mapping[str, Any], path: str | Path, override: str | No
     """
     from pitchkeeper.game import rulesets
 
-    load = load or rulesets.load
+    if load is None:
+        from pitchkeeper.logbook import rulecache
+
+        load = rulecache.load
     if override:
         try:
             r = load(override)
