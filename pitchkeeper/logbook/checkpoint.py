@@ -10,8 +10,6 @@ by one `[[hands]]` block parses as the same document with that hand appended); t
 on the checkpointed scores exactly as `game.match.replay` scores hand N.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -85,12 +83,12 @@ _memo: list[tuple[str, str]] = []  # the last texts digested, with their digests
 
 
 def _digest(text: str) -> str:
-    from pitchkeeper.logbook.store import blake2
+    from pitchkeeper.logbook.store import fingerprint
 
     for t, d in _memo:
         if t is text:
             return d
-    digest = blake2(text.encode("utf-8", "surrogateescape"), 16)
+    digest = fingerprint(text.encode("utf-8", "surrogateescape"))
     _memo[:] = [(text, digest), *_memo[:1]]
     return digest
 

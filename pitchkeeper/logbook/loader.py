@@ -6,8 +6,6 @@ in one shape wherever it is read: `file:line: hands[n].key: what is wrong` (the 
 problem of a log as data, in the same shape, for `pitchkeeper check`.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Mapping
 from pathlib import Path

@@ -449,9 +449,11 @@ def append_hand(text: str, block: str) -> str:
     A match record written by a tool may say `hands = []` (what a TOML writer makes of no hands);
     that line goes, since [[hands]] blocks cannot follow it.
     """
-    import re
+    cut = text.find("\n[")  # such a key can only stand before the first table (else: no pattern to compile)
+    if any(line.lstrip().startswith("hands") for line in (text if cut < 0 else text[:cut]).splitlines()):
+        import re
 
-    text = re.sub(r"(?m)^[ \t]*hands[ \t]*=[ \t]*\[[ \t]*\][ \t]*(?:#.*)?\n?", "", text, count=1)
+        text = re.sub(r"(?m)^[ \t]*hands[ \t]*=[ \t]*\[[ \t]*\][ \t]*(?:#.*)?\n?", "", text, count=1)
     if text and not text.endswith("\n"):
         text += "\n"
     return text + "\n" + block
@@ -487,10 +489,12 @@ def replace_hand(text: str, number: int, count: int, block: str, span: tuple[int
 # -- writing TOML text (small and deterministic; a hand is a flat block of inline values)
 
 
-def _key(k: str) -> str:
-    import re
+_BARE = str.maketrans("", "", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
-    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else toml_value(k)
+
+def _key(k: str) -> str:
+    """A bare key when TOML allows one (A-Z a-z 0-9 _ -), else a quoted one."""
+    return k if k and not k.translate(_BARE) else toml_value(k)
 
 
 # a TOML basic string's escapes: JSON's (which TOML shares), and DEL, which TOML also wants escaped
@@ -604,8 +608,8 @@ def cache_path(log: Path, suffix: str = ".status") -> Path:
 
     real = os.path.realpath(log)
     key = _cache_keys.get(real)
-    if key is None:
-        key = _cache_keys[real] = blake2(real.encode("utf-8", "surrogateescape"), 20)
+    if key is None:  # (two paths of one key would only share files that each check whose they are)
+        key = _cache_keys[real] = fingerprint(real.encode("utf-8", "surrogateescape"))
     return cache_dir() / f"{key}{suffix}"
 
 
@@ -626,6 +630,15 @@ def code_stamp() -> list[tuple[str, int, int]]:
         except OSError:
             _code.append([])
     return _code[0]
+
+
+def fingerprint(data: bytes) -> str:
+    """Two checksums of `data` (64 bits): what tells a cache which text or file it belongs to. A change
+    to a log is never made to collide with them (no security hash is needed), and zlib is loaded
+    already (the CLI's Typer loads it), where even CPython's own blake2 costs half a millisecond."""
+    import zlib
+
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
 def blake2(data: bytes, size: int) -> str:
