@@ -58,3 +58,20 @@ def test_a_change_at_the_end_loads_nothing_slow(seen: tuple[Path, dict[str, str]
             assert path.read_bytes() != backup.read_bytes()  # and it did write
     finally:
         shutil.copy2(backup, path)
+
+
+def test_the_collector_is_off_while_the_cli_starts_and_on_for_the_command() -> None:
+    """launch.main turns the collector off for the start (imports only); the root group turns it back on,
+    with what the start made frozen, before any command runs (serve and stats run long)."""
+    import gc
+
+    from pitchkeeper import launch
+
+    code = ("import gc, sys; from pitchkeeper import launch, cli; "
+            "seen = []; launch.started = (lambda s=launch.started: (seen.append(gc.isenabled()), s(), "
+            "seen.append(gc.isenabled()), sys.stderr.write(repr(seen))));"
+            "sys.argv = ['pitchkeeper', 'rules', 'list']; launch.main()")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.endswith("[False, True]"), p.stderr
+    assert gc.isenabled() and not launch.PAUSED  # a program using the library is never touched
