@@ -82,6 +82,10 @@ class LazyGroup(TyperGroup):
             raise
 
     def invoke(self, ctx: Any) -> Any:
+        if ctx.parent is None:
+            from pitchkeeper import launch
+
+            launch.started()
         try:
             return super().invoke(ctx)
         except PitchError as e:

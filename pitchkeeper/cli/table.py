@@ -101,9 +101,8 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
                 title: str | None, match: str | None, rematch: bool, of: str | None, force: bool, as_json: bool,
                 in_play: bool = False) -> None:
     """`new`, and `play` with no match (which then asks its questions: no hint to run it)."""
-    from pitchkeeper.game import rulesets
     from pitchkeeper.game.records import parse_table
-    from pitchkeeper.logbook import paths, store
+    from pitchkeeper.logbook import paths, rulecache, store
     from pitchkeeper.logbook.book import Logbook
 
     if rules_opt:
@@ -137,7 +136,7 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
         if team and solo:
             raise PitchError("give teams or --solo, not both")
         teams = dict(_team_specs(team, table)) if team else {} if solo else None
-        path = Path(match) if match else paths.new_log_path(rulesets.load(ref).name)
+        path = Path(match) if match else paths.new_log_path(rulecache.load(ref).name)
         book = Logbook.create(path, ref, list(table.players), teams, first, title, target, stake=stake)
     path = book.path
     store.write_pointer(path)

@@ -4,8 +4,6 @@ Immutable NamedTuples, cheap to make in bulk (replays, stats, simulations); ever
 only when it is read. `scoring` makes them; the front ends read them.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -118,9 +116,9 @@ class Verdict(NamedTuple):
     taken: dict[str, int]
     bid: BidResult
     delta: dict[str, int]
-    illegal: tuple[Illegal, ...]
+    illegal: tuple['Illegal', ...]
     notes: tuple[tuple[Any, ...], ...]  # why each side's score changes as it does: (kind, values...)
-    tricks: tuple[TrickResult, ...] = ()
+    tricks: tuple['TrickResult', ...] = ()
     counters: dict[str, int] | None = None  # stake counters forfeited (revokes)
 
     @property

@@ -90,16 +90,16 @@ class Logbook:
         partnerships (as `pitchkeeper new`); an empty mapping has each play for himself.
         `first_dealer`: default the first player.
         """
-        from pitchkeeper.game import rulesets
         from pitchkeeper.game.records import parse_table
+        from pitchkeeper.logbook import rulecache
 
         if isinstance(players, str) or not isinstance(players, Sequence):
             raise PitchError("expected a list of names in seating order", "players")
         if target is not None and (not isinstance(target, int) or isinstance(target, bool) or target < 1):
             raise PitchError(f"expected a whole number above 0, got {target!r}", "target")
         ref = str(rules)
-        ruleset = rulesets.load(ref)
-        merged, _chain = rulesets.load_merged(ref)
+        ruleset = rulecache.load(ref)
+        merged = dict(ruleset.raw)  # the merged TOML, which the log pins a copy of
         table = parse_table({"players": [p.strip() if isinstance(p, str) else p for p in players]})
         if teams is None:
             pairs = auto_teams(ruleset, table.players)

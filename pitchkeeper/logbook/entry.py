@@ -10,8 +10,6 @@ point left out of `points` was not answered. `require_every_point` makes an unan
 error, for a front end that asks every point (issue 11).
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -25,9 +23,9 @@ NOT_OUT = ("-", "none", "nobody", "no")  # typed words for "nobody took it"
 class _Nobody:
     """The explicit answer "nobody" (a point not out, a game tied), distinct from no answer at all."""
 
-    _it: _Nobody | None = None
+    _it: '_Nobody | None' = None
 
-    def __new__(cls) -> _Nobody:
+    def __new__(cls) -> '_Nobody':
         if cls._it is None:
             cls._it = super().__new__(cls)
         return cls._it

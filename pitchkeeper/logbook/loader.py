@@ -6,8 +6,6 @@ in one shape wherever it is read: `file:line: hands[n].key: what is wrong` (the 
 problem of a log as data, in the same shape, for `pitchkeeper check`.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -127,7 +125,10 @@ def pinned_ruleset(data: Mapping[str, Any], path: str | Path, override: str | No
     """
     from pitchkeeper.game import rulesets
 
-    load = load or rulesets.load
+    if load is None:
+        from pitchkeeper.logbook import rulecache
+
+        load = rulecache.load
     if override:
         try:
             r = load(override)
