@@ -161,3 +161,12 @@ def test_a_name_sqlite_cannot_hold_is_named_as_a_problem_and_the_rest_counted(tm
     assert bad.kind == "error" and bad.error.endswith("bad-\ufffd.toml: its name is not valid UTF-8: rename it to count it")
     assert [Path(p).name for p, _e in t.errors] == ["bad-\udcff.toml", "broken.toml"] and t.matches == 2
     assert t.files == 6
+
+
+def test_an_index_made_by_other_code_is_read_again(tmp_path: Path, monkeypatch) -> None:
+    root = _folder(tmp_path)
+    index.kept(root, workers=1)
+    assert index.kept(root, workers=1)[1].read == 0
+    monkeypatch.setattr(index, "_code", lambda: "another engine")  # an edit, or an upgrade that kept the version
+    assert index.kept(root, workers=1)[1] == index.Refresh(5, 0, 0)
+    assert index.kept(root, workers=1)[1].read == 0

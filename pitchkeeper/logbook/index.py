@@ -180,6 +180,23 @@ def _row(s: Summary) -> tuple[Any, ...]:
             else json.dumps(s.figures_data, separators=(",", ":")), *(s.tally or (None, None, None)))
 
 
+def _code() -> str:
+    """The code that makes a summary as it is: the rules engine (store.code_stamp), the tallies and this index
+    (name, size, mtime). An edit or an upgrade that kept the version number rebuilds the index."""
+    from pitchkeeper.logbook import store
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    own = []
+    for f in (os.path.join(here, "index.py"), os.path.join(here, "loader.py"),
+              os.path.join(os.path.dirname(here), "reports", "stats.py")):
+        try:
+            st = os.stat(f)
+            own.append((os.path.basename(f), st.st_size, st.st_mtime_ns))
+        except OSError:
+            own.append((f, 0, 0))
+    return store.fingerprint(repr([*store.code_stamp(), *own]).encode())
+
+
 def _storable(path: str) -> bool:
     try:
         path.encode("utf-8")
@@ -272,7 +289,7 @@ class LogIndex:
     def _schema(conn: Any) -> None:
         from pitchkeeper import __version__
 
-        want = f"{SCHEMA} {__version__} {','.join(_COLUMNS)}"  # another version may sum a log differently
+        want = f"{SCHEMA} {__version__} {_code()} {','.join(_COLUMNS)}"  # other code may sum a log differently
         try:
             row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         except Exception as e:  # no meta table yet (a new index), else a damaged one
