@@ -307,7 +307,7 @@ def test_a_named_pipe_is_refused_without_waiting(t: Table) -> None:
 def test_a_bug_is_one_line_and_its_traceback_only_with_debug(t: Table) -> None:
     """An unforeseen exception (here: a function of the library that divides by zero) is a bug: exit 1, where to report it."""
     boom = t.root / "sitecustomize.py"
-    boom.write_text("import pitchkeeper.reports.stats as s\ns.merge = lambda *a: 1 / 0\n", encoding="utf-8")
+    boom.write_text("import pitchkeeper.reports.stats as s\ns.total = lambda *a: 1 / 0\n", encoding="utf-8")
     env = {"PYTHONPATH": str(t.root)}
     p = console("stats", str(t.log), env=env)
     assert p.returncode == 1, p.stderr
