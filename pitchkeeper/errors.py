@@ -42,10 +42,23 @@ def _escape(m: re.Match[str]) -> str:
     return _NAMED.get(ch) or (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
 
 
+LONGEST = 200  # characters of one word (a name, a path: no space in it) that a message echoes whole
+
+
+def _cut(m: re.Match[str]) -> str:
+    w = m.group()
+    return f"{w[:100]}...{w[-60:]} ({len(w):,} characters)"
+
+
 def shown(text: object) -> str:
-    """Text from input as a message may show it: control characters escaped (\\n, \\x1b, \\x00)."""
+    """Text from input as a message may show it: control characters escaped (\\n, \\x1b, \\x00), and a
+    word too long to read on a line cut in the middle (its start, and its end, which names a file)."""
     s = str(text)
-    return CONTROL.sub(_escape, s) if has_control(s) else s
+    if has_control(s):
+        s = CONTROL.sub(_escape, s)
+    if len(s) > LONGEST:
+        s = re.sub(rf"\S{{{LONGEST + 1},}}", _cut, s)
+    return s
 
 
 def control_free(v: str, where: str | None, what: str = "names and notes are plain text") -> str:

@@ -273,6 +273,22 @@ def test_echoed_input_is_escaped(t: Table, args: list[str]) -> None:
     refused(t, args)
 
 
+LONG = "Zed" * 3000
+
+
+@pytest.mark.parametrize("args", [
+    ["hand", LONG, "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us"],
+    ["hand", "Ann", "2", "S", "--high", LONG, "--rest", "none", "--game", "tie", "--low", "Us"],
+    ["rules", "show", LONG],
+    ["status", "--match", f"{LONG}.toml"],
+], ids=["bidder", "answer", "ruleset", "log"])
+def test_a_long_input_is_echoed_cut_to_a_readable_line(t: Table, args: list[str]) -> None:
+    line = refused(t, args)
+    assert len(line) < 800 and "characters)" in line, line
+    assert line.endswith(("(players: Ann, Bob, Cy, Dee)", "(teams: Us, Them)", "or give a .toml file)",
+                          "File name too long")), line  # what is wrong is never cut
+
+
 def test_a_ruleset_name_or_title_with_a_control_character_is_refused(t: Table) -> None:
     t.bad.write_text('name = "our\\u001b[31mtable"\nextends = "seven-point"\n', encoding="utf-8")
     assert "control character" in refused(t, ["rules", "show", str(t.bad)])

@@ -93,7 +93,7 @@ def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
     from pitchkeeper.reports import chart
 
     ruleset, record, state, path = _replayed(match_opt)
-    p = chart.progression(state)
+    p = chart.progression(state, ruleset.settings["win"]["reach"])
     if as_json:
         emit_json(p.to_json())
         return

@@ -254,7 +254,8 @@ def entry_of(kw: dict[str, Any], new: bool = True) -> Any:
     return HandEntry(bidder=kw.get("bidder"), amount=kw.get("amount"), trump=kw.get("trump"), dealer=kw.get("dealer"),
                      auction=kw.get("auction"), points=points, cards=_who_cards(kw.get("cards"), "--cards"),
                      dealt=_who_cards(kw.get("dealt"), "--dealt"), revokes=kw.get("revoke"), note=kw.get("note"),
-                     file=kw.get("from_file"), require_every_point=new, rest=rest is not None)
+                     file=kw.get("from_file"), require_every_point=new, rest=rest is not None,
+                     by_point=frozenset(s.partition("=")[0].strip() for s in kw.get("point") or []))
 
 
 def _who_cards(specs: list[str] | None, where: str) -> dict[str, str] | None:
