@@ -65,6 +65,17 @@ def control_free(v: str, where: str | None, what: str = "names and notes are pla
     """Refuse text holding a control character: a name, title or note is printed to terminals."""
     if has_control(v):
         raise PitchError(f"{shown(repr(v))} holds a control character; {what}", where)
+    return utf8(v, where)
+
+
+def utf8(v: str, where: str | None) -> str:
+    """Refuse text holding bytes that are not UTF-8 (a terminal set to another encoding sends them; Python
+    keeps them as lone surrogates, which no file or terminal can take)."""
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PitchError(f"{shown(ascii(v))} holds bytes that are not UTF-8 text (is the terminal set to UTF-8?)",
+                         where) from None
     return v
 
 

@@ -289,6 +289,17 @@ def test_a_long_input_is_echoed_cut_to_a_readable_line(t: Table, args: list[str]
                           "File name too long")), line  # what is wrong is never cut
 
 
+@pytest.mark.parametrize("args", [  # what Python makes of bytes that are not UTF-8 on the command line
+    ["hand", "Ann", "2", "S", "--high", "Us", "--low", "Us", "--rest", "none", "--game", "tie", "--note", "ab\udcffcd"],
+    ["new", "seven-point", "An\udcffn", "Bob", "Cy", "Dee"],
+    ["new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--title", "T\udcff"],
+    ["hand", "Ann", "2", "S", "--high", "U\udcffs", "--low", "Us", "--rest", "none", "--game", "tie"],
+], ids=["note", "player", "title", "answer"])
+def test_bytes_that_are_not_utf8_are_refused_in_one_line(t: Table, args: list[str]) -> None:
+    line = refused(t, args)
+    assert "\\udcff" in line and "\udcff" not in line, line
+
+
 def test_a_ruleset_name_or_title_with_a_control_character_is_refused(t: Table) -> None:
     t.bad.write_text('name = "our\\u001b[31mtable"\nextends = "seven-point"\n', encoding="utf-8")
     assert "control character" in refused(t, ["rules", "show", str(t.bad)])

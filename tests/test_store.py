@@ -112,7 +112,7 @@ def test_what_may_not_read_back_the_same_is_not_plain():
 
     from pitchkeeper.logbook import checkpoint
 
-    for odd in (1.5, float("nan"), (1, 2), {1: "a"}, datetime.date(2026, 1, 1), None, ["x", {"y": 0.1}]):
+    for odd in (1.5, float("nan"), (1, 2), {1: "a"}, datetime.date(2026, 1, 1), None, ["x", {"y": 0.1}], 2**63):
         assert not checkpoint._plain({"note": odd})
 
 

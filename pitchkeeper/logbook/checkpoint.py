@@ -263,11 +263,14 @@ def state_of(k: Any, top: Point, below: Point | None) -> Any:
 
 
 def _plain(v: Any) -> bool:
-    """Only text, whole numbers, booleans, lists and tables with text keys: what `store.hand_toml` writes
-    so that TOML reads back exactly the same value (tests/test_checkpoint.py holds it to that)."""
+    """Only text, whole numbers TOML has (64 bits), booleans, lists and tables with text keys: what
+    `store.hand_toml` writes so that TOML reads back exactly the same value (tests/test_store.py holds
+    it to that)."""
     t = type(v)
-    if t is str or t is int or t is bool:
+    if t is str or t is bool:
         return True
+    if t is int:
+        return -(2**63) <= v < 2**63
     if t is list:
         return all(_plain(x) for x in v)
     if t is dict:

@@ -15,7 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from pitchkeeper.errors import PitchError, did_you_mean
+from pitchkeeper.errors import PitchError, did_you_mean, utf8
 
 NOT_OUT = ("-", "none", "nobody", "no")  # typed words for "nobody took it"
 
@@ -236,7 +236,7 @@ class HandEntry(NamedTuple):
                 hand["revokes"] = [table.player(r, self.label("revokes")) for r in self.revokes]
         if self.note is not None:
             if self.note:
-                hand["note"] = self.note
+                hand["note"] = utf8(self.note, "--note" if self.labels is CLI_LABELS else "note")
             else:
                 hand.pop("note", None)
 

@@ -81,6 +81,8 @@ def write_atomic(path: str | Path, text: str) -> None:
             pass
         if isinstance(e, OSError):  # a folder where the file should be, a full disk: one line, nothing written
             raise PitchError(f"cannot write: {e.strerror or e}", str(path)) from None
+        if isinstance(e, UnicodeEncodeError):  # bytes that are not UTF-8 (lone surrogates) got this far
+            raise PitchError("cannot write text that is not UTF-8 (is the terminal set to UTF-8?)", str(path)) from None
         raise
 
 
