@@ -397,7 +397,7 @@ def status(
         from pitchkeeper.logbook import checkpoint, loader
         from pitchkeeper.logbook.book import remember
 
-        opened = checkpoint.opened(path)  # a log put back as it was: its replay checkpoint
+        opened = checkpoint.opened(path, replay=True)  # the replay checkpoint (made now if there is none)
         if opened is not None:
             k, state = opened[0], checkpoint.state_of(*opened)
         else:

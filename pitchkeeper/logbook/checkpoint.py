@@ -230,8 +230,13 @@ def _loaded(k: Any, text: str, top: Point, below: Point | None, stamp: list[int]
     return k._replace(text=text, data=data, record=k.record._replace(hands=Tail(top.n, hands)), stamp=stamp)
 
 
-def opened(path: Path) -> tuple[Any, Point, Point | None] | None:
-    """The log as it stands and its checkpointed points: (Loaded holding only its last hands, top, below)."""
+def opened(path: Path, replay: bool = False) -> tuple[Any, Point, Point | None] | None:
+    """The log as it stands and its checkpointed points: (Loaded holding only its last hands, top, below).
+
+    `replay`: a log without a checkpoint (new to this data folder, or edited by hand) is replayed once
+    to make its points, so that a change at its end is made as on a checkpoint: the new text is not
+    parsed and replayed whole a second time (half the time, and one copy of a long log in memory).
+    """
     from pitchkeeper.errors import PitchError
     from pitchkeeper.game import match
     from pitchkeeper.logbook import loader, store
@@ -245,7 +250,7 @@ def opened(path: Path) -> tuple[Any, Point, Point | None] | None:
         st = None
     found = find(path, text)
     if found is None:
-        return None
+        return _replayed(path, text, st) if replay else None
     try:
         ruleset, warnings, files = loader.pinned_ruleset(found.header, path)
         record = match.parse_match(found.header)
@@ -255,6 +260,24 @@ def opened(path: Path) -> tuple[Any, Point, Point | None] | None:
         return None
     k = loader.Loaded(path, text, dict(found.header), ruleset, record, tuple(warnings), tuple(files), st)
     return _loaded(k, text, found.top, found.below, st), found.top, found.below
+
+
+def _replayed(path: Path, text: str, st: list[int] | None) -> tuple[Any, Point, Point | None] | None:
+    """`opened` of a log replayed whole (None: it does not load or replay; the caller's full path says why)."""
+    from pitchkeeper.errors import PitchError
+    from pitchkeeper.logbook import loader
+
+    try:
+        k = loader.load(path, text)._replace(stamp=st)
+        state = k.replay()
+    except PitchError:
+        return None
+    raws, n = k.data.get("hands", []), len(state.hands)
+    top = point_of(state, k.record, raws, n)
+    below = point_of(state, k.record, raws, n - 1) if n else None
+    header = {key: v for key, v in k.data.items() if key != "hands"}
+    save(path, Entry(text, header, k.ruleset.digest, top, below))  # the next command finds it
+    return _loaded(k, text, top, below, st), top, below
 
 
 def state_of(k: Any, top: Point, below: Point | None) -> Any:
@@ -325,7 +348,7 @@ def append(book: Any, hand: Any) -> Any:
     from pitchkeeper.logbook import book as books
     from pitchkeeper.logbook import store
 
-    o = opened(book.path)
+    o = opened(book.path, replay=True)
     if o is None:
         return None
     k, top, _ = o
@@ -354,7 +377,7 @@ def drop(book: Any) -> Any:
     from pitchkeeper.logbook import book as books
     from pitchkeeper.logbook import store
 
-    o = opened(book.path)
+    o = opened(book.path, replay=True)
     if o is None or o[2] is None or not o[1].n:
         return None
     k, top, below = o
@@ -378,7 +401,7 @@ def replace_last(book: Any, n: int, hand: Any) -> Any:
     from pitchkeeper.logbook import book as books
     from pitchkeeper.logbook import store
 
-    o = opened(book.path)
+    o = opened(book.path, replay=True)
     if o is None or o[2] is None or o[1].n != n or not n:
         return None
     k, top, below = o
