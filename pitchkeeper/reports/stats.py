@@ -457,13 +457,8 @@ def total(groups: Iterable[tuple[list[Any], int, list[int]]]) -> Stats:
             by_ids = players.get(p)
             if by_ids is None:
                 by_ids = players[p] = {}
-            row = head + sums[at:at + step]
+            _add(by_ids, ids, head + sums[at:at + step])
             at += step
-            flat = by_ids.get(ids)
-            if flat is None:
-                by_ids[ids] = row
-            else:
-                flat += row
         for t, members in tlist:
             key = tuple(members)
             by_ids = teams.get(key)
@@ -472,13 +467,8 @@ def total(groups: Iterable[tuple[list[Any], int, list[int]]]) -> Stats:
                 names[key] = {t: None}
             else:
                 names[key][t] = None
-            row = head + sums[at:at + step]
+            _add(by_ids, ids, head + sums[at:at + step])
             at += step
-            flat = by_ids.get(ids)
-            if flat is None:
-                by_ids[ids] = row
-            else:
-                flat += row
     player_lines = [_line(p, (p,), (p,), by_ids) for p, by_ids in players.items()]
     team_lines = [_line(_team_name(k, names[k]), k, tuple(names[k]), by_ids) for k, by_ids in teams.items()]
     seen: dict[str, None] = {}
@@ -486,6 +476,16 @@ def total(groups: Iterable[tuple[list[Any], int, list[int]]]) -> Stats:
         seen.update(dict.fromkeys(ln.points))
     return Stats(n_matches, n_finished, n_hands, tuple(sorted(player_lines, key=lambda ln: ln.name.lower())),
                  tuple(sorted(team_lines, key=lambda ln: ln.name.lower())), tuple(_ranked(seen)))
+
+
+def _add(by_ids: dict[tuple[str, ...], list[int]], ids: tuple[str, ...], row: list[int]) -> None:
+    """Keep one more row of figures for these point ids: the rows are laid end to end in one list, and
+    `_line` sums them column by column."""
+    flat = by_ids.get(ids)
+    if flat is None:
+        by_ids[ids] = row
+    else:
+        flat += row
 
 
 def _line(name: str, members: tuple[str, ...], names: tuple[str, ...], by_ids: dict[tuple[str, ...], list[int]]) -> Line:
