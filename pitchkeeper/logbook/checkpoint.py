@@ -83,12 +83,14 @@ _memo: list[tuple[str, str]] = []  # the last texts digested, with their digests
 
 
 def _digest(text: str) -> str:
-    from pitchkeeper.logbook.store import fingerprint
+    """The text's blake2 digest: what decides that a checkpoint is this text's. A checksum would be
+    cheaper to load, but an edit can be made to collide with it (an outside tester did)."""
+    from pitchkeeper.logbook.store import blake2
 
     for t, d in _memo:
         if t is text:
             return d
-    digest = fingerprint(text.encode("utf-8", "surrogateescape"))
+    digest = blake2(text.encode("utf-8", "surrogateescape"), 16)
     _memo[:] = [(text, digest), *_memo[:1]]
     return digest
 

@@ -635,9 +635,9 @@ def code_stamp() -> list[tuple[str, int, int]]:
 
 
 def fingerprint(data: bytes) -> str:
-    """Two checksums of `data` (64 bits): what tells a cache which text or file it belongs to. A change
-    to a log is never made to collide with them (no security hash is needed), and zlib is loaded
-    already (the CLI's Typer loads it), where even CPython's own blake2 costs half a millisecond."""
+    """Two checksums of `data` (64 bits): a cache file's name. Two paths of one name would only share
+    files that each check whose they are (a checkpoint matches its text by `blake2`), and zlib is
+    loaded already (the CLI's Typer loads it), where even CPython's own blake2 costs half a millisecond."""
     import zlib
 
     return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
