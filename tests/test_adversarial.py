@@ -9,6 +9,7 @@ byte as it was (no log, lock, temp or cache file written or removed).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -298,6 +299,20 @@ def test_a_long_input_is_echoed_cut_to_a_readable_line(t: Table, args: list[str]
 def test_bytes_that_are_not_utf8_are_refused_in_one_line(t: Table, args: list[str]) -> None:
     line = refused(t, args)
     assert "\\udcff" in line and "\udcff" not in line, line
+
+
+def test_a_new_log_path_that_is_not_utf8_is_refused_before_anything_is_written(t: Table) -> None:
+    """The current-match pointer keeps the path as UTF-8 text: `new` refuses such a path, not half-way."""
+    line = refused(t, ["new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--match", str(t.root / "ab\udcffcd.toml")])
+    assert line.startswith("error: --match: ") and "not UTF-8" in line
+
+
+def test_json_naming_a_path_that_is_not_utf8_is_still_utf8(t: Table, tmp_path: Path) -> None:
+    odd = tmp_path / "ab\udcffcd.toml"
+    odd.write_bytes(t.log.read_bytes())
+    r = runner.invoke(app, ["status", "--json", "--match", str(odd)])
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout_bytes.decode("utf-8"))["match"] == str(odd)
 
 
 def test_a_ruleset_name_or_title_with_a_control_character_is_refused(t: Table) -> None:

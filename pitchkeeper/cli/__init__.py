@@ -239,7 +239,13 @@ def emit_json(obj: Any) -> None:
     indent = 2 if sys.stdout.isatty() else None
     # JSON is data: on a stream that is not UTF-8 (a legacy console), \u escapes keep every name whole
     utf8 = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("-", "").replace("_", "") == "utf8"
-    sys.stdout.write(json.dumps(obj, ensure_ascii=not utf8, indent=indent) + "\n")
+    text = json.dumps(obj, ensure_ascii=not utf8, indent=indent)
+    if utf8:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a path holding bytes that are not UTF-8: escaped, so the JSON stays UTF-8
+            text = json.dumps(obj, ensure_ascii=True, indent=indent)
+    sys.stdout.write(text + "\n")
 
 
 def need_ruleset(rules: str | None, command: str) -> Any:

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, book_of, emit_json, interactive, topic, warn
-from pitchkeeper.errors import PitchError, shown
+from pitchkeeper.errors import PitchError, shown, utf8
 from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 
 commands = topic()
@@ -105,6 +105,8 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
     from pitchkeeper.logbook import paths, rulecache, store
     from pitchkeeper.logbook.book import Logbook
 
+    if match:  # the current-match pointer keeps the path as UTF-8 text: refused before anything is written
+        utf8(match, "--match")
     if rules_opt:
         if rules and not players_opt:  # `new --rules R Ann Bob ...`: every argument is a player
             players = [rules, *(players or [])]

@@ -114,7 +114,11 @@ class Logbook:
         table.check_against(ruleset)
         first = table.player(first_dealer, "first_dealer") if first_dealer is not None else table.players[0]
         if ref.endswith(".toml") or "/" in ref:
-            ref = str(Path(ref).resolve())
+            import os
+
+            # absolute, but not through its links: a house-rules file reached by a link extends what
+            # sits beside the link, and the log must name the file as it was read
+            ref = os.path.abspath(ref)
         text = header_text(rules=ref, ruleset=ruleset, merged=merged, players=table.players, teams=table.teams,
                            first_dealer=first, target=target, stake=stake, title=title, rematch_of=rematch_of)
         path = Path(path)
