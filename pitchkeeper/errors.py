@@ -9,11 +9,32 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable
+from typing import Any
 
 # C0 and C1 controls, DEL, the line and paragraph separators, and the bidi overrides (which reorder
 # what a terminal shows): none of them is plain text.
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_CONTROLS = frozenset(map(chr, (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0x202A, 0x202F),
+                                 *range(0x2066, 0x206A))))
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def has_control(s: str) -> bool:
+    """Whether `s` holds a control character (a set, not a regular expression: compiling that one cost
+    a third of a millisecond at every start, for text that almost never holds one)."""
+    return not _CONTROLS.isdisjoint(s)
+
+
+class _Controls:
+    """The control characters as a pattern, compiled on first use (`CONTROL.search`, `CONTROL.sub`)."""
+
+    def search(self, s: str) -> bool:
+        return has_control(s)
+
+    def sub(self, repl: Any, s: str) -> str:
+        return re.sub(f"[{re.escape(''.join(sorted(_CONTROLS)))}]", repl, s)
+
+
+CONTROL = _Controls()
 
 
 def _escape(m: re.Match[str]) -> str:
@@ -21,16 +42,40 @@ def _escape(m: re.Match[str]) -> str:
     return _NAMED.get(ch) or (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
 
 
+LONGEST = 200  # characters of one word (a name, a path: no space in it) that a message echoes whole
+
+
+def _cut(m: re.Match[str]) -> str:
+    w = m.group()
+    return f"{w[:100]}...{w[-60:]} ({len(w):,} characters)"
+
+
 def shown(text: object) -> str:
-    """Text from input as a message may show it: control characters escaped (\\n, \\x1b, \\x00)."""
+    """Text from input as a message may show it: control characters escaped (\\n, \\x1b, \\x00), and a
+    word too long to read on a line cut in the middle (its start, and its end, which names a file)."""
     s = str(text)
-    return CONTROL.sub(_escape, s) if CONTROL.search(s) else s
+    if has_control(s):
+        s = CONTROL.sub(_escape, s)
+    if len(s) > LONGEST:
+        s = re.sub(rf"\S{{{LONGEST + 1},}}", _cut, s)
+    return s
 
 
 def control_free(v: str, where: str | None, what: str = "names and notes are plain text") -> str:
     """Refuse text holding a control character: a name, title or note is printed to terminals."""
-    if CONTROL.search(v):
+    if has_control(v):
         raise PitchError(f"{shown(repr(v))} holds a control character; {what}", where)
+    return utf8(v, where)
+
+
+def utf8(v: str, where: str | None) -> str:
+    """Refuse text holding bytes that are not UTF-8 (a terminal set to another encoding sends them; Python
+    keeps them as lone surrogates, which no file or terminal can take)."""
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PitchError(f"{shown(ascii(v))} holds bytes that are not UTF-8 text (is the terminal set to UTF-8?)",
+                         where) from None
     return v
 
 

@@ -9,6 +9,7 @@ byte as it was (no log, lock, temp or cache file written or removed).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -273,6 +274,47 @@ def test_echoed_input_is_escaped(t: Table, args: list[str]) -> None:
     refused(t, args)
 
 
+LONG = "Zed" * 3000
+
+
+@pytest.mark.parametrize("args", [
+    ["hand", LONG, "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us"],
+    ["hand", "Ann", "2", "S", "--high", LONG, "--rest", "none", "--game", "tie", "--low", "Us"],
+    ["rules", "show", LONG],
+    ["status", "--match", f"{LONG}.toml"],
+], ids=["bidder", "answer", "ruleset", "log"])
+def test_a_long_input_is_echoed_cut_to_a_readable_line(t: Table, args: list[str]) -> None:
+    line = refused(t, args)
+    assert len(line) < 800 and "characters)" in line, line
+    assert line.endswith(("(players: Ann, Bob, Cy, Dee)", "(teams: Us, Them)", "or give a .toml file)",
+                          "File name too long")), line  # what is wrong is never cut
+
+
+@pytest.mark.parametrize("args", [  # what Python makes of bytes that are not UTF-8 on the command line
+    ["hand", "Ann", "2", "S", "--high", "Us", "--low", "Us", "--rest", "none", "--game", "tie", "--note", "ab\udcffcd"],
+    ["new", "seven-point", "An\udcffn", "Bob", "Cy", "Dee"],
+    ["new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--title", "T\udcff"],
+    ["hand", "Ann", "2", "S", "--high", "U\udcffs", "--low", "Us", "--rest", "none", "--game", "tie"],
+], ids=["note", "player", "title", "answer"])
+def test_bytes_that_are_not_utf8_are_refused_in_one_line(t: Table, args: list[str]) -> None:
+    line = refused(t, args)
+    assert "\\udcff" in line and "\udcff" not in line, line
+
+
+def test_a_new_log_path_that_is_not_utf8_is_refused_before_anything_is_written(t: Table) -> None:
+    """The current-match pointer keeps the path as UTF-8 text: `new` refuses such a path, not half-way."""
+    line = refused(t, ["new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--match", str(t.root / "ab\udcffcd.toml")])
+    assert line.startswith("error: --match: ") and "not UTF-8" in line
+
+
+def test_json_naming_a_path_that_is_not_utf8_is_still_utf8(t: Table, tmp_path: Path) -> None:
+    odd = tmp_path / "ab\udcffcd.toml"
+    odd.write_bytes(t.log.read_bytes())
+    r = runner.invoke(app, ["status", "--json", "--match", str(odd)])
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout_bytes.decode("utf-8"))["match"] == str(odd)
+
+
 def test_a_ruleset_name_or_title_with_a_control_character_is_refused(t: Table) -> None:
     t.bad.write_text('name = "our\\u001b[31mtable"\nextends = "seven-point"\n', encoding="utf-8")
     assert "control character" in refused(t, ["rules", "show", str(t.bad)])
@@ -307,7 +349,7 @@ def test_a_named_pipe_is_refused_without_waiting(t: Table) -> None:
 def test_a_bug_is_one_line_and_its_traceback_only_with_debug(t: Table) -> None:
     """An unforeseen exception (here: a function of the library that divides by zero) is a bug: exit 1, where to report it."""
     boom = t.root / "sitecustomize.py"
-    boom.write_text("import pitchkeeper.reports.stats as s\ns.merge = lambda *a: 1 / 0\n", encoding="utf-8")
+    boom.write_text("import pitchkeeper.reports.stats as s\ns.total = lambda *a: 1 / 0\n", encoding="utf-8")
     env = {"PYTHONPATH": str(t.root)}
     p = console("stats", str(t.log), env=env)
     assert p.returncode == 1, p.stderr

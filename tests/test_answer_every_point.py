@@ -55,6 +55,10 @@ def hands(p: Path) -> list[dict]:
     (["--high", "Us", "--low", "Them", "--jack", "tie", "--rest", "none", "--game", "tie"], ["--jack: only game can be tied"]),
     (["--high", "none", "--low", "Them", "--rest", "none", "--game", "tie"], ["--high: high is always out"]),
     (["--high", "Us", "--low", "Them", "--rest", "all"], ["--rest: ", "--rest none"]),
+    # an answer is named as it was given: --point high, not --high
+    (["-p", "high=Zed", "--low", "Them", "--rest", "none", "--game", "tie"], ["--point high: 'Zed' is not a team"]),
+    (["--high", "Zed", "-p", "low=Them", "--rest", "none", "--game", "tie"], ["--high: 'Zed' is not a team"]),
+    (["--high", "Us", "-p", "low=tie", "--rest", "none", "--game", "tie"], ["--point low: only game can be tied"]),
 ])
 def test_points_left_out_or_named_twice_are_refused_and_nothing_written(seven: Path, args: list[str],
                                                                         words: list[str]):

@@ -83,3 +83,19 @@ def test_chart_without_a_current_match_says_what_to_do() -> None:
     r = runner.invoke(app, ["chart"])
     assert r.exit_code == 2
     assert "no current match" in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_the_target_line_says_must_pass_where_the_ruleset_requires_exceeding(tmp_path: Path) -> None:
+    """The legend and the HTML export agree with the headline ("must pass 21"), not "target 21"."""
+    m = str(tmp_path / "p.toml")
+    for args in (["new", "partnership-pitch", "Ann", "Bob", "Cy", "Dee", "--match", m],
+                 ["hand", "Ann", "2", "S", "--high", "Us", "--low", "Them", "--rest", "none", "--game", "Us", "--match", m]):
+        assert runner.invoke(app, args).exit_code == 0
+    chart = runner.invoke(app, ["chart", "--match", m], env={"NO_COLOR": "1"})
+    assert chart.exit_code == 0 and "must pass 21" in chart.stdout.splitlines()[-1], chart.stdout
+    assert "target 21" not in chart.stdout
+    html = runner.invoke(app, ["export", "--format", "html", "--match", m]).stdout
+    assert ">must pass 21</text>" in html and "partnership-pitch, must pass 21." in html
+    seven = str(tmp_path / "s.toml")
+    assert runner.invoke(app, ["new", "seven-point", "Ann", "Bob", "Cy", "Dee", "--match", seven]).exit_code == 0
+    assert "target 21" in runner.invoke(app, ["chart", "--match", seven], env={"NO_COLOR": "1"}).stdout

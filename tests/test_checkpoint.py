@@ -10,6 +10,7 @@ import pickle
 import signal
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -124,8 +125,8 @@ def test_hand_after_hand_runs_on_the_checkpoint_and_an_outside_edit_is_seen(tmp_
     second = book.record(hand, quick=True)
     assert second.points is not None and second.state.scores == {"Us": 4, "Them": 0}
     path.write_text(path.read_text().replace("amount = 2", "amount = 3", 1))  # a person edits hand 1
-    third = book.record(hand, quick=True)
-    assert third.points is None  # another text: the whole log was replayed
+    third = book.record(hand, quick=True)  # another text: replayed whole once, the new hand scored on that
+    assert third.points is not None and third.points[1].n == 2
     assert third.state.scores == full(path)["scores"] == {"Us": 1, "Them": 0}  # hand 1 is now a set: -3
     undo = book.prepare_drop(quick=True)
     assert undo.points is not None and undo.state.scores == {"Us": -1, "Them": 0}
@@ -176,3 +177,74 @@ def test_the_last_span_read_from_the_end_is_the_last_of_every_span(parts):
     text = "".join(parts)
     spans = store.hand_spans(text)
     assert store.last_span(text) == (spans[-1] if spans else None)
+
+
+def _same_checksums(text: bytes, at: int, free: range) -> bytes:
+    """`text` with the byte at `at` one higher, and bytes in `free` (a comment of P's) changed so that the
+    length, zlib.crc32 and zlib.adler32 stay the same: a forged edit (an outside tester's, made small).
+
+    Adler-32's two sums are kept by +1 at `at`, -1 at free[0], then -m/+m at free[1]/free[2] (m =
+    free[0] - at); CRC-32 is linear over GF(2), so a subset of three-byte groups (+1, -2, +1: Adler-32
+    neutral) that cancels the CRC change is found by Gaussian elimination.
+    """
+    n = len(text)
+    base = bytearray(text)
+    m = free[0] - at
+    for i, v in ((at, 1), (free[0], -1), (free[1], -m), (free[2], m)):
+        base[i] += v
+    zeros = zlib.crc32(bytes(n))
+
+    def lin(x: bytes) -> int:
+        return zlib.crc32(x) ^ zeros
+
+    target = lin(bytes(a ^ b for a, b in zip(text, base, strict=True)))
+    groups = []
+    for i in range(free[3], free[-1] - 2, 3):
+        pat = bytearray(n)
+        pat[i], pat[i + 1], pat[i + 2] = ord("P") ^ ord("Q"), ord("P") ^ ord("N"), ord("P") ^ ord("Q")
+        groups.append((i, lin(bytes(pat))))
+    basis: dict[int, tuple[int, set[int]]] = {}
+    for gi, (_, v) in enumerate(groups):
+        chosen = {gi}
+        for bit in sorted(basis, reverse=True):
+            if v >> bit & 1:
+                v ^= basis[bit][0]
+                chosen ^= basis[bit][1]
+        if v:
+            basis[v.bit_length() - 1] = (v, chosen)
+    v, chosen = target, set()
+    for bit in sorted(basis, reverse=True):
+        if v >> bit & 1:
+            v ^= basis[bit][0]
+            chosen ^= basis[bit][1]
+    assert v == 0
+    for gi in chosen:
+        i = groups[gi][0]
+        base[i] += 1
+        base[i + 1] -= 2
+        base[i + 2] += 1
+    out = bytes(base)
+    assert out != text and zlib.crc32(out) == zlib.crc32(text) and zlib.adler32(out) == zlib.adler32(text)
+    return out
+
+
+def test_an_edit_forged_to_keep_the_checksums_is_still_another_text(tmp_path: Path):
+    """The checkpoint knows its text by a blake2 digest: an edit made to keep the length and both zlib
+    checksums (which a person can compute) is seen, and the score is the file's."""
+    path = new_log(tmp_path)
+    book = Logbook(path)
+    hand = {"trump": "S", "bid": {"player": "Ann", "amount": 3}, "points": {"high": "Us", "low": "Us"}}
+    book.record(hand, quick=True)
+    path.write_text(path.read_text().replace("amount = 3 }", "amount = 3 } # " + "P" * 160, 1))
+    book.record(hand, quick=True)
+    before = full(path)["scores"]
+    text = path.read_bytes()
+    at = text.index(b"amount = 3 }") + len(b"amount = ")
+    start = text.index(b"# PPP") + 2
+    forged = _same_checksums(text, at, range(start, start + 160))
+    assert b"amount = 4 }" in forged
+    path.write_bytes(forged)
+    after = full(path)["scores"]
+    assert after != before  # hand 1 is now a bid of 4, and a set
+    assert book.record(hand, quick=True).state.scores == full(path)["scores"]
+    assert store.blake2(forged, 16) != store.blake2(text, 16)

@@ -216,6 +216,8 @@ def test_html_game_breakdown_card_by_card() -> None:
 
 
 def test_output_file_written_whole_and_format_from_suffix(tmp_path: Path) -> None:
+    tmp_path = tmp_path / "out"  # (beside the data folder, where caches may be kept)
+    tmp_path.mkdir()
     out = tmp_path / "sheet.json"
     code, stdout, err = run("export", "--match", str(DATA / "cutthroat.toml"), "-o", str(out))
     assert code == 0, err

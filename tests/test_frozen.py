@@ -47,5 +47,5 @@ def test_the_generic_init_takes_positions_keywords_and_defaults() -> None:
     assert (line.own, line.own_hands, line.points) == (2, 0, {})
     with pytest.raises(TypeError, match="unexpected or repeated argument 'nope'"):
         Read("p", nope=1)
-    with pytest.raises(TypeError, match="missing the argument 'members'"):
-        Line("Ann")
+    with pytest.raises(TypeError, match="missing the argument 'path'"):
+        Read(error="bad")

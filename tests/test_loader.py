@@ -76,3 +76,30 @@ def test_a_log_is_loaded_with_the_ruleset_it_pins(tmp_path: Path) -> None:
     k = loader.load(log.path)
     assert k.ruleset.settings["win"]["target"] == 15 and "has changed since this match began" in k.warnings[0]
     assert loader.load(log.path, rules="seven-point").ruleset.settings["win"]["target"] == 21
+
+
+def test_house_rules_reached_through_a_link_are_named_as_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A house-rules file that is a link extends what sits beside the link: the log names the link, so the
+    match reads back under the ruleset it began with (no "has changed" warning)."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "table").mkdir()
+    (tmp_path / "real" / "house.toml").write_text('name = "house"\nextends = "base.toml"\n')
+    (tmp_path / "real" / "base.toml").write_text('extends = "seven-point"\n[win]\ntarget = 15\n')
+    (tmp_path / "table" / "base.toml").write_text('extends = "seven-point"\n[win]\ntarget = 25\n')
+    (tmp_path / "table" / "house.toml").symlink_to(tmp_path / "real" / "house.toml")
+    monkeypatch.chdir(tmp_path / "table")
+    book = Logbook.create(tmp_path / "m.toml", "house.toml", ["Ann", "Bob", "Cy", "Dee"])
+    k = loader.load(book.path)
+    assert k.data["rules"] == str(tmp_path / "table" / "house.toml")
+    assert k.warnings == () and k.ruleset.settings["win"]["target"] == 25
+
+
+def test_a_bare_ruleset_name_that_is_no_built_in_is_read_beside_the_log(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "house").write_text('name = "house"\nextends = "seven-point"\n[win]\ntarget = 11\n')
+    monkeypatch.chdir(tmp_path / "logs")
+    book = Logbook.create(tmp_path / "logs" / "m.toml", "house", ["Ann", "Bob", "Cy", "Dee"])
+    monkeypatch.chdir(tmp_path)  # elsewhere: the name is still found beside the log, as a .toml one is
+    assert loader.load(book.path).ruleset.settings["win"]["target"] == 11
+    assert loader.rules_ref({"rules": "seven-point"}, tmp_path / "logs" / "m.toml", None) == "seven-point"

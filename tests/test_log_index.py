@@ -27,7 +27,8 @@ def test_first_refresh_reads_every_file_and_the_second_none(tmp_path: Path) -> N
     root = _folder(tmp_path)
     first, r1 = index.kept(root, workers=1)
     assert (r1.read, r1.reused) == (5, 0)
-    assert (root / index.INDEX_NAME).is_file()
+    assert index.index_path(root) == root / "cache" / index.INDEX_NAME  # in the cache, never beside the logs
+    assert index.index_path(root).is_file() and not (root / index.INDEX_NAME).exists()
     kinds = {Path(s.path).name: s.kind for s in first}
     assert kinds == {"kitchen-table.toml": "match", "partnership-match.toml": "match",
                      "solo-pitch-lone-jack.toml": "other", "notes.toml": "other", "broken.toml": "error"}
@@ -70,7 +71,7 @@ def test_a_summary_holds_what_stats_sums(tmp_path: Path) -> None:
 def test_a_damaged_index_is_rebuilt_from_the_files(tmp_path: Path) -> None:
     root = _folder(tmp_path)
     index.kept(root, workers=1)
-    (root / index.INDEX_NAME).write_bytes(b"this is no database" * 100)
+    index.index_path(root).write_bytes(b"this is no database" * 100)
     again, r = index.kept(root, workers=1)
     assert r.read == 5 and len(again) == 5
 
@@ -81,6 +82,91 @@ def test_walk_finds_the_files_stats_finds(tmp_path: Path) -> None:
     shutil.copy(EXAMPLES / "kitchen-table.toml", root / "matches" / "2026" / "march" / "deep.toml")
     (root / "matches" / ".hidden.toml").write_text("x = 1\n", encoding="utf-8")
     (root / "matches" / "notes.txt").write_text("not toml\n", encoding="utf-8")
-    walked = [p for p, _m, _s in index.walk(root)]
+    (root / "cache").mkdir(exist_ok=True)  # derived state: never walked
+    (root / "cache" / "stray.toml").write_text("x = 1\n", encoding="utf-8")
+    walked = [p for p, *_stamp in index.walk(root)]
     assert walked == [str(p.resolve()) for p in stats.find_logs(root)]
     assert len(walked) == 6 and all(os.path.isabs(p) for p in walked)
+
+
+def test_a_file_replaced_by_one_of_the_same_size_and_time_is_read_again(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    index.kept(root, workers=1)
+    log = root / "matches" / "kitchen-table.toml"
+    st = log.stat()
+    text = log.read_text(encoding="utf-8")
+    swapped = text.replace("Ann", "Ana").replace("Bob", "Rob")  # the same size, other players
+    assert len(swapped) == len(text)
+    other = root / "matches" / "kitchen-table.toml.new"
+    other.write_text(swapped, encoding="utf-8")
+    os.utime(other, ns=(st.st_atime_ns, st.st_mtime_ns))  # and the same modification time
+    os.replace(other, log)
+    after, r = index.kept(root, workers=1)
+    assert r.read == 1
+    kt = next(s for s in after if s.path.endswith("kitchen-table.toml"))
+    assert "Ana" in kt.players and "Ann" not in kt.players
+
+
+def test_tallies_add_up_what_the_files_hold_and_a_damaged_row_rebuilds_the_index(tmp_path: Path) -> None:
+    import sqlite3
+
+    root = _folder(tmp_path)
+    (root / "matches" / "again.toml").write_bytes((EXAMPLES / "kitchen-table.toml").read_bytes())  # one layout twice
+    t = index.kept_tallies(root, workers=1)
+    assert (t.files, t.matches, [Path(p).name for p, _e in t.errors]) == (6, 3, ["broken.toml"])
+    logs = [root / "matches" / n for n in ("again.toml", "kitchen-table.toml", "partnership-match.toml")]
+    direct = [stats.read_match(p, stats.RulesetCache()).figures for p in logs]
+    assert stats.total(t.groups) == stats.merge(direct)
+    assert [n for _layout, n, _sums in t.groups] == [2, 1]  # the two copies added up by SQLite, as one layout
+    only = index.kept_tallies(root, workers=1, rules="seven-point", leave_out=[str(logs[0])])
+    assert stats.total(only.groups) == stats.merge(f for f in direct[1:] if f.rules == "seven-point")
+    assert only.matches == 2 and only.errors == t.errors  # --rules chose 1 of the 2 logs not left out
+    with sqlite3.connect(index.index_path(root)) as db:  # a row damaged behind the index's back
+        db.execute("UPDATE logs SET sums = '1,2' WHERE path LIKE '%kitchen-table.toml'")
+    db.close()
+    assert index.kept_tallies(root, workers=1) == t  # read again from the files, not trusted
+    with index.open_kept(root) as idx:
+        assert idx.sync(index.walk(root), workers=1) == index.Refresh(0, 6, 0)
+
+
+def test_an_index_left_beside_the_logs_by_an_earlier_version_is_removed(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    (root / index.INDEX_NAME).write_bytes(b"an old index")
+    index.kept(root, workers=1)
+    assert not (root / index.INDEX_NAME).exists() and index.index_path(root).is_file()
+
+
+def test_an_unchanged_folder_reads_no_file_and_starts_no_pool(tmp_path: Path, monkeypatch) -> None:
+    from pitchkeeper.logbook import pool
+
+    root = _folder(tmp_path)
+    first = index.kept_tallies(root, workers=1)
+
+    def no_reading(*args: object, **kw: object) -> None:
+        raise AssertionError("a file was read, or a pool started, for a folder that did not change")
+
+    monkeypatch.setattr(pool, "in_order", no_reading)
+    assert index.kept_tallies(root, workers=2) == first
+    assert index.kept(root, workers=2)[1] == index.Refresh(0, 5, 0)
+
+
+def test_a_name_sqlite_cannot_hold_is_named_as_a_problem_and_the_rest_counted(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    odd = (str(root / "matches" / "bad-\udcff.toml"), 1, 2, 3, 4)  # a file name that is not UTF-8 (never read)
+    wanted = sorted([*index.walk(root), odd])
+    with index.open_kept(root) as idx:
+        summaries, _ = idx.refresh_stated(wanted, workers=1)
+        t = idx.tallies()
+    bad = next(s for s in summaries if s.path == odd[0])
+    assert bad.kind == "error" and bad.error.endswith("bad-\ufffd.toml: its name is not valid UTF-8: rename it to count it")
+    assert [Path(p).name for p, _e in t.errors] == ["bad-\udcff.toml", "broken.toml"] and t.matches == 2
+    assert t.files == 6
+
+
+def test_an_index_made_by_other_code_is_read_again(tmp_path: Path, monkeypatch) -> None:
+    root = _folder(tmp_path)
+    index.kept(root, workers=1)
+    assert index.kept(root, workers=1)[1].read == 0
+    monkeypatch.setattr(index, "_code", lambda: "another engine")  # an edit, or an upgrade that kept the version
+    assert index.kept(root, workers=1)[1] == index.Refresh(5, 0, 0)
+    assert index.kept(root, workers=1)[1].read == 0

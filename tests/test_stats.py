@@ -134,6 +134,37 @@ def test_a_broken_log_is_named_and_the_rest_still_counted(_home: Path) -> None:
     assert code == 2 and len(err.splitlines()) == 2
 
 
+def test_all_through_the_index_counts_as_reading_each_file(_home: Path) -> None:
+    """`--all` sums what the index kept (SQLite adding up per table layout); naming the files reads and sums
+    each one: the same figures, filters and problems, on the run that builds the index and the runs after."""
+    import datetime
+    import os
+
+    logs = _home_with_logs(_home)
+    for name, day in (("a.toml", "2024-05-01"), ("2024/b.toml", "2024-06-01")):  # no `created`: the file's day
+        t = datetime.datetime.fromisoformat(f"{day}T12:00:00").timestamp()
+        os.utime(logs / name, (t, t))
+    (logs / "torn.toml").write_text('rules = "cutthroat-pitch"\nplayers = [\n', encoding="utf-8")
+    shutil.copy(DATA / "cutthroat.toml", logs / "again.toml")  # a second game of one table: one layout, twice
+    named = [str(logs / n) for n in ("2024/b.toml", "a.toml", "again.toml", "c.toml", "torn.toml")]  # by path
+
+    def same(*args: str) -> None:
+        code, every, err = stats_json("--all", *args)
+        code2, each, err2 = stats_json(*named, *args)
+        assert (code, every) == (code2, each), args
+        assert len(err.splitlines()) == len(err2.splitlines()) == 1 and "torn.toml" in err, args
+
+    for args in ((), ("--rules", "cutthroat-pitch"), ("--since", "2024-05-02"), ("--until", "2024-05-04"),
+                 ("--since", "2024-05-04", "--until", "2024-05-04"), ("--rules", "trickster-4", "--until", "2024-05-03")):
+        same(*args)
+        same(*args)  # from the index, nothing read again
+    assert stats_json("--all", "--rules", "cutthroat-pitch")[1]["filtered_out"] == 1
+    text = (logs / "a.toml").read_text(encoding="utf-8")
+    (logs / "a.toml").write_text(text[: text.rindex("[[hands]]")], encoding="utf-8")  # a hand undone
+    same()
+    assert runner.invoke(app, ["stats", "--all"]).stdout == runner.invoke(app, ["stats", *named]).stdout
+
+
 def test_nothing_readable_is_exit_2(tmp_path: Path) -> None:
     r = runner.invoke(app, ["stats", str(tmp_path / "gone.toml")])
     assert r.exit_code == 2

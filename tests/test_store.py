@@ -11,6 +11,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
@@ -84,6 +86,36 @@ def test_toml_values_read_back(value: str):
                                               "auction": [value, "B:2"], "odd key": True}
 
 
+# what `store.hand_toml` writes exactly: the replay checkpoint takes such a hand as read, without parsing it
+_text = st.text(st.characters(codec="utf-8"), max_size=12)
+_plain = st.recursive(st.one_of(_text, st.integers(-2**63, 2**63 - 1), st.booleans()),
+                      lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_text, inner, max_size=4), max_leaves=12)
+
+
+@given(st.dictionaries(_text, _plain, max_size=6))
+def test_a_plain_hand_reads_back_as_the_very_table_written(hand: dict):
+    from pitchkeeper.logbook import checkpoint
+
+    assert checkpoint._plain(hand)
+    assert tomllib.loads(store.hand_toml(hand)) == {"hands": [hand]}
+
+
+@given(st.text(st.characters(codec="utf-8")))
+def test_a_string_is_escaped_as_json_escapes_it(s: str):
+    import json
+
+    assert store.toml_value(s) == json.dumps(s, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def test_what_may_not_read_back_the_same_is_not_plain():
+    import datetime
+
+    from pitchkeeper.logbook import checkpoint
+
+    for odd in (1.5, float("nan"), (1, 2), {1: "a"}, datetime.date(2026, 1, 1), None, ["x", {"y": 0.1}], 2**63):
+        assert not checkpoint._plain({"note": odd})
+
+
 def test_tricks_are_written_one_a_line():
     text = store.hand_toml({"tricks": [{"leader": "A", "cards": ["AS", "2S"]}, {"leader": "B", "cards": ["3S"]}]})
     assert text.count("\n") == 5 and tomllib.loads(text)["hands"][0]["tricks"][1] == {"leader": "B", "cards": ["3S"]}
@@ -106,6 +138,23 @@ def test_the_data_dir_and_the_current_match(_home: Path, tmp_path: Path, monkeyp
     assert store.resolve_match_path(None) == log.resolve()
     monkeypatch.delenv("PITCHKEEPER_HOME")
     assert paths.data_dir().name == "pitchkeeper"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the fast answer is Linux's")
+@pytest.mark.parametrize("xdg", [None, "", "/srv/data", "relative/data", " /lead"])
+@pytest.mark.parametrize("home", ["/home/ann", "/home/zoë/x y", ""])
+def test_the_data_dir_on_linux_is_what_platformdirs_says(monkeypatch: pytest.MonkeyPatch, xdg, home):
+    import platformdirs
+
+    monkeypatch.delenv("PITCHKEEPER_HOME")
+    monkeypatch.setenv("HOME", home)
+    if xdg is None:
+        monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_DATA_HOME", xdg)
+    fast = paths._xdg_data_dir()
+    assert fast is not None or not home
+    assert paths.data_dir() == Path(platformdirs.user_data_dir("pitchkeeper"))
 
 
 def test_write_atomic_leaves_no_temp_file(tmp_path: Path):

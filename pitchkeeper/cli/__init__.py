@@ -82,6 +82,10 @@ class LazyGroup(TyperGroup):
             raise
 
     def invoke(self, ctx: Any) -> Any:
+        if ctx.parent is None:
+            from pitchkeeper import launch
+
+            launch.started()
         try:
             return super().invoke(ctx)
         except PitchError as e:
@@ -235,17 +239,23 @@ def emit_json(obj: Any) -> None:
     indent = 2 if sys.stdout.isatty() else None
     # JSON is data: on a stream that is not UTF-8 (a legacy console), \u escapes keep every name whole
     utf8 = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("-", "").replace("_", "") == "utf8"
-    sys.stdout.write(json.dumps(obj, ensure_ascii=not utf8, indent=indent) + "\n")
+    text = json.dumps(obj, ensure_ascii=not utf8, indent=indent)
+    if utf8:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a path holding bytes that are not UTF-8: escaped, so the JSON stays UTF-8
+            text = json.dumps(obj, ensure_ascii=True, indent=indent)
+    sys.stdout.write(text + "\n")
 
 
 def need_ruleset(rules: str | None, command: str) -> Any:
     """The ruleset of a --rules option that the command cannot do without."""
-    from pitchkeeper.game import rulesets
+    from pitchkeeper.logbook import rulecache
 
     if not rules:
         fail(f"--rules: say which ruleset ({command} --rules seven-point, or a .toml file); "
              "'pitchkeeper rules list' names the built-in ones")
-    return rulesets.load(rules)
+    return rulecache.load(rules)
 
 
 def book_of(match: str | None) -> Any:

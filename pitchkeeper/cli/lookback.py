@@ -93,7 +93,7 @@ def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
     from pitchkeeper.reports import chart
 
     ruleset, record, state, path = _replayed(match_opt)
-    p = chart.progression(state)
+    p = chart.progression(state, ruleset.settings["win"]["reach"])
     if as_json:
         emit_json(p.to_json())
         return
@@ -141,15 +141,7 @@ def stats_cmd(
         except PitchError as e:
             raise e.at("--rules") from None
     files: list[Path] = list(matches or [])
-    kept: list[Any] = []
-    if all_logs:
-        # every log of the data folder through the shared index: only the logs changed since are read again
-        from pitchkeeper.logbook import index
-
-        kept = index.kept(progress=_progress)[0]
-        if not kept and not files:
-            sys.stderr.write(f"no match logs in {paths.data_dir()}\n")
-    elif not files:
+    if not all_logs and not files:
         files = [store.resolve_match_path(None)]
     seen: set[Path] = set()
     todo: list[tuple[Path, bool]] = []
@@ -161,31 +153,45 @@ def stats_cmd(
         if key not in seen:
             seen.add(key)
             todo.append((f, False))
-    read = []
     problems = 0
-    with _progress(len(todo)) as tick:
-        outcomes: list[tuple[str | None, Any]] = [(r.error, r.figures) for r in stats.read_many(todo, progress=tick)]
-    named = {os.path.abspath(f) for f, _ in todo}  # the index keys files by absolute path
-    for k in kept:  # a file that is no match log (a tournament, other TOML) is left out quietly
-        if k.path not in named and k.kind in ("match", "error"):
-            outcomes.append((k.error, k.match_figures() if k.kind == "match" else None))
-    for error, figures in outcomes:
-        if error:
+    read: list[Any] = []
+    if todo:
+        with _progress(len(todo)) as tick:
+            for r in stats.read_many(todo, progress=tick):
+                if r.error:
+                    problems += 1
+                    sys.stderr.write(f"error: {r.error}\n")
+                elif r.figures is not None:
+                    read.append(r.figures)
+    chosen = stats.keep(read, rules, since, until)
+    groups = stats.grouped(stats.record(f) for f in chosen)
+    n_read, n_chosen = len(read), len(chosen)
+    kept: Any = None
+    if all_logs:
+        # every log of the data folder through the shared index: only the logs changed since are read again,
+        # and SQLite adds up the rest (a log also named above counts once: the index keys files by absolute path)
+        from pitchkeeper.logbook import index
+
+        kept = index.kept_tallies(progress=_progress, rules=rules, since=since, until=until,
+                                  leave_out=[os.path.abspath(f) for f, _ in todo])
+        if not kept.files and not files:
+            sys.stderr.write(f"no match logs in {paths.data_dir()}\n")
+        for _path, error in kept.errors:
             problems += 1
             sys.stderr.write(f"error: {error}\n")
-        elif figures is not None:
-            read.append(figures)
-    chosen = stats.keep(read, rules, since, until)
-    result = stats.merge(chosen)
+        groups += kept.groups
+        n_read += kept.matches
+        n_chosen += sum(n for _layout, n, _sums in kept.groups)
+    result = stats.total(groups)
     rated = None
     if ratings:
         from pitchkeeper.reports import ratings as rating_mod
 
-        rated = rating_mod.rate_kept()
+        rated = rating_mod.rate_kept(stamps=kept.stamps if all_logs else None)
     if as_json:
         obj = result.to_json()
         obj["skipped"] = problems
-        obj["filtered_out"] = len(read) - len(chosen)
+        obj["filtered_out"] = n_read - n_chosen
         if rated is not None:
             obj["ratings"] = [r.to_json() for r in rated]
         emit_json(obj)
@@ -193,11 +199,11 @@ def stats_cmd(
         from pitchkeeper.show import render_chart
 
         render_chart.stats(result)
-        if len(chosen) < len(read):
-            sys.stderr.write(f"{len(read) - len(chosen)} match(es) left out by --rules/--since/--until\n")
+        if n_chosen < n_read:
+            sys.stderr.write(f"{n_read - n_chosen} match(es) left out by --rules/--since/--until\n")
         if rated is not None:
             sys.stdout.write(rating_mod.ratings_text(rated))
-    if problems and (strict or not read):
+    if problems and (strict or not n_read):
         raise typer.Exit(2)
 
 

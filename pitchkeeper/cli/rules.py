@@ -30,10 +30,11 @@ commands = topic()
 def rules_list(as_json: JsonOpt = False) -> None:
     """The built-in rulesets."""
     from pitchkeeper.game import rulesets
+    from pitchkeeper.logbook import rulecache
 
     rows = []
     for name in rulesets.builtin_names():
-        r = rulesets.load(name)
+        r = rulecache.load(name)
         rows.append({"name": name, "title": r.title, "source": r.source, "target": r.settings["win"]["target"],
                      "points": r.max_points, "jokers": r.settings["deck"]["jokers"]})
     if as_json:
@@ -50,10 +51,10 @@ def rules_show(
     as_json: JsonOpt = False,
 ) -> None:
     """A ruleset in plain words."""
-    from pitchkeeper.game import rulesets
+    from pitchkeeper.logbook import rulecache
     from pitchkeeper.words import explain
 
-    r = rulesets.load(name)
+    r = rulecache.load(name)
     words = explain.describe(r)
     if as_json:
         emit_json({"name": r.name, "title": r.title, "source": r.source, "files": list(r.chain),
@@ -92,10 +93,10 @@ def rules_diff(
     as_json: JsonOpt = False,
 ) -> None:
     """What two rulesets disagree on, in words."""
-    from pitchkeeper.game import rulesets
+    from pitchkeeper.logbook import rulecache
     from pitchkeeper.words import explain
 
-    ra, rb = rulesets.load(a), rulesets.load(b)
+    ra, rb = rulecache.load(a), rulecache.load(b)
     rows = explain.diff(ra, rb)
     if as_json:
         emit_json([{"topic": t, ra.name: x, rb.name: y} if ra.name != rb.name else

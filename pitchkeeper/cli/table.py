@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, book_of, emit_json, interactive, topic, warn
-from pitchkeeper.errors import PitchError, shown
+from pitchkeeper.errors import PitchError, shown, utf8
 from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 
 commands = topic()
@@ -101,11 +101,12 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
                 title: str | None, match: str | None, rematch: bool, of: str | None, force: bool, as_json: bool,
                 in_play: bool = False) -> None:
     """`new`, and `play` with no match (which then asks its questions: no hint to run it)."""
-    from pitchkeeper.game import rulesets
     from pitchkeeper.game.records import parse_table
-    from pitchkeeper.logbook import paths, store
+    from pitchkeeper.logbook import paths, rulecache, store
     from pitchkeeper.logbook.book import Logbook
 
+    if match:  # the current-match pointer keeps the path as UTF-8 text: refused before anything is written
+        utf8(match, "--match")
     if rules_opt:
         if rules and not players_opt:  # `new --rules R Ann Bob ...`: every argument is a player
             players = [rules, *(players or [])]
@@ -137,7 +138,7 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
         if team and solo:
             raise PitchError("give teams or --solo, not both")
         teams = dict(_team_specs(team, table)) if team else {} if solo else None
-        path = Path(match) if match else paths.new_log_path(rulesets.load(ref).name)
+        path = Path(match) if match else paths.new_log_path(rulecache.load(ref).name)
         book = Logbook.create(path, ref, list(table.players), teams, first, title, target, stake=stake)
     path = book.path
     store.write_pointer(path)
@@ -255,7 +256,8 @@ def entry_of(kw: dict[str, Any], new: bool = True) -> Any:
     return HandEntry(bidder=kw.get("bidder"), amount=kw.get("amount"), trump=kw.get("trump"), dealer=kw.get("dealer"),
                      auction=kw.get("auction"), points=points, cards=_who_cards(kw.get("cards"), "--cards"),
                      dealt=_who_cards(kw.get("dealt"), "--dealt"), revokes=kw.get("revoke"), note=kw.get("note"),
-                     file=kw.get("from_file"), require_every_point=new, rest=rest is not None)
+                     file=kw.get("from_file"), require_every_point=new, rest=rest is not None,
+                     by_point=frozenset(s.partition("=")[0].strip() for s in kw.get("point") or []))
 
 
 def _who_cards(specs: list[str] | None, where: str) -> dict[str, str] | None:
@@ -397,7 +399,7 @@ def status(
         from pitchkeeper.logbook import checkpoint, loader
         from pitchkeeper.logbook.book import remember
 
-        opened = checkpoint.opened(path)  # a log put back as it was: its replay checkpoint
+        opened = checkpoint.opened(path, replay=True)  # the replay checkpoint (made now if there is none)
         if opened is not None:
             k, state = opened[0], checkpoint.state_of(*opened)
         else:

@@ -4,8 +4,6 @@ All state is derived from the match record (the log), as a ledger derives balanc
 here is stored, so editing a hand and replaying gives every later total again.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 

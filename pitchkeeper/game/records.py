@@ -5,8 +5,6 @@ tokens, players, teams); `Table.for_ruleset` and the scoring step check the rest
 error names its key ("captured.Us", "hands[3].bid.amount") so the CLI can say where.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from functools import cached_property
 from typing import Any, NamedTuple

@@ -4,8 +4,6 @@ One function of the replayed match (`scoreboard`), used by `status` (drawn), `st
 `to_json` is that contract), `play`, and the web page. Nothing here reads a file or prints.
 """
 
-from __future__ import annotations
-
 from typing import Any, NamedTuple
 
 from pitchkeeper.game.match import MatchRecord, MatchState, Stakes, dealer_due, needed, stakes

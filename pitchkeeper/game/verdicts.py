@@ -4,8 +4,6 @@ Immutable NamedTuples, cheap to make in bulk (replays, stats, simulations); ever
 only when it is read. `scoring` makes them; the front ends read them.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -118,11 +116,11 @@ class Verdict(NamedTuple):
     taken: dict[str, int]
     bid: BidResult
     delta: dict[str, int]
-    illegal: tuple[Illegal, ...]
+    illegal: tuple['Illegal', ...]
     # why each side's score changes as it does, (kind, values...) each, as `_settle` made them; None for a
     # plain settlement (no revoke, sale or illegal play), whose notes follow from the bid, taken and delta
     noted: tuple[tuple[Any, ...], ...] | None
-    tricks: tuple[TrickResult, ...] = ()
+    tricks: tuple['TrickResult', ...] = ()
     counters: dict[str, int] | None = None  # stake counters forfeited (revokes)
 
     @property

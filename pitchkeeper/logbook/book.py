@@ -90,16 +90,16 @@ class Logbook:
         partnerships (as `pitchkeeper new`); an empty mapping has each play for himself.
         `first_dealer`: default the first player.
         """
-        from pitchkeeper.game import rulesets
         from pitchkeeper.game.records import parse_table
+        from pitchkeeper.logbook import rulecache
 
         if isinstance(players, str) or not isinstance(players, Sequence):
             raise PitchError("expected a list of names in seating order", "players")
         if target is not None and (not isinstance(target, int) or isinstance(target, bool) or target < 1):
             raise PitchError(f"expected a whole number above 0, got {target!r}", "target")
         ref = str(rules)
-        ruleset = rulesets.load(ref)
-        merged, _chain = rulesets.load_merged(ref)
+        ruleset = rulecache.load(ref)
+        merged = dict(ruleset.raw)  # the merged TOML, which the log pins a copy of
         table = parse_table({"players": [p.strip() if isinstance(p, str) else p for p in players]})
         if teams is None:
             pairs = auto_teams(ruleset, table.players)
@@ -114,7 +114,11 @@ class Logbook:
         table.check_against(ruleset)
         first = table.player(first_dealer, "first_dealer") if first_dealer is not None else table.players[0]
         if ref.endswith(".toml") or "/" in ref:
-            ref = str(Path(ref).resolve())
+            import os
+
+            # absolute, but not through its links: a house-rules file reached by a link extends what
+            # sits beside the link, and the log must name the file as it was read
+            ref = os.path.abspath(ref)
         text = header_text(rules=ref, ruleset=ruleset, merged=merged, players=table.players, teams=table.teams,
                            first_dealer=first, target=target, stake=stake, title=title, rematch_of=rematch_of)
         path = Path(path)

@@ -5,12 +5,10 @@ The file stays the truth. A checkpoint is used only for the exact text it was ma
 and a digest of it) under a ruleset of the same digest, and only for a change at the end of the log;
 anything else - another text, a hand edited by hand, a corrupt or missing checkpoint - is `None`, and
 the caller replays the whole log as before. The new hand is checked the way a full replay checks it:
-the appended (or replaced) last block is parsed on its own, and a TOML document that parsed whole
-followed by one `[[hands]]` block parses as the same document with that hand appended; the hand is
-then scored on the checkpointed scores exactly as `game.match.replay` scores hand N.
+the appended (or replaced) last block is read on its own (a TOML document that parsed whole followed
+by one `[[hands]]` block parses as the same document with that hand appended); the hand is then scored
+on the checkpointed scores exactly as `game.match.replay` scores hand N.
 """
-
-from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -85,6 +83,8 @@ _memo: list[tuple[str, str]] = []  # the last texts digested, with their digests
 
 
 def _digest(text: str) -> str:
+    """The text's blake2 digest: what decides that a checkpoint is this text's. A checksum would be
+    cheaper to load, but an edit can be made to collide with it (an outside tester did)."""
     from pitchkeeper.logbook.store import blake2
 
     for t, d in _memo:
@@ -95,35 +95,40 @@ def _digest(text: str) -> str:
     return digest
 
 
-def _code() -> list[tuple[str, int, int]]:
-    """The rules engine's source files as they are (name, size, mtime): a checkpoint replayed by other
-    code (a developer's edit, an upgrade that kept the version number) is not used."""
-    import os
-
-    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "game")
+def _pickle() -> Any:
+    """CPython's pickle itself, without the module `pickle` around it (its pure-Python half costs about
+    a millisecond to load on every `hand`, `undo` and `edit`)."""
     try:
-        return sorted((e.name, e.stat().st_size, e.stat().st_mtime_ns) for e in os.scandir(folder)
-                      if e.name.endswith(".py"))
-    except OSError:
-        return []
+        import _pickle as pickle
+    except ImportError:  # another interpreter
+        import pickle
+    return pickle
 
 
 def _read(path: Path) -> dict[str, Any] | None:
-    import pickle
-
+    """The checkpoint file of `path` (read once per run: `find` and then `save` both need it)."""
     from pitchkeeper import __version__
     from pitchkeeper.logbook import store
 
+    pickle = _pickle()
+    target = store.cache_path(path, SUFFIX)
+    key = (str(target), store.stamp(target))
+    if _last and _last[0] == key:
+        return _last[1]
     try:
-        with open(store.cache_path(path, SUFFIX), "rb") as f:
+        with open(target, "rb") as f:
             c = pickle.load(f)
         if not (isinstance(c, dict) and c.get("format") == FORMAT and c.get("version") == __version__
-                and c.get("code") == _code()
+                and c.get("code") == store.code_stamp()
                 and isinstance(c.get("entries"), list)):  # (any path to the log: the text's digest decides)
-            return None
-        return c
+            c = None
     except Exception:  # a corrupt or foreign checkpoint is only a slower command
-        return None
+        c = None
+    _last[:] = [key, c]
+    return c
+
+
+_last: list[Any] = []  # (the checkpoint file and its stamp, what it held): the last one read
 
 
 class Found(NamedTuple):
@@ -171,11 +176,10 @@ def entries_of(k: Any, state: Any, drop: int = 0) -> Entry:
 def save(path: Path, *new: Entry, touch: str | None = None) -> None:
     """Remember the points of these texts (best effort), then those of `touch` (a text already
     remembered, kept near), then those of the few latest other texts."""
-    import pickle
-
     from pitchkeeper import __version__
     from pitchkeeper.logbook import store
 
+    pickle = _pickle()
     c = _read(path)
     entries = []
     for e in new:
@@ -194,9 +198,9 @@ def save(path: Path, *new: Entry, touch: str | None = None) -> None:
             entries.append(e)
         elif same["below"] is None:  # the same text remembered before with its one-before point: keep it
             same["below"] = e["below"]
-    c = {"format": FORMAT, "version": __version__, "code": _code(), "entries": entries[:KEEP]}
+    c = {"format": FORMAT, "version": __version__, "code": store.code_stamp(), "entries": entries[:KEEP]}
     try:
-        data = pickle.dumps(c, protocol=pickle.HIGHEST_PROTOCOL)
+        data = pickle.dumps(c, protocol=5)
         target = store.cache_path(path, SUFFIX)
     except Exception:
         return
@@ -228,8 +232,13 @@ def _loaded(k: Any, text: str, top: Point, below: Point | None, stamp: list[int]
     return k._replace(text=text, data=data, record=k.record._replace(hands=Tail(top.n, hands)), stamp=stamp)
 
 
-def opened(path: Path) -> tuple[Any, Point, Point | None] | None:
-    """The log as it stands and its checkpointed points: (Loaded holding only its last hands, top, below)."""
+def opened(path: Path, replay: bool = False) -> tuple[Any, Point, Point | None] | None:
+    """The log as it stands and its checkpointed points: (Loaded holding only its last hands, top, below).
+
+    `replay`: a log without a checkpoint (new to this data folder, or edited by hand) is replayed once
+    to make its points, so that a change at its end is made as on a checkpoint: the new text is not
+    parsed and replayed whole a second time (half the time, and one copy of a long log in memory).
+    """
     from pitchkeeper.errors import PitchError
     from pitchkeeper.game import match
     from pitchkeeper.logbook import loader, store
@@ -243,7 +252,7 @@ def opened(path: Path) -> tuple[Any, Point, Point | None] | None:
         st = None
     found = find(path, text)
     if found is None:
-        return None
+        return _replayed(path, text, st) if replay else None
     try:
         ruleset, warnings, files = loader.pinned_ruleset(found.header, path)
         record = match.parse_match(found.header)
@@ -255,13 +264,53 @@ def opened(path: Path) -> tuple[Any, Point, Point | None] | None:
     return _loaded(k, text, found.top, found.below, st), found.top, found.below
 
 
+def _replayed(path: Path, text: str, st: list[int] | None) -> tuple[Any, Point, Point | None] | None:
+    """`opened` of a log replayed whole (None: it does not load or replay; the caller's full path says why)."""
+    from pitchkeeper.errors import PitchError
+    from pitchkeeper.logbook import loader
+
+    try:
+        k = loader.load(path, text)._replace(stamp=st)
+        state = k.replay()
+    except PitchError:
+        return None
+    raws, n = k.data.get("hands", []), len(state.hands)
+    top = point_of(state, k.record, raws, n)
+    below = point_of(state, k.record, raws, n - 1) if n else None
+    header = {key: v for key, v in k.data.items() if key != "hands"}
+    save(path, Entry(text, header, k.ruleset.digest, top, below))  # the next command finds it
+    return _loaded(k, text, top, below, st), top, below
+
+
 def state_of(k: Any, top: Point, below: Point | None) -> Any:
     """The MatchState of an opened log (only its last hands): what its scoreboard is drawn from."""
     return _state(k.ruleset, k.record.table, k.record.target or k.ruleset.settings["win"]["target"], top, below)
 
 
-def _next(k: Any, text: str, start: int, on: Point, n: int) -> tuple[Point, str] | None:
-    """Hand n, the only block of text[start:], scored on the point before it: (its Point, the dealer warning)."""
+def _plain(v: Any) -> bool:
+    """Only text, whole numbers TOML has (64 bits), booleans, lists and tables with text keys: what
+    `store.hand_toml` writes so that TOML reads back exactly the same value (tests/test_store.py holds
+    it to that)."""
+    t = type(v)
+    if t is str or t is bool:
+        return True
+    if t is int:
+        return -(2**63) <= v < 2**63
+    if t is list:
+        return all(_plain(x) for x in v)
+    if t is dict:
+        return all(type(x) is str and _plain(y) for x, y in v.items())
+    return False
+
+
+def _next(k: Any, text: str, start: int, on: Point, n: int, table: dict[str, Any] | None = None
+          ) -> tuple[Point, str] | None:
+    """Hand n, the only block of text[start:], scored on the point before it: (its Point, the dealer warning).
+
+    `table`: the hand as it was written into that block. When it holds only plain values, the block
+    reads back as exactly that table, so it is taken as read (no TOML parser to load); otherwise the
+    block is parsed on its own.
+    """
     from pitchkeeper.errors import PitchError
     from pitchkeeper.game import match
     from pitchkeeper.game.records import parse_hand
@@ -271,10 +320,13 @@ def _next(k: Any, text: str, start: int, on: Point, n: int) -> tuple[Point, str]
     if on.ending is not None or len(store._hands_headers(tail)) != 1:
         return None
     try:
-        data = store.parse_text(tail, k.path)
-        raw = data.get("hands")
-        if list(data) != ["hands"] or not isinstance(raw, list) or len(raw) != 1 or not isinstance(raw[0], Mapping):
-            return None
+        if table is not None and _plain(table):
+            raw = [table]
+        else:
+            data = store.parse_text(tail, k.path)
+            raw = data.get("hands")
+            if list(data) != ["hands"] or not isinstance(raw, list) or len(raw) != 1 or not isinstance(raw[0], Mapping):
+                return None
         table = k.record.table
         hand = parse_hand(raw[0], table, f"hands[{n}].")
         expected = match.next_dealer(table, on.hand.dealer) if on.n else k.record.first_dealer
@@ -298,18 +350,19 @@ def append(book: Any, hand: Any) -> Any:
     from pitchkeeper.logbook import book as books
     from pitchkeeper.logbook import store
 
-    o = opened(book.path)
+    o = opened(book.path, replay=True)
     if o is None:
         return None
     k, top, _ = o
     n = top.n + 1
     try:
-        text = store.append_hand(k.text, books.block(books.hand_table(hand, k, None), n, book.path))
+        table = books.hand_table(hand, k, None)
+        text = store.append_hand(k.text, books.block(table, n, book.path))
     except PitchError:
         return None
     if not text.startswith(k.text):
         return None
-    nxt = _next(k, text, len(k.text), top, n)
+    nxt = _next(k, text, len(k.text), top, n, table)
     if nxt is None:
         return None
     new, warning = nxt
@@ -326,7 +379,7 @@ def drop(book: Any) -> Any:
     from pitchkeeper.logbook import book as books
     from pitchkeeper.logbook import store
 
-    o = opened(book.path)
+    o = opened(book.path, replay=True)
     if o is None or o[2] is None or not o[1].n:
         return None
     k, top, below = o
@@ -350,7 +403,7 @@ def replace_last(book: Any, n: int, hand: Any) -> Any:
     from pitchkeeper.logbook import book as books
     from pitchkeeper.logbook import store
 
-    o = opened(book.path)
+    o = opened(book.path, replay=True)
     if o is None or o[2] is None or o[1].n != n or not n:
         return None
     k, top, below = o
@@ -359,12 +412,13 @@ def replace_last(book: Any, n: int, hand: Any) -> Any:
         return None
     start = span[0]
     try:
-        text = store.replace_hand(k.text, n, n, books.block(books.hand_table(hand, k, top.raw), n, book.path), span)
+        table = books.hand_table(hand, k, top.raw)
+        text = store.replace_hand(k.text, n, n, books.block(table, n, book.path), span)
     except PitchError:
         return None
     if text[:start] != k.text[:start]:
         return None
-    nxt = _next(k, text, start, below, n)
+    nxt = _next(k, text, start, below, n, table)
     if nxt is None:
         return None
     new = nxt[0]

@@ -10,14 +10,12 @@ point left out of `points` was not answered. `require_every_point` makes an unan
 error, for a front end that asks every point (issue 11).
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from pitchkeeper.errors import PitchError, did_you_mean
+from pitchkeeper.errors import PitchError, did_you_mean, utf8
 
 NOT_OUT = ("-", "none", "nobody", "no")  # typed words for "nobody took it"
 
@@ -25,9 +23,9 @@ NOT_OUT = ("-", "none", "nobody", "no")  # typed words for "nobody took it"
 class _Nobody:
     """The explicit answer "nobody" (a point not out, a game tied), distinct from no answer at all."""
 
-    _it: _Nobody | None = None
+    _it: '_Nobody | None' = None
 
-    def __new__(cls) -> _Nobody:
+    def __new__(cls) -> '_Nobody':
         if cls._it is None:
             cls._it = super().__new__(cls)
         return cls._it
@@ -64,6 +62,7 @@ class HandEntry(NamedTuple):
     require_every_point: bool = False
     rest: bool = False  # "the rest were not out": every point not in `points` is answered nobody
     labels: Mapping[str, str] = CLI_LABELS
+    by_point: frozenset[str] = frozenset()  # the points answered as ID=WHO (--point), named so in messages
 
     @property
     def source(self) -> str | None:
@@ -72,6 +71,14 @@ class HandEntry(NamedTuple):
 
     def label(self, key: str, detail: str = "") -> str:
         return self.labels.get(key, key).format(detail)
+
+    def answer_label(self, given: str, pid: str) -> str:
+        """Where the answer for point `pid` (typed as `given`) came from: --high, or --point high."""
+        from pitchkeeper.game.points import POINT_IDS
+
+        if given in self.by_point or pid not in POINT_IDS:
+            return f"{self.label('point')} {given}"
+        return self.label("points", pid)
 
     def to_table(self, log: Any, base: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The hand as the log keeps it (TOML-ready, names written exactly), for the log `log`
@@ -138,14 +145,16 @@ class HandEntry(NamedTuple):
         ids = [p.id for p in ruleset.points]
         # a contract id the ruleset lacks is named by its own field (--off-jack); anything else by --point
         points: dict[str, Any] = {}
+        typed: dict[str, str] = {}  # point id -> as typed (for messages)
         for given, who in self.points.items():
             if given in POINT_IDS and given not in ids:  # --high in a game without high: not high-joker by prefix
                 raise PitchError(f"{ruleset.name} has no point '{given}' (its points: {', '.join(ids)})",
-                                 self.label("points", given))
+                                 self.answer_label(given, given))
             pid = given if given in ids else point_id(ruleset, given, self.label("point"))
             if pid in points:  # a point named twice is an error, not "the last one wins"
                 raise PitchError(f"{pid} is answered twice ({points[pid]}, {who}): say it once", self.label("point"))
             points[pid] = who
+            typed[pid] = given
         if points and self.cards:
             raise PitchError("give who took each point, or the cards each side captured, not both", self.label("cards"))
         if self.rest and self.cards:
@@ -177,11 +186,11 @@ class HandEntry(NamedTuple):
                 try:
                     gone = who is NOBODY or answers.nobody(rule, str(who), always_out(rule))
                 except PitchError as e:
-                    raise e.at(self.label("points", pid) if pid in POINT_IDS else self.label("point")) from None
+                    raise e.at(self.answer_label(typed[pid], pid)) from None
                 if gone:
                     outcome.pop(pid, None)
                 else:
-                    outcome[pid] = owner_name(table, str(who), self.label("points", pid))
+                    outcome[pid] = owner_name(table, str(who), self.answer_label(typed[pid], pid))
             final = {pid: outcome[pid] for pid in ids if pid in outcome}
             if judged is None or not _same_points(table, final, judged):  # else the cards stay as entered
                 for key in ("captured", "tricks", "held", "points", "dealt"):
@@ -227,7 +236,7 @@ class HandEntry(NamedTuple):
                 hand["revokes"] = [table.player(r, self.label("revokes")) for r in self.revokes]
         if self.note is not None:
             if self.note:
-                hand["note"] = self.note
+                hand["note"] = utf8(self.note, "--note" if self.labels is CLI_LABELS else "note")
             else:
                 hand.pop("note", None)
 

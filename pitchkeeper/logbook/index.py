@@ -2,9 +2,15 @@
 
 The files stay the truth. The index only remembers what reading each file gave (its kind, rules,
 players, teams, final scores, winner, and the per-player / per-side figures `stats` sums), keyed by
-the file's path, modification time and size; a refresh re-reads exactly the files whose time or
-size changed, adds new ones and forgets removed ones. Deleting the index file loses nothing:
-the next refresh rebuilds it. A damaged index is rebuilt the same way.
+the file's path and stamp (modification time, size, inode and change time: a file replaced by
+one of the same size and time still differs); a refresh re-reads exactly the files whose stamp
+changed, adds new ones and forgets removed ones. Deleting the index file loses nothing: the next
+refresh rebuilds it. A damaged index (SQLite says so, or a row does not decode) is rebuilt the
+same way, never trusted. It lives in the data folder's cache/, never beside the logs.
+
+`stats --all` over 10,000 unchanged logs costs a walk of the folder (one stat a file), one query
+of the stamps, compared as one list, and one query of the per-match tally records (stats.record,
+JSON), decoded in one call and added up by stats.total: no per-log Python object but those sums.
 
 Tournament files kept in the data folder are indexed too (kind "tournament", their recorded games
 as figures), so ratings can count every game kept.
@@ -15,35 +21,50 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game.frozen import Frozen
 
 INDEX_NAME = "index.sqlite3"
-SCHEMA = 4  # bump when a summary's content changes: every row is then re-read
+SCHEMA = 6  # bump when a summary's content changes: every row is then re-read
+
+Stamp = tuple[str, int, int, int, int]  # (absolute path, mtime_ns, size, inode, ctime_ns), as `walk` lists them
 
 
-@dataclass(frozen=True, slots=True)
-class Summary:
+# The records below are game.frozen records, not dataclasses: none is compiled on every start of `stats`.
+
+
+class Summary(Frozen):
     """What one file held. `kind`: "match", "tournament", "other" (a TOML file that is neither) or "error"."""
 
+    __slots__ = _fields = ("path", "mtime_ns", "size", "kind", "rules", "players", "teams", "hands", "scores", "winner",
+                           "finished", "error", "figures_data", "ino", "ctime_ns", "tally")
+    _hidden = ("figures_data", "tally")
+    _defaults: ClassVar[dict[str, Any]] = {
+        "rules": None, "players": (), "teams": (), "hands": 0, "scores": None, "winner": None, "finished": False,
+        "error": None, "figures_data": None, "ino": 0, "ctime_ns": 0, "tally": None}
     path: str
     mtime_ns: int
     size: int
     kind: str
-    rules: str | None = None
-    players: tuple[str, ...] = ()
-    teams: tuple[tuple[str, tuple[str, ...]], ...] = ()  # () in individual play
-    hands: int = 0
-    scores: dict[str, int] | None = None  # side -> final score
-    winner: str | None = None
-    finished: bool = False
-    error: str | None = None  # one line naming the file
+    rules: str | None
+    players: tuple[str, ...]
+    teams: tuple[tuple[str, tuple[str, ...]], ...]  # () in individual play
+    hands: int
+    scores: dict[str, int] | None  # side -> final score
+    winner: str | None
+    finished: bool
+    error: str | None  # one line naming the file
     # match: stats.MatchFigures as JSON; tournament: its games. Read from the index it stays JSON text
     # until asked for (`figures`): the largest column, and a walk for ratings never needs it.
-    figures_data: dict[str, Any] | str | None = field(default=None, compare=False)
+    figures_data: dict[str, Any] | str | None
+    ino: int
+    ctime_ns: int
+    # a match's day (YYYY-MM-DD, for --since/--until) and stats.record: its layout (JSON) and sums (JSON without
+    # the brackets, so that the rows of one layout join into one JSON list)
+    tally: tuple[str, str, str] | None
 
     @property
     def figures(self) -> dict[str, Any] | None:
@@ -74,34 +95,44 @@ def _match_json(fig: Any) -> dict[str, Any]:
             "player_taken": fig.player_taken}
 
 
-def summarise(path: Path, st: os.stat_result, cache: Any) -> Summary:
-    """Read one file into its summary (never raises on bad input: a broken file is a summary of kind "error")."""
+def summarise(path: Path, stamp: Stamp, cache: Any) -> Summary:
+    """Read one file into its summary (never raises on bad input: a broken file is a summary of kind "error").
+    `stamp`: the file's, taken before it was read (a change while reading shows at the next refresh)."""
     from pitchkeeper.logbook import loader, store
     from pitchkeeper.reports import stats
 
-    base = (str(path), st.st_mtime_ns, st.st_size)
+    base = stamp[:3]
+    ids = {"ino": stamp[3], "ctime_ns": stamp[4]}
     try:
         text = store.read_text(path, "file")
         data = store.parse_text(text, path, "")
         if data.get("kind") == "tournament":
-            return _tournament_summary(path, base)
+            return _tournament_summary(path, base, ids)
         if not stats.looks_like_match(data):
-            return Summary(*base, kind="other")
+            return Summary(*base, kind="other", **ids)
         # the one loader: the ruleset the log pins, errors in the one shape (file:line: hands[n].key: ...)
-        state = loader.load(path, text, load_ruleset=cache.get, kind="file", data=data).replay()
+        loaded = loader.load(path, text, load_ruleset=cache.get, kind="file", data=data)
+        state = loaded.replay()
     except PitchError as e:
-        return Summary(*base, kind="error", error=str(e))
+        return Summary(*base, kind="error", error=str(e), **ids)
     fig = stats.figures(state, stats.date_of(data, path))
     return Summary(*base, kind="match", rules=state.rules, players=fig.players, teams=fig.teams, hands=fig.hands,
                    scores=dict(state.scores), winner=state.winner, finished=fig.finished,
-                   figures_data=_match_json(fig))
+                   figures_data=_match_json(fig), tally=_tally(fig, [p.id for p in loaded.ruleset.award_order]), **ids)
 
 
-def _tournament_summary(path: Path, base: tuple[str, int, int]) -> Summary:
+def _tally(fig: Any, point_ids: list[str]) -> tuple[str, str, str]:
+    from pitchkeeper.reports import stats
+
+    layout, sums = stats.record(fig, point_ids)
+    return fig.date, json.dumps(layout, separators=(",", ":")), ",".join(map(str, sums))
+
+
+def _tournament_summary(path: Path, base: tuple[str, int, int], ids: dict[str, int]) -> Summary:
     try:
         from pitchkeeper.tournament import book
     except ImportError:  # a build without tournaments: the file is kept, but not summed
-        return Summary(*base, kind="tournament")
+        return Summary(*base, kind="tournament", **ids)
 
     t = book.load(path)
     games = []
@@ -113,30 +144,22 @@ def _tournament_summary(path: Path, base: tuple[str, int, int]) -> Summary:
                 games.append({"round": rnd.number, "table": seat.table, "sides": [list(s) for s in seat.sides],
                               "scores": list(res.scores), "winner": res.winner, "match": log})
     return Summary(*base, kind="tournament", rules=t.rules, players=t.players,
-                   hands=len(games), finished=t.finished, figures_data={"format": t.format, "games": games})
+                   hands=len(games), finished=t.finished, figures_data={"format": t.format, "games": games}, **ids)
 
 
 _worker_cache: Any = None
 
 
-def _read_chunk(chunk: list[tuple[str, int, int]]) -> list[Summary]:
+def _read_chunk(chunk: list[Stamp]) -> list[Summary]:
     global _worker_cache
     from pitchkeeper.reports.stats import RulesetCache
 
     if _worker_cache is None:
         _worker_cache = RulesetCache()
-    out = []
-    for p, mtime, size in chunk:
-        try:
-            st = os.stat(p)
-        except OSError as e:
-            out.append(Summary(p, mtime, size, "error", error=f"{p}: cannot read: {e.strerror or e}"))
-            continue
-        out.append(summarise(Path(p), st, _worker_cache))
-    return out
+    return [summarise(Path(stamp[0]), stamp, _worker_cache) for stamp in chunk]
 
 
-def _read_all(todo: list[tuple[str, int, int]], workers: int | None, tick: Any = None) -> list[Summary]:
+def _read_all(todo: list[Stamp], workers: int | None, tick: Any = None) -> list[Summary]:
     """Every file of `todo` read (a fresh ruleset cache for each call); `tick(n)` counts them for a progress bar."""
     global _worker_cache
     from pitchkeeper.logbook.pool import in_order
@@ -145,41 +168,81 @@ def _read_all(todo: list[tuple[str, int, int]], workers: int | None, tick: Any =
     return in_order(_read_chunk, todo, workers, tick)
 
 
-_COLUMNS = ("path", "mtime_ns", "size", "kind", "rules", "players", "teams", "hands", "scores", "winner", "finished",
-            "error", "figures")
+_COLUMNS = ("path", "mtime_ns", "size", "ino", "ctime_ns", "kind", "rules", "players", "teams", "hands", "scores",
+            "winner", "finished", "error", "figures", "date", "layout", "sums")
 
 
 def _row(s: Summary) -> tuple[Any, ...]:
-    return (s.path, s.mtime_ns, s.size, s.kind, s.rules, json.dumps(list(s.players)),
+    return (s.path, s.mtime_ns, s.size, s.ino, s.ctime_ns, s.kind, s.rules, json.dumps(list(s.players)),
             json.dumps([[t, list(m)] for t, m in s.teams]), s.hands,
             None if s.scores is None else json.dumps(s.scores), s.winner, int(s.finished), s.error,
             s.figures_data if isinstance(s.figures_data, str) or s.figures_data is None
-            else json.dumps(s.figures_data, separators=(",", ":")))
+            else json.dumps(s.figures_data, separators=(",", ":")), *(s.tally or (None, None, None)))
 
 
-def _summary(row: Sequence[Any]) -> Summary:
-    (path, mtime, size, kind, rules, players, teams, hands, scores, winner, finished, error, figures) = row
+def _code() -> str:
+    """The code that makes a summary as it is: the rules engine (store.code_stamp), the tallies and this index
+    (name, size, mtime). An edit or an upgrade that kept the version number rebuilds the index."""
+    from pitchkeeper.logbook import store
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    own = []
+    for f in (os.path.join(here, "index.py"), os.path.join(here, "loader.py"),
+              os.path.join(os.path.dirname(here), "reports", "stats.py")):
+        try:
+            st = os.stat(f)
+            own.append((os.path.basename(f), st.st_size, st.st_mtime_ns))
+        except OSError:
+            own.append((f, 0, 0))
+    return store.fingerprint(repr([*store.code_stamp(), *own]).encode())
+
+
+def _storable(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _odd(stamp: Stamp) -> Summary:
+    """A file whose name is not UTF-8 (SQLite keeps only text): a problem named, as a broken file is."""
+    shown = stamp[0].encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return Summary(*stamp[:3], "error", error=f"{shown}: its name is not valid UTF-8: rename it to count it",
+                   ino=stamp[3], ctime_ns=stamp[4])
+
+
+def _summary(row: Sequence[Any] | Summary) -> Summary:
+    if isinstance(row, Summary):
+        return row
+    (path, mtime, size, ino, ctime, kind, rules, players, teams, hands, scores, winner, finished, error, figures,
+     date, layout, sums) = row
     return Summary(path, mtime, size, kind, rules, tuple(json.loads(players)),
                    tuple((t, tuple(m)) for t, m in json.loads(teams)), hands,
                    None if scores is None else json.loads(scores), winner, bool(finished), error,
-                   figures)
+                   figures, ino, ctime, None if layout is None else (date, layout, sums))
 
 
-@dataclass(frozen=True)
-class Refresh:
+class Refresh(Frozen):
     """What a refresh did: files re-read, files taken from the index unchanged, rows dropped."""
 
+    __slots__ = _fields = ("read", "reused", "removed")
     read: int
     reused: int
     removed: int
 
 
+class Damaged(Exception):
+    """The index cannot be trusted (SQLite found it corrupt, or a row does not decode): rebuild it."""
+
+
 class LogIndex:
-    """The index of one data folder. `refresh(files)` brings it up to date with those files and returns
-    their summaries, in the order given."""
+    """The index of one data folder. `sync(stamps)` brings it up to date with those files; `refresh` does
+    that and returns their summaries, in the order given; `tallies` gives what `stats` adds up."""
 
     def __init__(self, db: Path | str | None) -> None:
         self.db_path = db
+        self.odd: dict[str, Summary] = {}  # files of the last sync whose names SQLite cannot hold
         self.conn = self._connect()
 
     def _connect(self) -> Any:
@@ -190,11 +253,16 @@ class LogIndex:
             if self.db_path is not None:
                 Path(self.db_path).parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(target, timeout=10)
-            self._schema(conn)
+            try:
+                self._schema(conn)
+            except BaseException:
+                conn.close()
+                raise
             return conn
+        except sqlite3.OperationalError:
+            pass  # locked past the timeout, or a folder we cannot write: an index in memory this time
         except (sqlite3.DatabaseError, OSError):
-            # a damaged index, or a data folder we cannot write: rebuild it, or keep it in memory this time
-            if self.db_path is not None:
+            if self.db_path is not None:  # a damaged index: rebuilt from the files
                 try:
                     Path(self.db_path).unlink()
                     conn = sqlite3.connect(target, timeout=10)
@@ -202,20 +270,41 @@ class LogIndex:
                     return conn
                 except (sqlite3.DatabaseError, OSError):
                     pass
-            conn = sqlite3.connect(":memory:")
-            self._schema(conn)
-            return conn
+        self.db_path = None
+        conn = sqlite3.connect(":memory:")
+        self._schema(conn)
+        return conn
+
+    def rebuild(self) -> None:
+        """Forget everything (the index was found damaged): the next sync reads every file again."""
+        self.conn.close()
+        if self.db_path is not None:
+            try:
+                Path(self.db_path).unlink()
+            except OSError:
+                self.db_path = None
+        self.conn = self._connect()
 
     @staticmethod
     def _schema(conn: Any) -> None:
-        conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
-        row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        if row is None or row[0] != str(SCHEMA):
+        from pitchkeeper import __version__
+
+        want = f"{SCHEMA} {__version__} {_code()} {','.join(_COLUMNS)}"  # other code may sum a log differently
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        except Exception as e:  # no meta table yet (a new index), else a damaged one
+            if "no such table" not in str(e):
+                raise
+            row = None
+        if row is not None and row[0] == want:
+            return
+        with conn:
+            conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
             conn.execute("DROP TABLE IF EXISTS logs")
-            conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
-        conn.execute(f"CREATE TABLE IF NOT EXISTS logs ({', '.join(_COLUMNS)}, PRIMARY KEY (path))")
-        conn.execute("CREATE TABLE IF NOT EXISTS memo (name TEXT PRIMARY KEY, fingerprint TEXT, value TEXT)")
-        conn.commit()
+            conn.execute("DROP TABLE IF EXISTS memo")
+            conn.execute(f"CREATE TABLE logs ({', '.join(_COLUMNS)}, PRIMARY KEY (path))")
+            conn.execute("CREATE TABLE memo (name TEXT PRIMARY KEY, fingerprint TEXT, value TEXT)")
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (want,))
 
     def memo(self, name: str, fingerprint: str) -> Any:
         """A figure derived from every summary (ratings, say), if it was stored for exactly this fingerprint."""
@@ -238,22 +327,61 @@ class LogIndex:
     def refresh(self, files: Iterable[Path], prune: bool = True, workers: int | None = None) -> tuple[list[Summary], Refresh]:
         """Summaries of `files` (re-reading only those changed since they were indexed). With `prune`, rows of
         files not in `files` are dropped (the files were removed from the folder the list was made from)."""
-        wanted: list[tuple[str, int, int]] = []
+        wanted: list[Stamp] = []
         for f in files:
             key = os.path.abspath(f)  # not resolve(): no symlink walk, one lstat fewer per folder level
             try:
                 st = os.stat(key)
             except OSError:
                 continue
-            wanted.append((key, st.st_mtime_ns, st.st_size))
+            wanted.append((key, st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns))
         return self.refresh_stated(wanted, prune, workers)
 
-    def refresh_stated(self, wanted: list[tuple[str, int, int]], prune: bool = True,
+    def refresh_stated(self, wanted: list[Stamp], prune: bool = True,
                        workers: int | None = None, progress: Any = None) -> tuple[list[Summary], Refresh]:
-        """`refresh` for files already stated: (absolute path, mtime_ns, size), as `walk` lists them.
+        """`refresh` for files already stated, as `walk` lists them.
         `progress(total)`: a context manager giving `tick(n)`, shown while the changed files are read."""
-        known = {r[0]: r for r in self.conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM logs")}
-        todo = [w for w in wanted if (k := known.get(w[0])) is None or (k[1], k[2]) != (w[1], w[2])]
+        def step() -> tuple[list[Summary], Refresh]:
+            fresh, done = self._sync(wanted, prune, workers, progress)
+            rows = {r[0]: r for r in self.conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM logs")}
+            try:
+                rows.update(self.odd)
+                return [fresh[w[0]] if w[0] in fresh else _summary(rows[w[0]]) for w in wanted], done
+            except (ValueError, TypeError, KeyError) as e:  # a row that does not decode
+                raise Damaged(str(e)) from None
+
+        return self._guarded(step)  # type: ignore[no-any-return]
+
+    def sync(self, wanted: list[Stamp], prune: bool = True, workers: int | None = None,
+             progress: Any = None) -> Refresh:
+        """Bring the index up to date with these files (`walk`'s list), reading only those whose stamp changed."""
+        return self._guarded(lambda: self._sync(wanted, prune, workers, progress))[1]
+
+    def _guarded(self, step: Any) -> Any:
+        """`step()`, once more on a rebuilt index if this one turns out damaged."""
+        import sqlite3
+
+        try:
+            return step()
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "busy" in str(e):  # another pitchkeeper writing it, past the timeout
+                raise PitchError(f"the log index is busy ({e}): try again", str(self.db_path)) from None
+            self.rebuild()  # no such table or column (not this version's), an I/O error: rebuilt
+            return step()
+        except (sqlite3.DatabaseError, Damaged):
+            self.rebuild()
+            return step()
+
+    def _sync(self, wanted: list[Stamp], prune: bool, workers: int | None,
+              progress: Any) -> tuple[dict[str, Summary], Refresh]:
+        self.odd = {w[0]: _odd(w) for w in wanted if not w[0].isascii() and not _storable(w[0])}
+        if self.odd:  # names SQLite cannot hold (not UTF-8): named as problems on every run, never indexed
+            wanted = [w for w in wanted if w[0] not in self.odd]
+        stamps = self.conn.execute("SELECT path, mtime_ns, size, ino, ctime_ns FROM logs ORDER BY path").fetchall()
+        if prune and stamps == wanted:  # the folder as indexed (walk's list is sorted as the query): nothing to do
+            return {}, Refresh(0, len(wanted), 0)
+        known = {r[0]: r for r in stamps}
+        todo = [w for w in wanted if known.get(w[0]) != w]
         fresh: dict[str, Summary] = {}
         if todo and progress is not None:
             with progress(len(todo)) as tick:
@@ -268,23 +396,91 @@ class LogIndex:
                                       [_row(s) for s in fresh.values()])
             if removed:
                 self.conn.executemany("DELETE FROM logs WHERE path = ?", [(k,) for k in removed])
-        out = [fresh[w[0]] if w[0] in fresh else _summary(known[w[0]]) for w in wanted]
-        return out, Refresh(len(fresh), len(wanted) - len(fresh), len(removed))
+        return fresh, Refresh(len(fresh), len(wanted) - len(fresh), len(removed))
+
+    def tallies(self, rules: str | None = None, since: str | None = None, until: str | None = None,
+                leave_out: Iterable[str] = ()) -> Tallies:
+        """What `stats` adds up over the indexed files but those left out (paths): the match logs of `rules`
+        begun within [since, until], summed per layout by SQLite (stats.record), and the files that could
+        not be read. Sums that do not decode to whole rows of their layout are damage (Damaged)."""
+        from pitchkeeper.reports import stats
+
+        skip = ""
+        out = set(leave_out)
+        if out:
+            self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS leave_out (path TEXT PRIMARY KEY)")
+            self.conn.execute("DELETE FROM leave_out")
+            self.conn.executemany("INSERT INTO leave_out VALUES (?)", [(p,) for p in sorted(out) if _storable(p)])
+            skip = " AND path NOT IN (SELECT path FROM leave_out)"
+        where, args = [], []
+        if rules is not None:
+            where.append("rules = ?")
+            args.append(rules)
+        if since is not None:
+            where.append("date >= ?")
+            args.append(since)
+        if until is not None:
+            where.append("date != '' AND date <= ?")
+            args.append(until)
+        cond = "".join(f" AND {w}" for w in where)
+        q = self.conn.execute
+        files = q("SELECT count(*) FROM logs").fetchone()[0]
+        errors = q(f"SELECT path, error FROM logs WHERE kind = 'error'{skip} ORDER BY path").fetchall()
+        # each layout's rows as one JSON text [layout, matches, [sums laid end to end]], all of them decoded at once
+        rows = q("SELECT '[' || layout || ',' || count(*) || ',[' || group_concat(sums) || ']]' FROM logs "
+                 f"WHERE kind = 'match'{skip}{cond} GROUP BY layout ORDER BY min(path)", args).fetchall()
+        groups = []
+        try:
+            for layout, n, flat in json.loads(f"[{','.join(r[0] for r in rows)}]"):
+                if type(layout) is not list or [type(x) for x in layout] != [list, list, list]:
+                    raise ValueError("a layout of the wrong shape")
+                w = stats.width(layout)
+                if len(flat) != n * w:
+                    raise ValueError("sums that are not whole rows of their layout")
+                sums = flat if n == 1 else stats.column_sums(flat, w)
+                if type(sum(sums)) is not int:  # anything but whole numbers among them (a string: a TypeError)
+                    raise ValueError("sums that are not whole numbers")
+                groups.append((layout, n, sums))
+        except (ValueError, TypeError) as e:
+            raise Damaged(str(e)) from None
+        matches = q(f"SELECT count(*) FROM logs WHERE kind = 'match'{skip}").fetchone()[0] if cond \
+            else sum(g[1] for g in groups)
+        odd = [(p, s.error or "") for p, s in self.odd.items() if p not in out]
+        return Tallies(files + len(self.odd), sorted([(p, e) for p, e in errors] + odd) if odd else errors, groups,
+                       matches)
+
+
+class Tallies(Frozen):
+    """`LogIndex.tallies`: the files indexed, those that could not be read (path, message), by path, the
+    chosen match logs added up per layout (stats.total takes them), and how many match logs there were
+    before --rules/--since/--until chose."""
+
+    __slots__ = _fields = ("files", "errors", "groups", "matches", "stamps")
+    _defaults: ClassVar[dict[str, Any]] = {"stamps": ()}
+    _hidden = ("stamps",)
+    files: int
+    errors: list[tuple[str, str]]
+    groups: list[tuple[list[Any], int, list[int]]]
+    matches: int
+    stamps: list[Stamp]  # the folder as walked (kept_tallies): what ratings.rate_kept fingerprints
+
+
+CACHE = "cache"  # the data folder's cache folder (paths.cache_dir): derived state, never the truth
 
 
 def index_path(root: Path | None = None) -> Path:
     from pitchkeeper.logbook.paths import data_dir
 
-    return (root or data_dir()) / INDEX_NAME
+    return (root or data_dir()) / CACHE / INDEX_NAME
 
 
-def fingerprint(files: Sequence[Summary | tuple[str, int, int]]) -> str:
+def fingerprint(files: Sequence[Summary | Stamp]) -> str:
     """Which files, in which versions (summaries, or `walk`'s entries: the same figure for the same files): a
     figure derived from all of them is valid while this is unchanged."""
     import zlib
 
-    rows = [(f.path, f.mtime_ns, f.size) if isinstance(f, Summary) else f for f in files]
-    text = "\n".join(f"{p}\t{m}\t{z}" for p, m, z in rows).encode()
+    rows = [(f.path, f.mtime_ns, f.size, f.ino, f.ctime_ns) if isinstance(f, Summary) else f for f in files]
+    text = "\n".join("\t".join(map(str, r)) for r in rows).encode("utf-8", "surrogateescape")
     return f"{SCHEMA}:{len(rows)}:{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
 
 
@@ -293,15 +489,26 @@ def open_kept(root: Path | None = None) -> LogIndex:
     from pitchkeeper.logbook.paths import data_dir
 
     folder = root or data_dir()
-    return LogIndex(index_path(folder) if folder.is_dir() else None)
+    if not folder.is_dir():
+        return LogIndex(None)
+    db = index_path(folder)
+    if not db.exists():  # an index kept by an earlier version in the data folder itself: not the truth, not kept
+        try:
+            (folder / INDEX_NAME).unlink()
+        except OSError:
+            pass
+    return LogIndex(db)
 
 
-def walk(root: Path) -> list[tuple[str, int, int]]:
-    """Every *.toml file below `root` (not those whose name starts with a dot, as stats.find_logs), stated:
-    (absolute path, mtime_ns, size), sorted. os.scandir hands out each entry's type, and its stat on
-    the way, at a fraction of pathlib's rglob cost over 10,000 files."""
-    out: list[tuple[str, int, int]] = []
-    folders = [os.path.abspath(root)]
+def walk(root: Path) -> list[Stamp]:
+    """Every *.toml file below `root` (not those whose name starts with a dot, nor the cache folder, as
+    stats.find_logs), stated: (absolute path, mtime_ns, size, inode, ctime_ns), sorted. os.scandir hands
+    out each entry's type on the way, at a fraction of pathlib's rglob cost over 10,000 files; each file
+    is stated once."""
+    out: list[Stamp] = []
+    top = os.path.abspath(root)
+    folders = [top]
+    skip = os.path.join(top, CACHE)
     while folders:
         try:
             entries = os.scandir(folders.pop())
@@ -309,21 +516,40 @@ def walk(root: Path) -> list[tuple[str, int, int]]:
             continue
         with entries:
             for e in entries:
+                name = e.name
                 try:
-                    if e.is_dir(follow_symlinks=False):
-                        folders.append(e.path)
-                    elif e.name.endswith(".toml") and not e.name.startswith(".") and e.is_file():
+                    if name.endswith(".toml") and name[0] != "." and e.is_file():
                         st = e.stat()
-                        out.append((e.path, st.st_mtime_ns, st.st_size))
+                        out.append((e.path, st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns))
+                    elif e.is_dir(follow_symlinks=False) and e.path != skip:
+                        folders.append(e.path)
                 except OSError:
                     continue
-    return sorted(out)
+    out.sort()
+    return out
 
 
 def kept(root: Path | None = None, workers: int | None = None,
          progress: Any = None) -> tuple[list[Summary], Refresh]:
     """Every file kept in the data folder (match logs and tournaments), summarised through the index."""
+    with open_kept(root) as idx:
+        return idx.refresh_stated(walk(root or _data_dir()), prune=True, workers=workers, progress=progress)
+
+
+def kept_tallies(root: Path | None = None, workers: int | None = None, progress: Any = None,
+                 rules: str | None = None, since: str | None = None, until: str | None = None,
+                 leave_out: Iterable[str] = ()) -> Tallies:
+    """`LogIndex.tallies` of the data folder, brought up to date first: what `stats --all` adds up."""
+    wanted = walk(root or _data_dir())
+    with open_kept(root) as idx:
+        def step() -> Tallies:
+            idx._sync(wanted, True, workers, progress)
+            return idx.tallies(rules, since, until, leave_out)._replace(stamps=wanted)
+
+        return idx._guarded(step)  # type: ignore[no-any-return]  # a damaged index: rebuilt, every file read again
+
+
+def _data_dir() -> Path:
     from pitchkeeper.logbook.paths import data_dir
 
-    with open_kept(root) as idx:
-        return idx.refresh_stated(walk(root or data_dir()), prune=True, workers=workers, progress=progress)
+    return data_dir()

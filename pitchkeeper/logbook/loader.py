@@ -6,8 +6,6 @@ in one shape wherever it is read: `file:line: hands[n].key: what is wrong` (the 
 problem of a log as data, in the same shape, for `pitchkeeper check`.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -108,11 +106,17 @@ def rules_ref(data: Mapping[str, Any], path: str | Path, override: str | None) -
     if not isinstance(ref, str):
         raise PitchError("expected a ruleset name or file path", "rules")
     control_free(ref, "rules", "a ruleset name is plain text")
-    if ref.endswith(".toml") and not Path(ref).is_absolute():
+    if not Path(ref).is_absolute():  # a file is read beside the record; a bare name is a built-in one first
         beside = Path(path).parent / ref
-        if store.is_file(beside):
+        if (ref.endswith(".toml") or not _builtin(ref)) and store.is_file(beside):
             return str(beside)
     return ref
+
+
+def _builtin(name: str) -> bool:
+    from pitchkeeper.game import rulesets
+
+    return store.is_file(rulesets.builtin_dir() / f"{name}.toml")
 
 
 def pinned_ruleset(data: Mapping[str, Any], path: str | Path, override: str | None = None,
@@ -127,7 +131,10 @@ def pinned_ruleset(data: Mapping[str, Any], path: str | Path, override: str | No
     """
     from pitchkeeper.game import rulesets
 
-    load = load or rulesets.load
+    if load is None:
+        from pitchkeeper.logbook import rulecache
+
+        load = rulecache.load
     if override:
         try:
             r = load(override)

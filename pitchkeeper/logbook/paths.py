@@ -1,6 +1,7 @@
 """Where pitchkeeper keeps its match logs: the user data dir, or $PITCHKEEPER_HOME.
 
-platformdirs costs ~27 ms to import, so it is imported only when the override is unset.
+platformdirs costs a few ms to import, so it is imported only when the override is unset, and not on
+Linux, where the answer is the XDG data home.
 """
 
 from __future__ import annotations
@@ -17,9 +18,29 @@ def data_dir() -> Path:
     home = os.environ.get("PITCHKEEPER_HOME")
     if home:
         return Path(home).expanduser()
+    fast = _xdg_data_dir()
+    if fast is not None:
+        return Path(fast)
     import platformdirs
 
     return Path(platformdirs.user_data_dir("pitchkeeper"))
+
+
+def _xdg_data_dir() -> str | None:
+    """On Linux, what platformdirs answers (tests/test_paths.py compares them), without its import: the
+    XDG data home (when absolute), else ~/.local/share. None: ask platformdirs (another system, Android,
+    or a HOME that is not an absolute path)."""
+    import sys
+
+    if sys.platform != "linux" or hasattr(sys, "getandroidapilevel") or (
+            os.environ.get("ANDROID_DATA") == "/data" and os.environ.get("ANDROID_ROOT") == "/system"):
+        return None
+    xdg = os.environ.get("XDG_DATA_HOME", "")
+    if xdg.startswith("/"):
+        return os.path.join(xdg, "pitchkeeper")
+    if not os.environ.get("HOME", "").startswith("/"):
+        return None
+    return os.path.join(os.path.expanduser("~/.local/share"), "pitchkeeper")
 
 
 def matches_dir() -> Path:

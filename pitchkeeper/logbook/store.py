@@ -81,6 +81,8 @@ def write_atomic(path: str | Path, text: str) -> None:
             pass
         if isinstance(e, OSError):  # a folder where the file should be, a full disk: one line, nothing written
             raise PitchError(f"cannot write: {e.strerror or e}", str(path)) from None
+        if isinstance(e, UnicodeEncodeError):  # bytes that are not UTF-8 (lone surrogates) got this far
+            raise PitchError("cannot write text that is not UTF-8 (is the terminal set to UTF-8?)", str(path)) from None
         raise
 
 
@@ -449,9 +451,11 @@ def append_hand(text: str, block: str) -> str:
     A match record written by a tool may say `hands = []` (what a TOML writer makes of no hands);
     that line goes, since [[hands]] blocks cannot follow it.
     """
-    import re
+    cut = text.find("\n[")  # such a key can only stand before the first table (else: no pattern to compile)
+    if any(line.lstrip().startswith("hands") for line in (text if cut < 0 else text[:cut]).splitlines()):
+        import re
 
-    text = re.sub(r"(?m)^[ \t]*hands[ \t]*=[ \t]*\[[ \t]*\][ \t]*(?:#.*)?\n?", "", text, count=1)
+        text = re.sub(r"(?m)^[ \t]*hands[ \t]*=[ \t]*\[[ \t]*\][ \t]*(?:#.*)?\n?", "", text, count=1)
     if text and not text.endswith("\n"):
         text += "\n"
     return text + "\n" + block
@@ -487,16 +491,21 @@ def replace_hand(text: str, number: int, count: int, block: str, span: tuple[int
 # -- writing TOML text (small and deterministic; a hand is a flat block of inline values)
 
 
-def _key(k: str) -> str:
-    import re
+_BARE = str.maketrans("", "", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
-    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else toml_value(k)
+
+def _key(k: str) -> str:
+    """A bare key when TOML allows one (A-Z a-z 0-9 _ -), else a quoted one."""
+    return k if k and not k.translate(_BARE) else toml_value(k)
+
+
+# a TOML basic string's escapes: JSON's (which TOML shares), and DEL, which TOML also wants escaped
+_ESCAPES = {**{i: f"\\u{i:04x}" for i in range(0x20)}, 0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f",
+            0x0D: "\\r", 0x22: '\\"', 0x5C: "\\\\", 0x7F: "\\u007f"}
 
 
 def toml_value(v: Any) -> str:
     """One TOML value on one line: strings, whole numbers, booleans, lists and inline tables."""
-    import json
-
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int | float):
@@ -504,8 +513,7 @@ def toml_value(v: Any) -> str:
     if hasattr(v, "isoformat"):  # TOML dates and times, as read by tomllib
         return v.isoformat()
     if isinstance(v, str):
-        # JSON string escapes are valid TOML basic strings; TOML also wants DEL escaped
-        return json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f")
+        return f'"{v.translate(_ESCAPES)}"'
     if isinstance(v, list | tuple):
         return "[" + ", ".join(toml_value(x) for x in v) + "]"
     if isinstance(v, dict):
@@ -593,15 +601,46 @@ def stamp(path: str | Path) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
 
 
-def cache_path(log: Path, suffix: str = ".json") -> Path:
+def cache_path(log: Path, suffix: str = ".status") -> Path:
     """Where a cache of `log` lives: in the data folder, keyed by the log's real path, never beside the log
     (a reading command must leave the user's folder as it found it)."""
     import os
 
     from pitchkeeper.logbook.paths import cache_dir
 
-    key = blake2(os.path.realpath(log).encode("utf-8", "surrogateescape"), 20)
+    real = os.path.realpath(log)
+    key = _cache_keys.get(real)
+    if key is None:  # (two paths of one key would only share files that each check whose they are)
+        key = _cache_keys[real] = fingerprint(real.encode("utf-8", "surrogateescape"))
     return cache_dir() / f"{key}{suffix}"
+
+
+_cache_keys: dict[str, str] = {}  # real path -> its key (a command asks for the same few, several times)
+_code: list[list[tuple[str, int, int]]] = []
+
+
+def code_stamp() -> list[tuple[str, int, int]]:
+    """The rules engine's source files as they are (name, size, mtime): a cache made by other code (a
+    developer's edit, an upgrade that kept the version number) is not used. Read once per run."""
+    import os
+
+    if not _code:
+        folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "game")
+        try:
+            _code.append(sorted((e.name, e.stat().st_size, e.stat().st_mtime_ns) for e in os.scandir(folder)
+                                if e.name.endswith(".py")))
+        except OSError:
+            _code.append([])
+    return _code[0]
+
+
+def fingerprint(data: bytes) -> str:
+    """Two checksums of `data` (64 bits): a cache file's name. Two paths of one name would only share
+    files that each check whose they are (a checkpoint matches its text by `blake2`), and zlib is
+    loaded already (the CLI's Typer loads it), where even CPython's own blake2 costs half a millisecond."""
+    import zlib
+
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
 def blake2(data: bytes, size: int) -> str:
@@ -635,17 +674,17 @@ def put_cache(target: Path, data: bytes) -> None:
 
 def read_cache(log: Path, version: str) -> dict[str, Any] | None:
     """The state cached for `log`, if the log and its ruleset files are exactly as they were."""
-    import json
+    import marshal
 
     try:
-        c = json.loads(cache_path(log).read_text(encoding="utf-8"))
+        c = marshal.loads(cache_path(log).read_bytes())
         if c["path"] != str(log) or c["version"] != version or c["log"] is None or c["log"] != stamp(log):
             return None
         for f, st in c["rules"]:
             if stamp(f) != st:
                 return None
         return c["state"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except Exception:  # missing, corrupt or foreign: only a slower command
         return None
 
 
@@ -655,13 +694,13 @@ def write_cache(log: Path, log_stamp: list[int] | None, files: tuple[str, ...], 
 
     `log_stamp` must be the stamp of the very text `state` was derived from.
     """
-    import json
+    import marshal
 
     if log_stamp is None:
         return
     c = {"path": str(log), "version": version, "log": log_stamp, "rules": [[f, stamp(f)] for f in files], "state": state}
     try:
-        data = json.dumps(c, ensure_ascii=False).encode("utf-8")
+        data = marshal.dumps(c)  # built into the interpreter: `status` reads it back with nothing to import
         target = cache_path(log)
     except (OSError, ValueError, TypeError):
         return

@@ -26,20 +26,27 @@ class Progression(Frozen):
 
     A game.frozen record, as the other records here: no dataclass compiled at every start."""
 
-    __slots__ = _fields = ("sides", "hands", "scores", "target", "winner")
+    __slots__ = _fields = ("sides", "hands", "scores", "target", "winner", "reach")
     sides: tuple[str, ...]
     hands: tuple[int, ...]  # 0, 1, 2, ... n
     scores: dict[str, tuple[int, ...]]  # side -> total after each entry of `hands`
     target: int
     winner: str | None
+    reach: str  # the ruleset's win.reach: "reach" the target, or "exceed" it
 
     def __init__(self, sides: tuple[str, ...], hands: tuple[int, ...], scores: dict[str, tuple[int, ...]],
-                 target: int, winner: str | None) -> None:
+                 target: int, winner: str | None, reach: str = "reach") -> None:
         _set(self, "sides", sides)
         _set(self, "hands", hands)
         _set(self, "scores", scores)
         _set(self, "target", target)
         _set(self, "winner", winner)
+        _set(self, "reach", reach)
+
+    @property
+    def goal(self) -> str:
+        """The target line's label, in the words of the headline: "target 21", or "must pass 21"."""
+        return f"target {self.target}" if self.reach == "reach" else f"must pass {self.target}"
 
     @property
     def lo(self) -> int:
@@ -56,12 +63,12 @@ class Progression(Frozen):
                 "scores": {s: list(v) for s, v in self.scores.items()}}
 
 
-def progression(state: MatchState) -> Progression:
-    """From a replayed match (match.MatchState)."""
+def progression(state: MatchState, reach: str = "reach") -> Progression:
+    """From a replayed match (match.MatchState); `reach`: its ruleset's win.reach."""
     sides = tuple(state.scores)
     scores = {s: (0,) + tuple(h.scores[s] for h in state.hands) for s in sides}
     hands = tuple(range(len(state.hands) + 1))
-    return Progression(sides, hands, scores, state.target, state.winner)
+    return Progression(sides, hands, scores, state.target, state.winner, reach)
 
 
 def scale_step(span: int, rows: int, target: int) -> int:
@@ -208,7 +215,7 @@ def text_chart(p: Progression, width: int = 80, height: int = 16) -> TextChart:
     rows.append(tuple(axis))
     rows.append(tuple(Cell(ch, None, "label") for ch in "".join(labels)))
     legend: list[tuple[str, int | None, str]] = [(SYMBOLS[i % len(SYMBOLS)], i, s) for i, s in enumerate(p.sides)]
-    legend.append(("...", None, f"target {p.target}"))
+    legend.append(("...", None, p.goal))
     if any(c.kind == "clash" for row in rows for c in row):
         legend.append((CLASH, None, "sides level"))
     if shown < n:

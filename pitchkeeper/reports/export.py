@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.frozen import Frozen, _set
+from pitchkeeper.game.vocabulary import target_words
 from pitchkeeper.reports.chart import Progression, progression
 
 if TYPE_CHECKING:  # types only: the domain modules are imported by whoever calls
@@ -40,15 +41,18 @@ def format_name(name: str) -> str:
 class Export(Frozen):
     """What every format needs: the ruleset's point ids, the record and its replay (a game.frozen record)."""
 
-    __slots__ = _fields = ("point_ids", "record", "state")
+    __slots__ = _fields = ("point_ids", "record", "state", "reach")
     point_ids: tuple[str, ...]
     record: MatchRecord
     state: MatchState
+    reach: str  # the ruleset's win.reach: "reach" the target, or "exceed" it
 
-    def __init__(self, point_ids: tuple[str, ...], record: MatchRecord, state: MatchState) -> None:
+    def __init__(self, point_ids: tuple[str, ...], record: MatchRecord, state: MatchState,
+                 reach: str = "reach") -> None:
         _set(self, "point_ids", point_ids)
         _set(self, "record", record)
         _set(self, "state", state)
+        _set(self, "reach", reach)
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -56,7 +60,7 @@ class Export(Frozen):
 
 
 def build(ruleset: Ruleset, record: MatchRecord, state: MatchState) -> Export:
-    return Export(tuple(p.id for p in ruleset.points), record, state)
+    return Export(tuple(p.id for p in ruleset.points), record, state, ruleset.settings["win"]["reach"])
 
 
 def render(fmt: str, ex: Export) -> str:
@@ -291,7 +295,7 @@ def svg_chart(p: Progression, width: int = 720, height: int = 320) -> str:
     out.append(f'<text x="{left + pw / 2}" y="{top + ph + 36}" text-anchor="middle">hand</text>')
     out.append(f'<line id="target" x1="{left}" x2="{left + pw}" y1="{y(p.target)}" y2="{y(p.target)}" '
                'stroke="#57606a" stroke-dasharray="4 4"/>')
-    out.append(f'<text x="{left + pw - 2}" y="{y(p.target) - 5}" text-anchor="end">target {p.target}</text>')
+    out.append(f'<text x="{left + pw - 2}" y="{y(p.target) - 5}" text-anchor="end">{_e(p.goal)}</text>')
     for i, s in enumerate(p.sides):
         colour, dash = COLOURS[i % len(COLOURS)], DASHES[i % len(DASHES)]
         pts = " ".join(f"{x(k)},{y(v)}" for k, v in zip(p.hands, p.scores[s], strict=True))
@@ -373,13 +377,13 @@ def to_html(ex: Export) -> str:
         "</head>",
         "<body>",
         f"<h1>{_e(title)}</h1>",
-        f'<p class="meta">{_e(st.rules)}, played to {st.target}. {who}</p>',
+        f'<p class="meta">{_e(st.rules)}, {_e(target_words(ex.reach, st.target))}. {who}</p>',
         f'<p class="result" id="result">{_e(result_line(ex))}</p>',
         "<h2>Hands</h2>",
         '<table id="hands"><thead><tr>' + "".join(f'<th scope="col">{_e(c)}</th>' for c in head) + "</tr></thead>",
         "<tbody>", *rows, "</tbody></table>",
         "<h2>Score after each hand</h2>",
-        "<figure>", svg_chart(progression(st)), "</figure>",
+        "<figure>", svg_chart(progression(st, ex.reach)), "</figure>",
         "<h2>Points and game count, hand by hand</h2>",
         *[_game_block(ex, h.number, h.verdict) for h in st.hands],
         "</body>",

@@ -83,18 +83,20 @@ def games_of(summaries: Sequence[Any]) -> list[Game]:
     return out
 
 
-def rate_kept(root: Path | None = None, summaries: Sequence[Any] | None = None) -> list[Rating]:
+def rate_kept(root: Path | None = None, summaries: Sequence[Any] | None = None,
+              stamps: Sequence[Any] | None = None) -> list[Rating]:
     """Ratings from everything kept in the data folder (through the per-log index).
 
     Rating every game again costs ~0.1 ms a game in openskill, so the result is remembered in the
     index under the fingerprint of every file's version (path, modification time, size): while no
-    file changed, a walk of the folder is all it costs. `summaries`: just refreshed by the caller.
+    file changed, a walk of the folder is all it costs. `summaries`: just refreshed by the caller;
+    `stamps`: the folder just walked by the caller (index.walk).
     """
     from pitchkeeper.logbook import index
     from pitchkeeper.logbook.paths import data_dir
 
     with index.open_kept(root) as idx:
-        files = summaries if summaries is not None else index.walk(root or data_dir())
+        files = summaries if summaries is not None else stamps if stamps is not None else index.walk(root or data_dir())
         key = index.fingerprint(files)
         known = idx.memo("ratings", key)
         if known is not None:

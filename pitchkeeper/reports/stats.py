@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 
 
 def find_logs(root: Path) -> list[Path]:
-    """Every *.toml file below the data folder (match logs live in it; other files are skipped on read)."""
+    """Every *.toml file below the data folder (match logs live in it; other files are skipped on read),
+    but none in its cache folder (derived state)."""
     return [Path(p) for p in find_log_paths(root)]
 
 
@@ -38,7 +39,10 @@ def find_log_paths(root: Path) -> list[str]:
     if not root.is_dir():
         return []
     found = []
-    for folder, _dirs, names in os.walk(root):  # as Path.rglob: symlinked folders are not entered
+    skip = os.path.join(root, "cache")
+    for folder, dirs, names in os.walk(root):  # as Path.rglob: symlinked folders are not entered
+        if folder == str(root):
+            dirs[:] = [d for d in dirs if os.path.join(folder, d) != skip]
         for name in names:
             if name.endswith(".toml") and not name.startswith("."):
                 p = os.path.join(folder, name)
@@ -139,7 +143,6 @@ class Line(Frozen):
 
     _fields = ("name", "members", "names", "matches", "finished", "won", "hands", "bids", "made", "set", "pitched",
                "bid_total", "taken", "scored", "points", "own", "own_hands")
-    _defaults: ClassVar[dict[str, Any]] = {"own": 0, "own_hands": 0}
     name: str
     members: tuple[str, ...]
     names: tuple[str, ...]  # team names used for this partnership (a player: their own name)
@@ -157,6 +160,14 @@ class Line(Frozen):
     points: dict[str, int]  # point id -> how often they won it
     own: int  # points won by this player by name (a player line), in matches that record it
     own_hands: int  # the hands of those matches
+
+    def __init__(self, name: str, members: tuple[str, ...], names: tuple[str, ...], matches: int, finished: int,
+                 won: int, hands: int, bids: int, made: int, set: int, pitched: int, bid_total: int, taken: int,
+                 scored: int, points: dict[str, int], own: int = 0, own_hands: int = 0) -> None:
+        """Positional and fast (not Frozen's generic one): a club that mixes its tables has thousands of partnerships."""
+        for f, v in zip(self._fields, (name, members, names, matches, finished, won, hands, bids, made, set, pitched,
+                                       bid_total, taken, scored, points, own, own_hands), strict=True):
+            _set(self, f, v)
 
     @property
     def own_per_hand(self) -> float | None:
@@ -229,37 +240,6 @@ class Stats(Frozen):
                 "teams": [ln.to_json(self.point_ids) for ln in self.teams],
                 "most_often": {"players": self.leaders(self.players), "teams": self.leaders(self.teams)},
                 "set_most": self.set_most(), "best_partnership": self.best_partnership()}
-
-
-class _Acc:
-    """Mutable running sums for one Line while tallying (frozen into a Line at the end)."""
-
-    __slots__ = ("bid_total", "bids", "finished", "hands", "made", "matches", "members", "names", "own", "own_hands",
-                 "pitched", "points", "scored", "set", "taken", "won")
-
-    def __init__(self, members: tuple[str, ...]) -> None:
-        self.members = members
-        self.names: dict[str, None] = {}
-        self.matches = self.finished = self.won = self.hands = 0
-        self.bids = self.made = self.set = self.pitched = self.bid_total = self.taken = self.scored = 0
-        self.points: dict[str, int] = {}
-        self.own = self.own_hands = 0
-
-    def add_bids(self, b: tuple[int, int, int, int, int]) -> None:
-        self.bids += b[0]
-        self.made += b[1]
-        self.set += b[2]
-        self.pitched += b[3]
-        self.bid_total += b[4]
-
-    def add_points(self, pts: dict[str, int]) -> None:
-        for pid, n in pts.items():
-            self.points[pid] = self.points.get(pid, 0) + n
-
-    def freeze(self, name: str) -> Line:
-        return Line(name, self.members, tuple(self.names), self.matches, self.finished, self.won, self.hands,
-                    self.bids, self.made, self.set, self.pitched, self.bid_total, self.taken, self.scored,
-                    dict(self.points), self.own, self.own_hands)
 
 
 class MatchFigures(Frozen):
@@ -376,52 +356,162 @@ def tally(states: Iterable[MatchState]) -> Stats:
 
 def merge(all_figures: Iterable[MatchFigures]) -> Stats:
     """Per player and per partnership across matches (a partnership: the same players, whatever its name)."""
-    players: dict[str, _Acc] = {}
-    teams: dict[tuple[str, ...], _Acc] = {}
-    seen_points: dict[str, None] = {}
+    return total(grouped(record(f) for f in all_figures))
+
+
+# A match's part in the tallies is a layout and a row of sums (what the log index stores per log):
+#   layout: [players, [[team, members (sorted)], ...], point ids]; JSON of it: equal for every match of
+#           the same table under the same points, so thousands of logs share a few dozen layouts
+#   sums:   [hands, finished, then for each player and then each team: LINE_SUMS, then the times it
+#           won each point id of the layout]
+# The matches of one layout add up column by column (in C: sum() over a slice), the index's query
+# hands over each layout's rows in one string; `total` then reads each layout once.
+LINE_SUMS = ("won", "bids", "made", "set", "pitched", "bid_total", "taken", "scored", "own", "own_hands")
+_RANK = {p: i for i, p in enumerate(POINT_IDS)}
+
+
+def _ranked(ids: Iterable[str]) -> list[str]:
+    """Point ids in the usual order (the contract's first, then a ruleset's own, alphabetically)."""
+    return sorted(ids, key=lambda p: (_RANK.get(p, len(_RANK)), p))
+
+
+def record(f: MatchFigures, point_ids: Iterable[str] = ()) -> tuple[list[Any], list[int]]:
+    """One match's (layout, sums): see LINE_SUMS. `point_ids`: its ruleset's, so that every match of one table
+    under one ruleset has one layout (without them, the points won in this match)."""
+    seen: dict[str, None] = dict.fromkeys(point_ids)
+    for pts in f.player_points.values():
+        seen.update(dict.fromkeys(pts))
+    if f.teams:
+        for pts in f.side_points.values():
+            seen.update(dict.fromkeys(pts))
+    ids = _ranked(seen)
+    side_of = {p: t for t, members in f.teams for p in members}
+    team_bids: dict[str, list[int]] = {t: [0, 0, 0, 0, 0] for t, _ in f.teams}
+    sums = [f.hands, int(f.finished)]
+    for p in f.players:
+        side = side_of.get(p, p)
+        b = f.bids.get(p, (0, 0, 0, 0, 0))
+        if f.teams and p in f.bids:
+            tb = team_bids[side]
+            for i in range(5):
+                tb[i] += b[i]
+        own, own_hands = (0, 0) if f.player_taken is None else (f.player_taken.get(p, 0), f.hands)
+        pts = f.player_points.get(p, {})
+        sums += [int(f.winner == side), *b, f.taken[side], f.scored[side], own, own_hands, *[pts.get(i, 0) for i in ids]]
+    for t, _members in f.teams:
+        pts = f.side_points.get(t, {})
+        sums += [int(f.winner == t), *team_bids[t], f.taken[t], f.scored[t], 0, 0, *[pts.get(i, 0) for i in ids]]
+    return [list(f.players), [[t, sorted(m)] for t, m in f.teams], ids], sums
+
+
+def width(layout: list[Any]) -> int:
+    """How many sums a match of this layout has."""
+    players, teams, ids = layout
+    return 2 + (len(players) + len(teams)) * (len(LINE_SUMS) + len(ids))
+
+
+def grouped(records: Iterable[tuple[list[Any], list[int]]]) -> list[tuple[list[Any], int, list[int]]]:
+    """Records (`record`) added up per layout: (layout, matches, sums), in the order each layout first came."""
+    import json
+
+    rows: dict[str, tuple[list[Any], list[int]]] = {}
+    for layout, sums in records:
+        key = json.dumps(layout)
+        got = rows.get(key)
+        if got is None:
+            rows[key] = (layout, list(sums))
+        else:
+            got[1].extend(sums)
+    return [(layout, len(flat) // width(layout), column_sums(flat, width(layout))) for layout, flat in rows.values()]
+
+
+def column_sums(flat: list[int], n: int) -> list[int]:
+    """The sums of rows of `n` numbers laid end to end."""
+    return [sum(flat[i::n]) for i in range(n)]
+
+
+def total(groups: Iterable[tuple[list[Any], int, list[int]]]) -> Stats:
+    """Per player and per partnership across matches added up per layout (`grouped`, or the log index's
+    query), in the order the layouts first came (which orders a partnership's names, and equal names).
+
+    A club that mixes its tables has as many layouts as logs: each line's numbers are then laid end to
+    end per (player or partnership, point ids) and summed by column once at the end, not added one by one.
+    """
+    n = len(LINE_SUMS)
+    # name (a player) or members (a partnership) -> point ids -> rows of [matches, finished, hands, *LINE_SUMS,
+    # times won each point id], laid end to end
+    players: dict[str, dict[tuple[str, ...], list[int]]] = {}
+    teams: dict[tuple[str, ...], dict[tuple[str, ...], list[int]]] = {}
+    names: dict[tuple[str, ...], dict[str, None]] = {}
     n_matches = n_finished = n_hands = 0
-    for f in all_figures:
-        n_matches += 1
-        n_hands += f.hands
-        n_finished += f.finished
-        side_of = {p: t for t, members in f.teams for p in members}
-        team_of: dict[str, _Acc] = {}
-        for tname, members in f.teams:
-            key = tuple(sorted(members))
-            acc = teams.setdefault(key, _Acc(key))
-            acc.names[tname] = None
-            team_of[tname] = acc
-        for side, acc in [(t, team_of[t]) for t in team_of] + [(side_of.get(p, p), players.setdefault(p, _Acc((p,))))
-                                                              for p in f.players]:
-            acc.matches += 1
-            acc.finished += f.finished
-            acc.won += f.winner == side
-            acc.hands += f.hands
-            acc.taken += f.taken[side]
-            acc.scored += f.scored[side]
-        for p in f.players:
-            players[p].names[p] = None
-            if f.player_taken is not None:
-                players[p].own += f.player_taken.get(p, 0)
-                players[p].own_hands += f.hands
-        for p, b in f.bids.items():
-            players[p].add_bids(b)
-            if f.teams:
-                team_of[side_of[p]].add_bids(b)
-        for p, pts in f.player_points.items():
-            players[p].add_points(pts)
-            seen_points.update(dict.fromkeys(pts))
-        if f.teams:
-            for side, pts in f.side_points.items():
-                team_of[side].add_points(pts)
-                seen_points.update(dict.fromkeys(pts))
-    rank = {p: i for i, p in enumerate(POINT_IDS)}
-    point_ids = tuple(sorted(seen_points, key=lambda p: (rank.get(p, len(rank)), p)))
-    player_lines = tuple(sorted((a.freeze(name) for name, a in players.items()), key=lambda ln: ln.name.lower()))
-    team_lines = tuple(sorted((a.freeze(_team_name(a)) for a in teams.values()), key=lambda ln: ln.name.lower()))
-    return Stats(n_matches, n_finished, n_hands, player_lines, team_lines, point_ids)
+    for (pnames, tlist, id_list), matches, sums in groups:
+        hands, finished = sums[0], sums[1]
+        n_matches += matches
+        n_hands += hands
+        n_finished += finished
+        head = [matches, finished, hands]
+        ids = tuple(id_list)
+        step = n + len(ids)
+        at = 2
+        for p in pnames:
+            by_ids = players.get(p)
+            if by_ids is None:
+                by_ids = players[p] = {}
+            _add(by_ids, ids, head + sums[at:at + step])
+            at += step
+        for t, members in tlist:
+            key = tuple(members)
+            by_ids = teams.get(key)
+            if by_ids is None:
+                by_ids = teams[key] = {}
+                names[key] = {t: None}
+            else:
+                names[key][t] = None
+            _add(by_ids, ids, head + sums[at:at + step])
+            at += step
+    player_lines = [_line(p, (p,), (p,), by_ids) for p, by_ids in players.items()]
+    team_lines = [_line(_team_name(k, names[k]), k, tuple(names[k]), by_ids) for k, by_ids in teams.items()]
+    seen: dict[str, None] = {}
+    for ln in (*player_lines, *team_lines):
+        seen.update(dict.fromkeys(ln.points))
+    return Stats(n_matches, n_finished, n_hands, tuple(sorted(player_lines, key=lambda ln: ln.name.lower())),
+                 tuple(sorted(team_lines, key=lambda ln: ln.name.lower())), tuple(_ranked(seen)))
 
 
-def _team_name(acc: _Acc) -> str:
+def _add(by_ids: dict[tuple[str, ...], list[int]], ids: tuple[str, ...], row: list[int]) -> None:
+    """Keep one more row of figures for these point ids: the rows are laid end to end in one list, and
+    `_line` sums them column by column."""
+    flat = by_ids.get(ids)
+    if flat is None:
+        by_ids[ids] = row
+    else:
+        flat += row
+
+
+def _line(name: str, members: tuple[str, ...], names: tuple[str, ...], by_ids: dict[tuple[str, ...], list[int]]) -> Line:
+    n = 3 + len(LINE_SUMS)
+    points: dict[str, int] = {}
+    if len(by_ids) == 1:  # one set of point ids (a partnership that sat once, say): no adding across sets
+        ((ids, flat),) = by_ids.items()
+        cols = flat if len(flat) == n + len(ids) else column_sums(flat, n + len(ids))
+        acc = cols[:n]
+        for pid, times in zip(ids, cols[n:], strict=True):
+            if times:
+                points[pid] = times
+    else:
+        acc = [0] * n
+        for ids, flat in by_ids.items():
+            cols = column_sums(flat, n + len(ids))
+            for i in range(n):
+                acc[i] += cols[i]
+            for pid, times in zip(ids, cols[n:], strict=True):
+                if times:
+                    points[pid] = points.get(pid, 0) + times
+    matches, finished, hands, won, bids, made, set_, pitched, bid_total, taken, scored, own, own_hands = acc
+    return Line(name, members, names, matches, finished, won, hands, bids, made, set_, pitched, bid_total, taken,
+                scored, points, own, own_hands)
+
+
+def _team_name(members: tuple[str, ...], names: Iterable[str]) -> str:
     """'Us (Ann & Cy)': the partnership's name(s) and its players, so two 'Us' never merge."""
-    return f"{'/'.join(acc.names)} ({', '.join(acc.members)})"
+    return f"{'/'.join(names)} ({', '.join(members)})"
