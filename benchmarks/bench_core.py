@@ -5,7 +5,8 @@
 Issue 14's figures, each beside its goal and a baseline measured in the same run:
 4. verdicts per second (of CPU time, best pass) on captured-card hands, >= 2x the naive independent scorer
    (benchmarks/naive_scorer.py) on the same deals; quick entry >= 300,000 hands/s; hands recorded
-   trick by trick (with the held cards, every play checked) >= 20,000 hands/s;
+   trick by trick (with the held cards, every play checked) >= 20,000 hands/s; and, with no goal, both
+   entry forms at first sight (a fresh engine and naive scorer for one pass: nothing kept from before);
 1. `--version`, `--help`, `judge hand` (and --json), `judge trick`, `rules list/show/explain/diff`
    within 7x a bare `python -c pass` of the same venv (interleaved medians).
 Prints figures; asserts nothing (speed is measured here, never in tests).
