@@ -19,15 +19,20 @@ from pitchkeeper.errors import PitchError
 from pitchkeeper.game import records, rulesets, sampling, scoring
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from helpers import variant
 from naive_scorer import NaiveScorer
 
 NAMES = rulesets.builtin_names()
 LOADED = {n: rulesets.load(n) for n in NAMES}
 NAIVE = NaiveScorer()
+# every settlement rule: a set bidder loses the bid or nothing; the other sides score what they took or not
+SETTLED = [variant(name, settle={"setback": setback, "defenders_score": defenders})
+           for name in ("auction-pitch", "partnership-pitch", "trickster-10")
+           for setback in ("bid", "none") for defenders in (True, False)]
 
 
-def deal(name: str, seed: int, quick: bool) -> tuple[rulesets.Ruleset, records.Table, records.Hand] | None:
-    rs = LOADED[name]
+def deal(name: str | rulesets.Ruleset, seed: int, quick: bool) -> tuple[rulesets.Ruleset, records.Table, records.Hand] | None:
+    rs = LOADED[name] if isinstance(name, str) else name
     rng = random.Random(seed)
     players, teams = sampling.random_table(rs, rng)
     table = records.parse_table({"players": players, **({"teams": teams} if teams else {})})
@@ -138,3 +143,25 @@ def test_a_quick_entry_seen_before_at_the_table_agrees_whatever_the_bid(name: st
                     outcomes[-1].delta.clear()  # is unchanged
                 else:
                     assert outcomes[-1] == outcomes[0]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(SETTLED), st.integers(0, 2**32 - 1), st.booleans())
+def test_every_settlement_rule_agrees_on_both_paths(rs: rulesets.Ruleset, seed: int, quick: bool) -> None:
+    """The fast path makes only the score change of a plain settlement; its notes, made when read, are
+    the careful path's under each settlement rule, and the naive scorer agrees on the change."""
+    dealt = deal(rs, seed, quick)
+    if dealt is None:
+        return
+    rs, table, hand = dealt
+    try:
+        v = scoring.verdict(rs, table, hand)
+    except PitchError as e:
+        with pytest.raises(PitchError) as careful:
+            scoring._careful(rs, table, hand)
+        assert str(careful.value) == str(e)
+        return
+    careful_v = scoring._careful(rs, table, hand)
+    same(v, careful_v)
+    assert v.notes == careful_v.notes
+    assert v.to_json() == NAIVE.judge(rs, table, hand)
