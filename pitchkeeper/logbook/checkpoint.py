@@ -108,7 +108,7 @@ def _pickle() -> Any:
 def _read(path: Path) -> dict[str, Any] | None:
     """The checkpoint file of `path` (read once per run: `find` and then `save` both need it)."""
     from pitchkeeper import __version__
-    from pitchkeeper.logbook import store
+    from pitchkeeper.logbook import paths, store
 
     pickle = _pickle()
     target = store.cache_path(path, SUFFIX)
@@ -119,7 +119,7 @@ def _read(path: Path) -> dict[str, Any] | None:
         with open(target, "rb") as f:
             c = pickle.load(f)
         if not (isinstance(c, dict) and c.get("format") == FORMAT and c.get("version") == __version__
-                and c.get("code") == store.code_stamp()
+                and c.get("code") == paths.code_stamp()
                 and isinstance(c.get("entries"), list)):  # (any path to the log: the text's digest decides)
             c = None
     except Exception:  # a corrupt or foreign checkpoint is only a slower command
@@ -177,7 +177,7 @@ def save(path: Path, *new: Entry, touch: str | None = None) -> None:
     """Remember the points of these texts (best effort), then those of `touch` (a text already
     remembered, kept near), then those of the few latest other texts."""
     from pitchkeeper import __version__
-    from pitchkeeper.logbook import store
+    from pitchkeeper.logbook import paths, store
 
     pickle = _pickle()
     c = _read(path)
@@ -198,7 +198,7 @@ def save(path: Path, *new: Entry, touch: str | None = None) -> None:
             entries.append(e)
         elif same["below"] is None:  # the same text remembered before with its one-before point: keep it
             same["below"] = e["below"]
-    c = {"format": FORMAT, "version": __version__, "code": store.code_stamp(), "entries": entries[:KEEP]}
+    c = {"format": FORMAT, "version": __version__, "code": paths.code_stamp(), "entries": entries[:KEEP]}
     try:
         data = pickle.dumps(c, protocol=5)
         target = store.cache_path(path, SUFFIX)

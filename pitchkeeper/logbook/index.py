@@ -181,9 +181,9 @@ def _row(s: Summary) -> tuple[Any, ...]:
 
 
 def _code() -> str:
-    """The code that makes a summary as it is: the rules engine (store.code_stamp), the tallies and this index
+    """The code that makes a summary as it is: the rules engine (paths.code_stamp), the tallies and this index
     (name, size, mtime). An edit or an upgrade that kept the version number rebuilds the index."""
-    from pitchkeeper.logbook import store
+    from pitchkeeper.logbook import paths
 
     here = os.path.dirname(os.path.abspath(__file__))
     own = []
@@ -194,7 +194,7 @@ def _code() -> str:
             own.append((os.path.basename(f), st.st_size, st.st_mtime_ns))
         except OSError:
             own.append((f, 0, 0))
-    return store.fingerprint(repr([*store.code_stamp(), *own]).encode())
+    return paths.fingerprint(repr([*paths.code_stamp(), *own]).encode())
 
 
 def _storable(path: str) -> bool:

@@ -1,4 +1,5 @@
-"""Where pitchkeeper keeps its match logs: the user data dir, or $PITCHKEEPER_HOME.
+"""Where pitchkeeper keeps its match logs (the user data dir, or $PITCHKEEPER_HOME) and its caches, and
+what names and keys those caches (`fingerprint`, `code_stamp`).
 
 platformdirs costs a few ms to import, so it is imported only when the override is unset, and not on
 Linux, where the answer is the XDG data home.
@@ -70,3 +71,28 @@ def new_log_path(rules_name: str) -> Path:
         p = folder / f"{stem}-{n}.toml"
         n += 1
     return p
+
+
+_code: list[list[tuple[str, int, int]]] = []
+
+
+def code_stamp() -> list[tuple[str, int, int]]:
+    """The rules engine's source files as they are (name, size, mtime): a cache made by other code (a
+    developer's edit, an upgrade that kept the version number) is not used. Read once per run."""
+    if not _code:
+        folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "game")
+        try:
+            _code.append(sorted((e.name, e.stat().st_size, e.stat().st_mtime_ns) for e in os.scandir(folder)
+                                if e.name.endswith(".py")))
+        except OSError:
+            _code.append([])
+    return _code[0]
+
+
+def fingerprint(data: bytes) -> str:
+    """Two checksums of `data` (64 bits): a cache file's name. Two paths of one name would only share
+    files that each check whose they are (a checkpoint matches its text by `blake2`), and zlib is
+    loaded already (the CLI's Typer loads it), where even CPython's own blake2 costs half a millisecond."""
+    import zlib
+
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"

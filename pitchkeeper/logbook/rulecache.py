@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pitchkeeper.logbook import store
+from pitchkeeper.logbook import paths, store
 
 FORMAT = 1
 SUFFIX = ".rules"
@@ -69,7 +69,7 @@ def _hit(target: Path, ref: str) -> Any:
         with open(target, "rb") as f:
             c = marshal.loads(f.read())
         if not (isinstance(c, dict) and c.get("format") == FORMAT and c.get("version") == __version__
-                and c.get("code") == store.code_stamp() and c.get("ref") == ref):
+                and c.get("code") == paths.code_stamp() and c.get("ref") == ref):
             return None
         for link_ref, base, path, st in c["links"]:
             if str(rulesets.resolve(link_ref, None if base is None else Path(base))) != path:
@@ -97,7 +97,7 @@ def _save(target: Path, ref: str, ruleset: Any) -> None:
         # meanwhile would otherwise be remembered with the stamp of its new text
         if links is None or None in stamps or rulesets.load_merged(ref)[0] != ruleset.raw:
             return
-        c = {"format": FORMAT, "version": __version__, "code": store.code_stamp(), "ref": ref,
+        c = {"format": FORMAT, "version": __version__, "code": paths.code_stamp(), "ref": ref,
              "links": [[*link, st] for link, st in zip(links, stamps, strict=True)],
              "chain": list(ruleset.chain), "merged": dict(ruleset.raw), "digest": ruleset.digest}
         data = marshal.dumps(c)

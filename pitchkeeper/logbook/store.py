@@ -606,7 +606,7 @@ def cache_path(log: Path, suffix: str = ".status") -> Path:
     (a reading command must leave the user's folder as it found it)."""
     import os
 
-    from pitchkeeper.logbook.paths import cache_dir
+    from pitchkeeper.logbook.paths import cache_dir, fingerprint
 
     real = os.path.realpath(log)
     key = _cache_keys.get(real)
@@ -616,31 +616,7 @@ def cache_path(log: Path, suffix: str = ".status") -> Path:
 
 
 _cache_keys: dict[str, str] = {}  # real path -> its key (a command asks for the same few, several times)
-_code: list[list[tuple[str, int, int]]] = []
 
-
-def code_stamp() -> list[tuple[str, int, int]]:
-    """The rules engine's source files as they are (name, size, mtime): a cache made by other code (a
-    developer's edit, an upgrade that kept the version number) is not used. Read once per run."""
-    import os
-
-    if not _code:
-        folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "game")
-        try:
-            _code.append(sorted((e.name, e.stat().st_size, e.stat().st_mtime_ns) for e in os.scandir(folder)
-                                if e.name.endswith(".py")))
-        except OSError:
-            _code.append([])
-    return _code[0]
-
-
-def fingerprint(data: bytes) -> str:
-    """Two checksums of `data` (64 bits): a cache file's name. Two paths of one name would only share
-    files that each check whose they are (a checkpoint matches its text by `blake2`), and zlib is
-    loaded already (the CLI's Typer loads it), where even CPython's own blake2 costs half a millisecond."""
-    import zlib
-
-    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
 def blake2(data: bytes, size: int) -> str:
