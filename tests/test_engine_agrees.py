@@ -55,7 +55,6 @@ def same(a: scoring.Verdict, b: scoring.Verdict) -> None:
         assert a.game.cards == b.game.cards
 
 
-@settings(max_examples=300, deadline=None)
 def judged_alike(rs: rulesets.Ruleset, table: object, hand: object) -> object:
     """The engine's verdict; None when it refuses the hand, after checking the careful path refuses it
     in the same words."""
@@ -68,6 +67,7 @@ def judged_alike(rs: rulesets.Ruleset, table: object, hand: object) -> object:
         return None
 
 
+@settings(max_examples=300, deadline=None)
 @given(st.sampled_from(NAMES), st.integers(0, 2**32 - 1), st.booleans())
 def test_the_engine_agrees_with_the_naive_scorer(name: str, seed: int, quick: bool) -> None:
     dealt = deal(name, seed, quick)
