@@ -17,9 +17,8 @@ Kept light (no imports but game.frozen; no dataclass compiled): rulesets reads i
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-
-from pitchkeeper.game.frozen import Frozen, _set
 
 if TYPE_CHECKING:
     from pitchkeeper.game.cards import Card
@@ -41,34 +40,24 @@ def _never(rule: PointRule) -> bool:
     return False
 
 
-class PointKind(Frozen):
+@dataclass(frozen=True, slots=True)
+class PointKind:
     """One kind of point. Exactly one of `card` and `side` is given."""
 
-    __slots__ = _fields = ("id", "keys", "words", "card", "side", "reason", "always_out", "always_words",
-                           "bidder_only", "ties", "game", "fields")
     id: str
     keys: frozenset[str]  # the [points.ID] keys it takes besides of, value, label and enabled
     words: Callable[[PointRule, str, str], str]  # (rule, its worth, to whom) -> its sentence in `rules show`
-    card: CardFinder | None  # a card's point: it may go to the player dealt the card
-    side: SideFinder | None  # a side's point
-    reason: Callable[[Award], str] | None  # a side's point: the award in words (verdicts)
-    always_out: Callable[[PointRule], bool]  # won in every hand: quick entry must say by whom
-    always_words: str  # with always_out: why ("the highest trump in play")
-    bidder_only: Callable[[PointRule], bool]  # only the bidding side may score it
-    ties: bool  # the table may answer "tie" for it
-    game: bool  # its count is the verdict's game count (one such point per ruleset)
+    card: CardFinder | None = None  # a card's point: it may go to the player dealt it
+    side: SideFinder | None = None  # a side's point
+    reason: Callable[[Award], str] | None = None  # a side's point: the award in words (verdicts)
+    always_out: Callable[[PointRule], bool] = _never  # won in every hand: quick entry must say by whom
+    always_words: str = ""  # with always_out: why ("the highest trump in play")
+    bidder_only: Callable[[PointRule], bool] = _never  # only the bidding side may score it
+    ties: bool = False  # the table may answer "tie" for it
+    game: bool = False  # its count is the verdict's game count (one such point per ruleset)
     # keys of its own that no other kind takes: key -> rulesets.F (type, default, words; they check it and
     # make the schema); their values are in PointRule.extra. The built-in kinds share the keys of POINT_FIELDS.
-    fields: Mapping[str, Any]
-
-    def __init__(self, id: str, keys: frozenset[str], words: Callable[[PointRule, str, str], str],
-                 card: CardFinder | None = None, side: SideFinder | None = None,
-                 reason: Callable[[Award], str] | None = None, always_out: Callable[[PointRule], bool] = _never,
-                 always_words: str = "", bidder_only: Callable[[PointRule], bool] = _never, ties: bool = False,
-                 game: bool = False, fields: Mapping[str, Any] | None = None) -> None:
-        for f, v in zip(self._fields, (id, keys, words, card, side, reason, always_out, always_words, bidder_only,
-                                       ties, game, {} if fields is None else fields), strict=True):
-            _set(self, f, v)
+    fields: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def to_dealt(self) -> bool:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from pitchkeeper.errors import CONTROL, PitchError, did_you_mean, shown, unknown_key_words
 from pitchkeeper.game.cards import JOKERS, PARTNER_SUIT, RANKS, SUITS, Card, Suit
-from pitchkeeper.game.frozen import Frozen, _set
 from pitchkeeper.game.kinds import KINDS, PointKind
 from pitchkeeper.game.points import POINT_IDS, POINTS
 
@@ -150,13 +150,10 @@ TOP_KEYS: dict[str, F] = {
 # The compiled form
 
 
-# The compiled records are game.frozen records (immutable, as frozen dataclasses were, without the
-# start-up cost of compiling a dataclass's methods on every run): fields in `_fields`, set in __init__.
+@dataclass(frozen=True, slots=True)
+class PointRule:
+    """One [points.ID] table, defaults filled in."""
 
-
-class PointRule(Frozen):
-    __slots__ = _fields = ("id", "of", "value", "to", "card", "label", "skip", "apart", "counts", "need",
-                           "only_bidder", "card_values", "extra")
     id: str
     of: str
     value: int
@@ -169,25 +166,18 @@ class PointRule(Frozen):
     need: str
     only_bidder: bool
     card_values: Mapping[Card, int]  # with of = game: what each card of the deck counts
-    extra: Mapping[str, Any]  # the values of keys a kind has of its own (default: none)
+    extra: Mapping[str, Any] = field(default_factory=dict)  # the values of keys a kind has of its own
 
     @property
     def kind(self) -> PointKind:
         """Its kind of point (game.kinds): how it is won, checked and worded."""
         return KINDS[self.of]
 
-    def __init__(self, id: str, of: str, value: int, to: str, card: str, label: str, skip: tuple[str, ...],
-                 apart: bool, counts: Mapping[str, int], need: str, only_bidder: bool,
-                 card_values: Mapping[Card, int], extra: Mapping[str, Any] | None = None) -> None:
-        for f, v in zip(self._fields, (id, of, value, to, card, label, skip, apart, counts, need, only_bidder,
-                                       card_values, {} if extra is None else extra), strict=True):
-            _set(self, f, v)
 
+@dataclass(frozen=True, slots=True)
+class TrumpView:
+    """Everything about the cards once trump is known, worked out once per ruleset and trump."""
 
-class TrumpView(Frozen):
-    """Everything about the cards once trump is known, precomputed for speed."""
-
-    __slots__ = _fields = ("trump", "strength", "suit", "plain_strength", "point_card", "low_skip", "symbol")
     trump: Suit
     strength: Mapping[Card, int]  # trumps only; higher beats lower
     suit: Mapping[Card, Suit]  # effective suit of every card in the deck ("T" for trump)
@@ -196,18 +186,12 @@ class TrumpView(Frozen):
     low_skip: frozenset[Card]
     symbol: Mapping[Card, str]  # trump card -> its symbol in the order (A, off-J, HJ...)
 
-    def __init__(self, trump: Suit, strength: Mapping[Card, int], suit: Mapping[Card, Suit],
-                 plain_strength: Mapping[Card, int], point_card: Mapping[str, Card], low_skip: frozenset[Card],
-                 symbol: Mapping[Card, str]) -> None:
-        for f, v in zip(self._fields, (trump, strength, suit, plain_strength, point_card, low_skip, symbol),
-                        strict=True):
-            _set(self, f, v)
 
+@dataclass(frozen=True)
+class Ruleset:
+    """A ruleset compiled from its TOML: what the engine reads. (No slots: its digest is worked out on
+    first use and kept on the record.)"""
 
-class Ruleset(Frozen):
-    _fields = ("name", "title", "source", "notes", "settings", "points", "deck", "views", "raw", "chain",
-               "award_order")
-    _hidden = ("raw",)
     name: str
     title: str
     source: str
@@ -216,17 +200,9 @@ class Ruleset(Frozen):
     points: tuple[PointRule, ...]
     deck: frozenset[Card]
     views: Mapping[Suit, TrumpView]
-    raw: Mapping[str, Any]  # the merged TOML, for show and diff (not in the repr)
-    chain: tuple[str, ...]  # files read, base first
-    award_order: tuple[PointRule, ...]  # the points in the order verdicts list them (POINT_IDS first)
-
-    def __init__(self, name: str, title: str, source: str, notes: tuple[str, ...],
-                 settings: Mapping[str, Mapping[str, Any]], points: tuple[PointRule, ...], deck: frozenset[Card],
-                 views: Mapping[Suit, TrumpView], raw: Mapping[str, Any], chain: tuple[str, ...] = (),
-                 award_order: tuple[PointRule, ...] = ()) -> None:
-        for f, v in zip(self._fields, (name, title, source, notes, settings, points, deck, views, raw, chain,
-                                       award_order), strict=True):
-            _set(self, f, v)
+    raw: Mapping[str, Any] = field(repr=False)  # the merged TOML, for show and diff
+    chain: tuple[str, ...] = ()  # files read, base first
+    award_order: tuple[PointRule, ...] = ()  # the points in the order verdicts list them (POINT_IDS first)
 
     @cached_property
     def digest(self) -> str:

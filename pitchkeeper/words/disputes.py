@@ -8,11 +8,11 @@ from what `judge` decides."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from pitchkeeper.errors import PitchError, nearest, or_list
 from pitchkeeper.game import vocabulary
 from pitchkeeper.game.cards import PARTNER_SUIT, SUIT_NAMES, Card, pretty
-from pitchkeeper.game.frozen import Frozen, _set
 from pitchkeeper.game.kinds import KINDS
 from pitchkeeper.game.play import TRUMP, allowed, card_list, first_lead_suits
 from pitchkeeper.game.rulesets import PointRule, Ruleset, symbol_card
@@ -22,10 +22,10 @@ SAMPLE = "S"  # examples are told with spades as trump
 PARTNER = PARTNER_SUIT[SAMPLE]
 
 
-class Answer(Frozen):
-    """One ruleset's answer to one dispute (a game.frozen record: no dataclass compiled at start-up)."""
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One ruleset's answer to one dispute."""
 
-    __slots__ = _fields = ("topic", "question", "dispute", "summary", "answer", "example", "keys")
     topic: str
     question: str
     dispute: str  # the rules digest's number for it (D1...), or its section
@@ -33,11 +33,6 @@ class Answer(Frozen):
     answer: str  # the answer in plain words
     example: str  # one line, with cards where useful
     keys: tuple[str, ...]  # the ruleset settings the answer is drawn from
-
-    def __init__(self, topic: str, question: str, dispute: str, summary: str, answer: str, example: str,
-                 keys: tuple[str, ...]) -> None:
-        for f, v in zip(self._fields, (topic, question, dispute, summary, answer, example, keys), strict=True):
-            _set(self, f, v)
 
     def to_json(self, rules: str) -> dict[str, object]:
         return {"rules": rules, "topic": self.topic, "question": self.question, "dispute": self.dispute,
@@ -47,18 +42,13 @@ class Answer(Frozen):
 _Parts = tuple[str, str, str, tuple[str, ...]]  # summary, answer, example, keys
 
 
-class Topic(Frozen):
-    __slots__ = _fields = ("id", "question", "dispute", "aliases", "answer")
+@dataclass(frozen=True, slots=True)
+class Topic:
     id: str
     question: str
     dispute: str
     aliases: tuple[str, ...]
     answer: Callable[[Ruleset], _Parts]
-
-    def __init__(self, id: str, question: str, dispute: str, aliases: tuple[str, ...],
-                 answer: Callable[[Ruleset], _Parts]) -> None:
-        for f, v in zip(self._fields, (id, question, dispute, aliases, answer), strict=True):
-            _set(self, f, v)
 
 
 # ---------------------------------------------------------------------------
