@@ -1,6 +1,6 @@
 """A new kind of point is one entry in game.kinds: registered at run time, a ruleset can name it, and it is
-checked, scored (on the fast and the careful path, by cards or entered by hand), asked and worded with no
-other module touched. And nothing outside the registry branches on a kind's name."""
+checked, scored (by cards, by tricks or entered by hand), asked and worded with no other module touched.
+And nothing outside the registry branches on a kind's name."""
 
 from __future__ import annotations
 
@@ -32,25 +32,23 @@ EW = ["5H", "9H", "QD", "10S", "2C", "3D", "6S", "7S"]
 """
 
 
-def _most(rule, captured, key_side, zero, counts, bid_side):  # type: ignore[no-untyped-def]
-    took = zero.copy()
-    for key, cards in captured:
-        took[key_side[key]] += len(cards)
+def _most(rule: rulesets.PointRule, piles: kinds.Piles) -> kinds.SideWin:
+    took = {side: len(cards) for side, cards in piles.by_side.items()}
     top = max(took.values())
     leaders = [s for s, v in took.items() if v == top]
-    return (leaders[0] if len(leaders) == 1 else None), "most", took
+    return kinds.SideWin(leaders[0] if len(leaders) == 1 else None, "most", took)
 
 
-def _nth(rule, card, what, owner, high, plan):  # type: ignore[no-untyped-def]
+def _nth(rule: rulesets.PointRule, play: kinds.InPlay) -> kinds.CardWin | None:
     n = rule.extra["nth"]
-    seen = [c for c in plan.order if c in owner]
-    return (seen[n - 1], f"trump number {n} from the top in play") if len(seen) >= n else None
+    seen = [c for c in play.view.order if c in play.cards]
+    return kinds.CardWin(seen[n - 1], f"trump number {n} from the top in play") if len(seen) >= n else None
 
 
 @pytest.fixture
 def toy_kinds() -> Iterator[None]:
     kinds.register(PointKind("most-tricks", frozenset(), lambda p, worth, to: f"{worth} for taking the most cards",
-                             side=_most, reason=lambda a: f"{a.side} took the most cards ({a.why[1][a.side]})",
+                             side=_most, reason=lambda a: f"{a.side} took the most cards ({a.why.what[a.side]})",
                              ties=True))
     kinds.register(PointKind("nth-trump", frozenset({"to", "nth"}),
                              lambda p, worth, to: f"{worth} for trump number {p.extra['nth']} from the top, {to}",
@@ -62,10 +60,10 @@ def toy_kinds() -> Iterator[None]:
         kinds.unregister("nth-trump")
 
 
-def _judge(ruleset: rulesets.Ruleset, text: str) -> tuple[scoring.Verdict, scoring.Verdict]:
+def _judge(ruleset: rulesets.Ruleset, text: str) -> scoring.Verdict:
     table, hand = records.parse_hand_record(tomllib.loads(text))
     table.check_against(ruleset)
-    return scoring.verdict(ruleset, table, hand), scoring._careful(ruleset, table, hand)
+    return scoring.verdict(ruleset, table, hand)
 
 
 def test_an_unregistered_kind_is_refused_by_name() -> None:
@@ -75,29 +73,26 @@ def test_an_unregistered_kind_is_refused_by_name() -> None:
     assert any(p.startswith("points.second.nth: unknown key") for p in problems), problems
 
 
-def test_a_registered_kind_is_scored_by_cards_on_both_paths(toy_kinds: None) -> None:
+def test_a_registered_kind_is_scored_by_cards(toy_kinds: None) -> None:
     rs = rulesets.load(TOY)
-    fast, careful = _judge(rs, HAND)
-    for v in (fast, careful):
-        got = {a.point: (a.card, a.side, a.value) for a in v.awards}
-        assert got["most"] == (None, "NS", 1)  # NS took 16 cards, EW 8
-        assert got["second"] == ("KH", "NS", 1)  # AH, KH, 9H, 5H, 2H in play
-        reasons = {a.point: a.reason for a in v.awards}
-        assert reasons["most"] == "NS took the most cards (16)"
-        assert reasons["second"] == "K♥ is trump number 2 from the top in play; NS captured it"
-    assert fast.to_json() == careful.to_json()
-    assert fast.taken == {"NS": 5, "EW": 0}  # high, low, game and the two new points
+    v = _judge(rs, HAND)
+    got = {a.point: (a.card, a.side, a.value) for a in v.awards}
+    assert got["most"] == (None, "NS", 1)  # NS took 16 cards, EW 8
+    assert got["second"] == ("KH", "NS", 1)  # AH, KH, 9H, 5H, 2H in play
+    reasons = {a.point: a.reason for a in v.awards}
+    assert reasons["most"] == "NS took the most cards (16)"
+    assert reasons["second"] == "K♥ is trump number 2 from the top in play; NS captured it"
+    assert v.taken == {"NS": 5, "EW": 0}  # high, low, game and the two new points
     tied = HAND.replace('"8S", "9D", "10C", "JD", "3S", "4C"]', '"8S", "9D"]').replace(
         '"6S", "7S"]', '"6S", "7S", "10C", "JD", "3S", "4C"]')
-    for v in _judge(rs, tied):
-        assert "most" not in {a.point for a in v.awards}  # 12 cards each: nobody took the most
+    assert "most" not in {a.point for a in _judge(rs, tied).awards}  # 12 cards each: nobody took the most
 
 
 def test_a_registered_kind_is_entered_asked_and_worded(toy_kinds: None) -> None:
     rs = rulesets.load(TOY)
     quick = HAND.split("[captured]")[0] + ('points = { high = "NS", low = "EW", most = "EW", second = "N" }\n')
-    for v in _judge(rs, quick):
-        assert {a.point: a.side for a in v.awards} == {"high": "NS", "low": "EW", "second": "NS", "most": "EW"}
+    v = _judge(rs, quick)
+    assert {a.point: a.side for a in v.awards} == {"high": "NS", "low": "EW", "second": "NS", "most": "EW"}
     most, second = rs.point("most"), rs.point("second")
     assert most is not None and second is not None
     assert answers.question(most) == "who won most?" and answers.nobody(most, "tie", False)

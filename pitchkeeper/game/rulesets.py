@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from pitchkeeper.errors import CONTROL, PitchError, did_you_mean, shown, unknown_key_words
 from pitchkeeper.game.cards import JOKERS, PARTNER_SUIT, RANKS, SUITS, Card, Suit
-from pitchkeeper.game.kinds import KINDS, PointKind
+from pitchkeeper.game.kinds import KINDS, PointKind, card_words
 from pitchkeeper.game.points import POINT_IDS, POINTS
 
 # ---------------------------------------------------------------------------
@@ -185,6 +185,9 @@ class TrumpView:
     point_card: Mapping[str, Card]  # point id -> the card it is for (card points)
     low_skip: frozenset[Card]
     symbol: Mapping[Card, str]  # trump card -> its symbol in the order (A, off-J, HJ...)
+    order: tuple[Card, ...] = ()  # the trumps from the highest down
+    low_order: tuple[Card, ...] = ()  # the trumps from the lowest up, those that never count as low left out
+    point_words: Mapping[str, str] = field(default_factory=dict)  # point id -> its card in words ("the jack of trumps")
 
 
 @dataclass(frozen=True)
@@ -228,18 +231,18 @@ class Ruleset:
         return f"{len(self.deck)} cards, " + ("no jokers" if not j else "one joker, JK" if j == 1
                                              else "two jokers, HJ and LJ")
 
-    def point(self, pid: str) -> PointRule | None:
-        for p in self.points:
-            if p.id == pid:
-                return p
-        return None
+    @cached_property
+    def by_id(self) -> dict[str, PointRule]:
+        """Its points by id, in the ruleset's order."""
+        return {p.id: p for p in self.points}
 
-    @property
+    def point(self, pid: str) -> PointRule | None:
+        return self.by_id.get(pid)
+
+    @cached_property
     def game_point(self) -> PointRule | None:
-        for p in self.points:
-            if KINDS[p.of].game:
-                return p
-        return None
+        """Its point of a kind that counts game (at most one: the validator sees to it), or None."""
+        return next((p for p in self.points if KINDS[p.of].game), None)
 
     @property
     def partnerships_ok(self) -> bool:
@@ -593,6 +596,7 @@ def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = ()) -> Rul
             extra={k: p.get(k, f.default) for k, f in KINDS[d["of"]].fields.items()},
         ))
     views = {}
+    rules = {p.id: p for p in points}
     order = s["trump"]["order"]
     plain = s["play"]["plain_order"]
     for trump in SUITS:
@@ -606,7 +610,11 @@ def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = ()) -> Rul
         plain_strength = {c: len(plain) - plain.index(c[:-1]) for c in deck if c not in strength}
         point_card = {p.id: symbol_card(p.card, trump) for p in points if "card" in KINDS[p.of].keys}
         low_skip = frozenset(symbol_card(x, trump) for p in points if "skip" in KINDS[p.of].keys for x in p.skip)
-        views[trump] = TrumpView(trump, strength, suit, plain_strength, point_card, low_skip, symbol)
+        ranked = tuple(strength)  # the trump order's own: the highest first
+        low_order = tuple(c for c in reversed(ranked) if c not in low_skip)
+        words = {pid: card_words(rules[pid], c, symbol[c]) for pid, c in point_card.items()}
+        views[trump] = TrumpView(trump, strength, suit, plain_strength, point_card, low_skip, symbol, ranked,
+                                 low_order, words)
     known = {p: i for i, p in enumerate(POINT_IDS)}
     return Ruleset(
         name=str(data.get("name", "")), title=str(data.get("title", "")), source=str(data.get("source", "")),
