@@ -26,12 +26,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pitchkeeper.game.cards import RANK_NAMES, Card, card_name
-from pitchkeeper.game.verdicts import GameCount
+from pitchkeeper.game.verdicts import Award, GameCount
 from pitchkeeper.game.vocabulary import symbol_words
 
 if TYPE_CHECKING:
     from pitchkeeper.game.rulesets import PointRule, TrumpView
-    from pitchkeeper.game.verdicts import Award
 
 
 class InPlay(NamedTuple):

@@ -70,7 +70,7 @@ class PlayRuling(NamedTuple):
 
 
 class TrickResult(NamedTuple):
-    """One trick played back. A NamedTuple: a replay makes one per trick, and verdicts are made in bulk."""
+    """One trick played back; why its winner wins is worded when it is read."""
 
     number: int
     leader: str
@@ -81,7 +81,7 @@ class TrickResult(NamedTuple):
 
     @property
     def why(self) -> str:
-        """Why the winning card wins, in words (worded on demand: a replay judges every trick)."""
+        """Why the winning card wins, in words."""
         cards = [c for _, c in self.plays]
         return why_wins(self.view, cards, cards.index(self.card))
 

@@ -1,7 +1,7 @@
 """Hand and match records (spec sections 3 and 4): from TOML tables to checked, immutable data.
 
 Parsing checks the shape of a record and everything it can check without a ruleset (card
-tokens, players, teams); `Table.for_ruleset` and the scoring step check the rest. Every
+tokens, players, teams); `Table.check_against` and the scoring step check the rest. Every
 error names its key ("captured.Us", "hands[3].bid.amount") so the CLI can say where.
 """
 

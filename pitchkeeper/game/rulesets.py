@@ -8,7 +8,8 @@ A variant is a TOML file; the engine only ever reads the compiled `Ruleset`.
 
 from __future__ import annotations
 
-import sys
+import json
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -19,6 +20,7 @@ from pitchkeeper.errors import CONTROL, PitchError, did_you_mean, shown, unknown
 from pitchkeeper.game.cards import JOKERS, PARTNER_SUIT, RANKS, SUITS, Card, Suit
 from pitchkeeper.game.kinds import KINDS, PointKind, card_words
 from pitchkeeper.game.points import POINT_IDS, POINTS
+from pitchkeeper.tomlfile import read_record
 
 # ---------------------------------------------------------------------------
 # The format
@@ -211,12 +213,9 @@ class Ruleset:
     def digest(self) -> str:
         """A fingerprint of the merged settings: pins a ruleset in a match log.
 
-        It detects a changed ruleset, which is all pinning needs; it is no security hash. zlib's
-        two checksums cost nothing to load, where hashlib (OpenSSL) costs ~7 ms on every `hand`.
+        It detects a changed ruleset, which is all pinning needs, so it is no security hash: two zlib
+        checksums of the settings as canonical JSON (what every match log written so far pins).
         """
-        import json
-        import zlib
-
         canonical = json.dumps(self.raw, sort_keys=True, default=str).encode()
         return f"{zlib.crc32(canonical):08x}{zlib.adler32(canonical):08x}"
 
@@ -307,8 +306,6 @@ def is_file(path: Path) -> bool:
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    from pitchkeeper.tomlfile import read_record
-
     return read_record(path)
 
 
@@ -574,15 +571,15 @@ def symbol_card(sym: str, trump: Suit) -> Card:
     if sym in JOKERS:
         return sym
     if sym.startswith("off-"):
-        return sys.intern(sym[4:] + PARTNER_SUIT[trump])
-    return sys.intern(sym + trump)
+        return sym[4:] + PARTNER_SUIT[trump]
+    return sym + trump
 
 
 def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = ()) -> Ruleset:
     s = _settings(data)
     ranks = s["deck"]["ranks"]
     jokers = _jokers(s["deck"]["jokers"])
-    deck = frozenset([sys.intern(r + su) for su in SUITS for r in ranks] + list(jokers))  # cards.ALL_CARDS' objects
+    deck = frozenset([r + su for su in SUITS for r in ranks] + list(jokers))
     points = []
     for pid, p in data.get("points", {}).items():
         if not p.get("enabled", True):
