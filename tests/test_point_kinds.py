@@ -5,14 +5,18 @@ And nothing outside the registry branches on a kind's name."""
 from __future__ import annotations
 
 import ast
+import random
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import pitchkeeper
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game import answers, kinds, records, rulesets, schema, scoring
+from pitchkeeper.game import answers, kinds, records, rulesets, sampling, schema, scoring
 from pitchkeeper.game.kinds import PointKind
 from pitchkeeper.reports.houserules import starter
 from pitchkeeper.words.explain import describe
@@ -158,3 +162,79 @@ def test_nothing_outside_the_registry_branches_on_a_kinds_name() -> None:
     assert found == {}
     # and the check itself sees such a branch
     assert _branches_on_a_kind(ast.parse('if rule.of == "game": pass\nx = p.of in ("card", "game")')) == [1, 2]
+
+
+# ---------------------------------------------------------------------------
+# "Most trumps taken": a side's point that reads the trump view, added by one register() call
+
+
+def _most_trumps(rule: rulesets.PointRule, piles: kinds.Piles) -> kinds.SideWin:
+    took = {side: sum(c in piles.view.strength for c in cards) for side, cards in piles.by_side.items()}
+    top = max(took.values())
+    leaders = [s for s, v in took.items() if v == top]
+    return kinds.SideWin(leaders[0] if top and len(leaders) == 1 else None, "most-trumps", took)
+
+
+@pytest.fixture
+def most_trumps() -> Iterator[None]:
+    kinds.register(PointKind("most-trumps", frozenset(), lambda p, worth, to: f"{worth} for taking the most trumps",
+                             side=_most_trumps, ties=True,
+                             reason=lambda a: f"{a.side} took the most trumps ({a.why.what[a.side]})"))
+    try:
+        yield
+    finally:
+        kinds.unregister("most-trumps")
+
+
+def test_most_trumps_taken_is_one_registered_kind(most_trumps: None, tmp_path: Path) -> None:
+    rules = tmp_path / "most-trumps.toml"
+    rules.write_text('extends = "partnership-pitch"\n\n[points.trumps]\nof = "most-trumps"\nvalue = 2\n',
+                     encoding="utf-8")
+    record = tomllib.loads(HAND)
+    got = pitchkeeper.judge_hand(record, str(rules))
+    by_point = {a["point"]: a for a in got["awards"]}
+    assert by_point["trumps"] == {"point": "trumps", "card": None, "side": "NS", "player": None, "value": 2}
+    assert got["taken"] == {"NS": 5, "EW": 0}  # high, low, game, and 2 for the trumps: NS took AH KH 2H, EW 5H 9H
+    rs = rulesets.load(rules)
+    v = _judge(rs, HAND)
+    assert {a.point: a.reason for a in v.awards}["trumps"] == "NS took the most trumps (3)"
+    swapped = HAND.replace('"2H", "KH"', '"2H", "QD"').replace('"9H", "QD"', '"9H", "KH"')  # KH to EW, QD to NS
+    trumps = {a.point: a for a in _judge(rs, swapped).awards}["trumps"]
+    assert (trumps.side, trumps.reason) == ("EW", "EW took the most trumps (3)")  # the fewer cards, the more trumps
+    quick = HAND.split("[captured]")[0] + 'points = { high = "NS", low = "NS", trumps = "EW" }\n'
+    assert pitchkeeper.judge_hand(tomllib.loads(quick), str(rules))["taken"] == {"NS": 2, "EW": 2}
+    assert describe(rs)["point:trumps"] == ("Points", "trumps: 2 points for taking the most trumps")
+
+
+# ---------------------------------------------------------------------------
+# The kinds as a solver asks them: from the cards in play and the trump view alone
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(rulesets.builtin_names()), st.integers(0, 2**32 - 1))
+def test_each_kind_answers_from_the_cards_in_play_as_the_engine_judges(name: str, seed: int) -> None:
+    """Asked of a hand's captured cards, each card point's kind names the card the verdict awards, and
+    each side point's kind the side it awards: the engine decides nothing a kind does not say."""
+    rs = rulesets.load(name)
+    rng = random.Random(seed)
+    players, teams = sampling.random_table(rs, rng)
+    record = {"players": players, **({"teams": teams} if teams else {}),
+              **sampling.random_hand(rs, rng, players, teams)}
+    table, hand = records.parse_hand_record(record)
+    try:
+        v = scoring.verdict(rs, table, hand)
+    except PitchError:
+        return  # a sampled bid this ruleset refuses
+    assert hand.captured is not None
+    view = rs.views[hand.trump]
+    cards = frozenset(c for _, cs in hand.captured for c in cs)
+    piles = {s: [c for k, cs in hand.captured if table.side_of(k) == s for c in cs] for s in table.sides}
+    awarded = {a.point: a for a in v.awards}
+    for rule in rs.points:
+        if rule.kind.card is not None:
+            won = rule.kind.card(rule, kinds.InPlay(view, cards))
+            assert (won and won.card) == (awarded[rule.id].card if rule.id in awarded else None)
+        else:
+            assert rule.kind.side is not None
+            side = rule.kind.side(rule, kinds.Piles(view, piles, v.bid.side)).side
+            assert side == (awarded[rule.id].side if rule.id in awarded else None)

@@ -96,15 +96,22 @@ def test_high_and_low_are_the_extreme_trumps_in_play(h: tuple[str, int]) -> None
 @settings(max_examples=150, deadline=None)
 @given(hands)
 def test_quick_entry_of_the_same_awards_gives_the_same_scores(h: tuple[str, int]) -> None:
+    """Entering by points what a captured-cards verdict awarded (to the player who won it, where one did)
+    gives the same awards, points taken, bid and score change: quick entry and cards meet in one engine."""
     rs, record, table, hand = deal(*h)
     v = scoring.verdict(rs, table, hand)
     if not v.awards:
         return
     quick = {k: val for k, val in record.items() if k not in ("captured", "dealt")}
-    quick["points"] = {a.point: a.side for a in v.awards}
+    quick["points"] = {a.point: a.player or a.side for a in v.awards}
     t2, h2 = records.parse_hand_record(quick)
     v2 = scoring.verdict(rs, t2, h2)
-    assert v2.taken == v.taken and v2.delta == v.delta and v2.bid == v.bid
+    assert [(a.point, a.side, a.value) for a in v2.awards] == [(a.point, a.side, a.value) for a in v.awards]
+    assert all(a2.player == a.player for a2, a in zip(v2.awards, v.awards, strict=True) if a.card is not None)
+    assert v2.taken == v.taken and v2.delta == v.delta and v2.bid == v.bid and v2.notes == v.notes
+    assert (v2.game is None) == (v.game is None)
+    if v.game is not None and v2.game is not None:
+        assert v2.game.side == v.game.side
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
