@@ -154,9 +154,9 @@ def decide(ruleset: Ruleset, table: Table, after: Mapping[str, int], v: Verdict,
             field_ = leaders
             tie = f"{' and '.join(leaders)} tie at {top}"
         if rule == "count-out":
-            s, why = _count_out(ruleset, after, v, field_, target)
-            if s is not None:
-                return s, f"{head}; " + (f"{tie}; " if tie else "") + why
+            first, why = _count_out(ruleset, after, v, field_, target)
+            if first is not None:
+                return first, f"{head}; " + (f"{tie}; " if tie else "") + why
     return None, f"{head} and no rule of {ruleset.name} separates them; play on"
 
 

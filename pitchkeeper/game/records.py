@@ -156,11 +156,11 @@ class Table:
                 raise PitchError(f"{ruleset.name} is a partnership game: add teams = {{ ... }} "
                                  f"with teams of {sizes}", "teams")
         else:
-            sizes = {len(m) for _, m in self.teams}
+            given = {len(m) for _, m in self.teams}
             allowed = [s for s in ps["team_sizes"] if s > 1]
             if not allowed:
                 raise PitchError(f"{ruleset.name} is played each for himself: remove teams", "teams")
-            if len(sizes) != 1 or sizes.pop() not in allowed:
+            if len(given) != 1 or given.pop() not in allowed:
                 raise PitchError(f"{ruleset.name} plays in teams of {or_list(allowed)}; "
                                  f"these teams have {', '.join(str(len(m)) for _, m in self.teams)} players",
                                  "teams")

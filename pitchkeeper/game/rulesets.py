@@ -518,7 +518,7 @@ def validate(data: Mapping[str, Any]) -> list[str]:
         ids = [pid for pid, p in pts.items() if isinstance(p, Mapping) and p.get("enabled", True)]
         if not ids:
             out.append("points: the ruleset scores no points - add a [points.ID] table")
-        games = [pid for pid in ids if (k := KINDS.get(str(pts[pid].get("of")))) is not None and k.game]
+        games = [pid for pid in ids if (pk := KINDS.get(str(pts[pid].get("of")))) is not None and pk.game]
         if len(games) > 1:
             out.append(f"points: more than one game point ({', '.join(games)})")
         for pid in s["win"]["count_out"]:

@@ -276,7 +276,7 @@ def _dealt_index(ruleset: Ruleset, hand: Hand, owner: dict[Card, str], strength:
             listed += len(cs)
         if len(seen) != listed or not ruleset.deck.issuperset(seen):
             _bad_dealt(ruleset, key, table_)
-        lost = strength.keys() & (seen.keys() - owner.keys())
+        lost = [c for c in seen.keys() - owner.keys() if c in strength]  # a trump held is always played
         if lost:
             c = min(lost)
             raise PitchError(f"{c} is a trump {seen[c]} held, but nobody captured it", f"{key}.{seen[c]}")
