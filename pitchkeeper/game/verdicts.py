@@ -28,9 +28,6 @@ class Why(NamedTuple):
     rule: PointRule
 
 
-_CARD_HOWS = ("entered", "dealt", "lone-dealt", "captor")
-
-
 class Award(NamedTuple):
     """One point won; its reason is worded when it is read."""
 
@@ -46,10 +43,11 @@ class Award(NamedTuple):
         """The award in one line a player understands."""
         how, what, rule = self.why
         who = self.side if self.player in (None, self.side) else f"{self.player} ({self.side})"
-        if how not in _CARD_HOWS:  # a side's point (game, a sweep): its kind words it
-            return rule.kind.reason(self)  # type: ignore[misc]
         if how == "entered":
             return f"{who} {'was dealt' if rule.to == 'dealt' else 'won'} {rule.label} (entered by hand)"
+        kind = rule.kind
+        if kind.side is not None:  # a side's point (game, a sweep): its kind words it
+            return kind.reason(self) if kind.reason is not None else f"{who} won {rule.label}"
         c = self.card or ""
         worth = "" if self.value == 1 else f" ({self.value} points)"
         if what == "high":
