@@ -6,8 +6,9 @@ winner of it is found, and its words for `rules show`. The validator, the schema
 (game.scoring), quick entry, the table's questions and `rules show` read the kind here and never branch
 on its name, so a new kind of point is one `register(PointKind(...))`.
 
-Two shapes of point, each found by one function of its kind, which reads only the trump's view
-(`TrumpView`: the trumps in order, each point's card) and the cards:
+Two shapes of point, each found by one function of its kind, which reads only the cards and the plan
+of the trump (`ruleset.views[trump]`, a `TrumpView`: the trumps from the highest down, the low order,
+each point's card and its words):
 
 - a card's point: `kind.card(rule, InPlay(view, cards))` says which card in play wins it, and why
   (`CardWin`), or None when none does. `cards` is the cards in play (captured): anything that answers
@@ -16,7 +17,14 @@ Two shapes of point, each found by one function of its kind, which reads only th
   (`SideWin`: None when nobody does), from the cards each side took and the bidding side.
 
 That is the whole interface a caller needs: the engine asks it of the captured cards of a hand, and a
-solver may ask it of any layout of the cards it explores, with no second copy of a rule.
+solver may ask it of any layout of the cards it explores, with no second copy of a rule:
+
+    view = ruleset.views[trump]
+    for rule in ruleset.points:
+        if rule.kind.card is not None:
+            won = rule.kind.card(rule, InPlay(view, cards))  # CardWin(card, what) or None
+        else:
+            won = rule.kind.side(rule, Piles(view, {"Us": us, "Them": them}, "Us"))  # SideWin(side, ...)
 """
 
 from __future__ import annotations
@@ -81,7 +89,7 @@ class PointKind:
     words: Callable[[PointRule, str, str], str]  # (rule, its worth, to whom) -> its sentence in `rules show`
     card: CardFinder | None = None  # a card's point: it may go to the player dealt it
     side: SideFinder | None = None  # a side's point
-    reason: Callable[[Award], str] | None = None  # a side's point: the award in words (verdicts)
+    reason: Callable[[Award], str] | None = None  # a side's point: the award in words (else "X won it")
     always_out: Callable[[PointRule], bool] = _never  # won in every hand: quick entry must say by whom
     always_words: str = ""  # with always_out: why ("the highest trump in play")
     bidder_only: Callable[[PointRule], bool] = _never  # only the bidding side may score it

@@ -203,14 +203,14 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
                 raise PitchError(f"{c} is listed for {p}, but {played[c]} played it", f"{_key_of(hand, c)}.{p}")
         dealt = {**played, **dealt}
     in_play = InPlay(view, owner)
-    taken = Piles(view, piles, bid_side)
+    took = Piles(view, piles, bid_side)
     players = table.players
     awards: list[Award] = []
     game: GameCount | None = None
     for rule in ruleset.award_order:
         kind = rule.kind
         if kind.side is not None:
-            side_won = kind.side(rule, taken)
+            side_won = kind.side(rule, took)
             if kind.game:
                 game = side_won.what
             if side_won.side is not None:
