@@ -30,7 +30,6 @@ solver may ask it of any layout of the cards it explores, with no second copy of
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pitchkeeper.game.cards import RANK_NAMES, Card, card_name
@@ -80,8 +79,7 @@ def _never(rule: PointRule) -> bool:
     return False
 
 
-@dataclass(frozen=True, slots=True)
-class PointKind:
+class PointKind(NamedTuple):
     """One kind of point. Exactly one of `card` and `side` is given."""
 
     id: str
@@ -97,7 +95,7 @@ class PointKind:
     game: bool = False  # its count is the verdict's game count (one such point per ruleset)
     # keys of its own that no other kind takes: key -> rulesets.F (type, default, words; they check it and
     # make the schema); their values are in PointRule.extra. The built-in kinds share the keys of POINT_FIELDS.
-    fields: Mapping[str, Any] = field(default_factory=dict)
+    fields: Mapping[str, Any] = {}  # (never changed: a shared default is safe)
 
     @property
     def to_dealt(self) -> bool:

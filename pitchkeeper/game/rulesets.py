@@ -152,8 +152,7 @@ TOP_KEYS: dict[str, F] = {
 # The compiled form
 
 
-@dataclass(frozen=True, slots=True)
-class PointRule:
+class PointRule(NamedTuple):
     """One [points.ID] table, defaults filled in."""
 
     id: str
@@ -168,7 +167,7 @@ class PointRule:
     need: str
     only_bidder: bool
     card_values: Mapping[Card, int]  # with of = game: what each card of the deck counts
-    extra: Mapping[str, Any] = field(default_factory=dict)  # the values of keys a kind has of its own
+    extra: Mapping[str, Any] = {}  # the values of keys a kind has of its own (never changed: a shared default is safe)
 
     @property
     def kind(self) -> PointKind:
@@ -176,8 +175,7 @@ class PointRule:
         return KINDS[self.of]
 
 
-@dataclass(frozen=True, slots=True)
-class TrumpView:
+class TrumpView(NamedTuple):
     """Everything about the cards once trump is known, worked out once per ruleset and trump."""
 
     trump: Suit
@@ -189,7 +187,7 @@ class TrumpView:
     symbol: Mapping[Card, str]  # trump card -> its symbol in the order (A, off-J, HJ...)
     order: tuple[Card, ...] = ()  # the trumps from the highest down
     low_order: tuple[Card, ...] = ()  # the trumps from the lowest up, those that never count as low left out
-    point_words: Mapping[str, str] = field(default_factory=dict)  # point id -> its card in words ("the jack of trumps")
+    point_words: Mapping[str, str] = {}  # point id -> its card in words ("the jack of trumps")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ from what `judge` decides."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from pitchkeeper.errors import PitchError, nearest, or_list
@@ -23,8 +22,7 @@ SAMPLE = "S"  # examples are told with spades as trump
 PARTNER = PARTNER_SUIT[SAMPLE]
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(NamedTuple):
     """One ruleset's answer to one dispute."""
 
     topic: str
@@ -49,8 +47,7 @@ class Parts(NamedTuple):
     keys: tuple[str, ...]  # the ruleset settings the answer is drawn from
 
 
-@dataclass(frozen=True, slots=True)
-class Topic:
+class Topic(NamedTuple):
     id: str
     question: str
     dispute: str
