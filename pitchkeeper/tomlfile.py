@@ -27,7 +27,11 @@ def read_text(path: str | Path, kind: str = "match log (start one with `pitchkee
     A missing, unreadable, non-UTF-8 or non-regular file (a folder, a pipe, a device) is a PitchError
     naming it: a pipe is refused before it is read, so a command never waits on one.
     """
-    raw = read_bytes(path, kind)
+    return decoded(read_bytes(path, kind), path)
+
+
+def decoded(raw: bytes, path: str | Path) -> str:
+    """A file's bytes as text (read_text): UTF-8, CRLF line ends read as LF; anything else a PitchError."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
