@@ -6,6 +6,8 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
+
 from pitchkeeper.logbook import loader
 from pitchkeeper.reports import index, stats
 
@@ -144,6 +146,24 @@ def test_an_edit_that_leaves_every_stat_field_as_it_was_is_read_again(tmp_path: 
     monkeypatch.undo()
     kt = {Path(s.path).name: s for s in after}["kitchen-table.toml"]
     assert kt.scores == dict(loader.load(log).replay().scores)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "elsewhere"])
+def test_a_pipe_or_a_link_planted_where_the_index_lives_is_replaced_by_the_index(tmp_path: Path, kind: str) -> None:
+    root = _folder(tmp_path)
+    db = index.index_path(root)
+    db.parent.mkdir(parents=True)
+    outside = tmp_path / "outside.sqlite3"
+    for at in (db, db.with_name(db.name + "-journal")):
+        if kind == "fifo":
+            os.mkfifo(at)
+        else:
+            os.symlink("/dev/zero" if kind == "dev-zero" else outside, at)
+    first, r1 = index.kept(root, workers=1)
+    assert r1.read == 5 and db.is_file() and not db.is_symlink()
+    again, r2 = index.kept(root, workers=1)
+    assert (r2.read, r2.reused) == (0, 5) and again == first
+    assert not outside.exists()  # nothing written through a link
 
 
 def test_tallies_add_up_what_the_files_hold_and_a_damaged_row_rebuilds_the_index(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import stat
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -455,7 +456,20 @@ def open_kept(root: Path | None = None) -> LogIndex:
             (folder / INDEX_NAME).unlink()
         except OSError:
             pass
+    for name in (db.name, f"{db.name}-journal", f"{db.name}-wal", f"{db.name}-shm"):
+        _unless_regular(db.with_name(name))
     return LogIndex(db)
+
+
+def _unless_regular(path: Path) -> None:
+    """Remove what stands at one of the index's names and is no regular file (a pipe, a link to a device, a
+    link anywhere): SQLite would refuse it, or write through it; the index is made again from the logs."""
+    try:
+        if stat.S_ISREG(os.lstat(path).st_mode):
+            return
+        os.unlink(path)
+    except OSError:  # nothing there; or a folder, which SQLite refuses: an index in memory this time
+        pass
 
 
 def stamp_of(path: str) -> Stamp | None:
