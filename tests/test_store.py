@@ -71,8 +71,8 @@ def test_replace_keeps_the_comments_of_the_hand():
 
 def test_hands_that_cannot_be_cut_safely_are_refused():
     inline = 'rules = "x"\nhands = [{ dealer = "A" }]\n'
-    with pytest.raises(PitchError, match=r"written as an inline array \(hands = \[\.\.\.\]\); pitchkeeper adds, "
-                                         r"corrects and removes hands only as \[\[hands\]\] blocks"):
+    with pytest.raises(PitchError, match=r"written as an inline array \(hands = \[\.\.\.\]\), which pitchkeeper "
+                                         r"cannot change safely: write each hand as a \[\[hands\]\] block"):
         store.hand_spans(inline, 1)
     hidden = 'note = """\n[[hands]]\n"""\n'
     with pytest.raises(PitchError):

@@ -354,11 +354,13 @@ def _validated(path: Path, text: str, like: Loaded, hands: list[Any]) -> tuple[L
     try:
         data = store.parse_text(text, path)
     except PitchError:  # the old text parsed: the change breaks it (hands in a shape TOML closes)
-        raise PitchError(f"this change would break the log's TOML; {store.NOT_BLOCKS}", f"{path}: hands") from None
+        raise PitchError(f"this change would break the log's TOML (are its hands all [[hands]] blocks?): "
+                         f"{store.FIX_BLOCKS}", f"{path}: hands") from None
     k = loader.load(path, text, like, data=data)
     got = k.data.get("hands", [])
     if len(got) != len(hands) or any(want is not None and h != want for h, want in zip(got, hands, strict=True)):
-        raise PitchError(f"this change would also alter another hand; {store.NOT_BLOCKS}", f"{path}: hands")
+        raise PitchError(f"this change would also alter another hand (are its hands all [[hands]] blocks?): "
+                         f"{store.FIX_BLOCKS}", f"{path}: hands")
     changed = sorted(key for key in {*k.data, *like.data} - {"hands"} if k.data.get(key) != like.data.get(key))
     if changed:  # a cut that took more than a hand's own lines: refuse it rather than lose them
         raise PitchError(f"this change would also alter {', '.join(changed)}; the log was not changed", str(path))

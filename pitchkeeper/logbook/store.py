@@ -336,8 +336,7 @@ _HANDS_HEADER = re.compile(r"(?m)^[ \t]*\[\[[ \t]*hands[ \t]*\]\][ \t]*(?:#.*)?$
 _TABLE_HEADER = re.compile(r"(?m)^[ \t]*\[\[?[ \t]*([^\]\s.]+)")
 _HANDS_KEY = re.compile(r"(?m)^[ \t]*(?:hands|\"hands\"|'hands')[ \t]*=")
 _NO_HANDS = re.compile(r"(?m)^[ \t]*hands[ \t]*=[ \t]*\[\s*\][ \t]*(?:#.*)?\n?")  # `hands = []`, what a TOML writer makes
-NOT_BLOCKS = ("pitchkeeper adds, corrects and removes hands only as [[hands]] blocks: rewrite each hand as a "
-              "[[hands]] block (then run `pitchkeeper check`); nothing was written")
+FIX_BLOCKS = "write each hand as a [[hands]] block, then run `pitchkeeper check`"
 
 
 def _hands_headers(text: str) -> list[int]:
@@ -360,10 +359,11 @@ def blocks_problem(text: str, count: int) -> str | None:
     top = _top_keys(text)
     key = _HANDS_KEY.search(top)
     if key is not None and (count or _NO_HANDS.match(top, key.start()) is None):
-        return f"written as an inline array (hands = [...]); {NOT_BLOCKS}"
+        return f"written as an inline array (hands = [...]), which pitchkeeper cannot change safely: {FIX_BLOCKS}"
     heads = len(_hands_headers(text))
     if heads != count:
-        return f"{count} hand(s) but {heads} [[hands]] line(s) (a hand written otherwise); {NOT_BLOCKS}"
+        return (f"{count} hand(s) but {heads} [[hands]] line(s) (a hand written another way, or such a line in "
+                f"a string), which pitchkeeper cannot change safely: {FIX_BLOCKS}")
     return None
 
 
