@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import PIN, Api
+from serving import PIN, Api, Events, Server
 from typer.testing import CliRunner
 
 import pitchkeeper
@@ -139,6 +139,25 @@ def test_a_same_size_edit_with_its_time_put_back_is_seen_by_status_and_an_open_s
         assert "-4" in page or "\u22124" in page  # the scoreboard page shows it too
     finally:
         api.close()
+
+
+def test_an_open_page_hears_of_a_same_size_edit_with_its_time_put_back(tmp_path: Path) -> None:
+    """The scoreboard on the TV follows the events: the edit must be one, though it keeps size and time."""
+    log = tmp_path / "m.toml"
+    book = pitchkeeper.Logbook.create(log, "seven-point", PLAYERS, TEAMS, "Ann")
+    book.append({"trump": "S", "bid": {"player": "Ann", "amount": 2}, "points": {"high": "Us", "low": "Us",
+                                                                                    "jack": "Them", "game": "Them"}})
+    with Server(create_app(log, PIN, poll=0.05)) as server:
+        events = Events(server.url)
+        try:
+            same_size_edit(log, b'jack = "Them"', b'jack = "Us"  ')
+            version = pitchkeeper.Logbook(log).version
+            assert events.wait(1) == [{"version": version}]
+            import httpx
+
+            assert httpx.get(server.url + "/api/match").json()["scores"] == {"Us": 3, "Them": 1}
+        finally:
+            events.close()
 
 
 def test_a_reading_is_reused_only_for_the_very_same_bytes(tmp_path: Path) -> None:
