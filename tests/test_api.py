@@ -256,3 +256,12 @@ def test_a_record_of_the_wrong_type_is_bad_input_not_a_type_error(record: object
     for judge in (pitchkeeper.judge_hand, pitchkeeper.judge_match):
         with pytest.raises(pitchkeeper.PitchError, match="mapping of its keys or the path"):
             judge(record)  # type: ignore[arg-type]
+
+
+def test_every_public_name_of_the_logbook_is_documented_in_docs_api() -> None:
+    """docs/api.md lists Logbook's public face; anything else on it starts with `_`."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    block = text.split("## Every public method of `Logbook`", 1)[1].split("```text", 1)[1].split("```", 1)[0]
+    documented = set(re.findall(r"(?:log|Logbook)\.(\w+)", block))
+    public = {name for name in dir(pitchkeeper.Logbook) if not name.startswith("_")} | {"path"}
+    assert public == documented

@@ -10,7 +10,7 @@ from helpers import imported_by
 from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
-from pitchkeeper.logbook import index
+from pitchkeeper.reports import index
 from pitchkeeper.reports.ratings import Game, games_of, rank_places, rate
 
 ROOT = Path(__file__).resolve().parent.parent

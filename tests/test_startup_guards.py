@@ -66,15 +66,3 @@ def test_the_root_help_builds_no_command(log: tuple[Path, dict[str, str]]) -> No
                                              "pitchkeeper.logbook.book", "pitchkeeper.logbook.loader", "tomllib",
                                              "dataclasses"))
     assert loaded == []
-
-
-def test_recording_a_hand_loads_no_openssl(log: tuple[Path, dict[str, str]]) -> None:
-    """The checkpoint's text digest comes from CPython's own _blake2 (hashlib's OpenSSL costs a few ms on
-    every hand), the caches' names from zlib (loaded already); a real write, so the checkpoint is read
-    and saved."""
-    path, env = log
-    mods, p = imported_by(["hand", "Dee", "2", "S", "--high", "Us", "--low", "Us", "--rest", "none", "--game", "tie",
-                           "--match", str(path)], env)
-    assert p.returncode == 0, p.stderr[-800:]
-    assert "hashlib" not in mods and "_hashlib" not in mods
-    assert "_blake2" in mods and "zlib" in mods

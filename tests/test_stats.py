@@ -165,6 +165,26 @@ def test_all_through_the_index_counts_as_reading_each_file(_home: Path) -> None:
     assert runner.invoke(app, ["stats", "--all"]).stdout == runner.invoke(app, ["stats", *named]).stdout
 
 
+def test_all_sees_a_log_edited_to_the_same_size_with_its_time_put_back(_home: Path) -> None:
+    """The index keys a log on its bytes: an edit that keeps the size and puts the time back still counts."""
+    import os
+
+    logs = _home_with_logs(_home)
+    log = logs / "a.toml"
+    first = stats_json("--all")[1]
+    st = log.stat()
+    text = log.read_bytes()
+    old, new = b"amount = 2", b"amount = 3"
+    assert old in text
+    with open(log, "r+b") as f:
+        f.write(text.replace(old, new, 1))
+    os.utime(log, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert log.stat().st_size == st.st_size and log.stat().st_mtime_ns == st.st_mtime_ns
+    code, every, _ = stats_json("--all")
+    code2, each, _ = stats_json(*[str(logs / n) for n in ("2024/b.toml", "a.toml", "c.toml")])
+    assert code == code2 == 0 and every == each and every != first
+
+
 def test_nothing_readable_is_exit_2(tmp_path: Path) -> None:
     r = runner.invoke(app, ["stats", str(tmp_path / "gone.toml")])
     assert r.exit_code == 2

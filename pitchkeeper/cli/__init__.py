@@ -250,12 +250,12 @@ def emit_json(obj: Any) -> None:
 
 def need_ruleset(rules: str | None, command: str) -> Any:
     """The ruleset of a --rules option that the command cannot do without."""
-    from pitchkeeper.logbook import rulecache
+    from pitchkeeper.game import rulesets
 
     if not rules:
         fail(f"--rules: say which ruleset ({command} --rules seven-point, or a .toml file); "
              "'pitchkeeper rules list' names the built-in ones")
-    return rulecache.load(rules)
+    return rulesets.load(rules)
 
 
 def book_of(match: str | None) -> Any:

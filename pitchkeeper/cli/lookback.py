@@ -170,7 +170,7 @@ def stats_cmd(
     if all_logs:
         # every log of the data folder through the shared index: only the logs changed since are read again,
         # and SQLite adds up the rest (a log also named above counts once: the index keys files by absolute path)
-        from pitchkeeper.logbook import index
+        from pitchkeeper.reports import index
 
         kept = index.kept_tallies(progress=_progress, rules=rules, since=since, until=until,
                                   leave_out=[os.path.abspath(f) for f, _ in todo])

@@ -30,11 +30,10 @@ commands = topic()
 def rules_list(as_json: JsonOpt = False) -> None:
     """The built-in rulesets."""
     from pitchkeeper.game import rulesets
-    from pitchkeeper.logbook import rulecache
 
     rows = []
     for name in rulesets.builtin_names():
-        r = rulecache.load(name)
+        r = rulesets.load(name)
         rows.append({"name": name, "title": r.title, "source": r.source, "target": r.settings["win"]["target"],
                      "points": r.max_points, "jokers": r.settings["deck"]["jokers"]})
     if as_json:
@@ -51,10 +50,10 @@ def rules_show(
     as_json: JsonOpt = False,
 ) -> None:
     """A ruleset in plain words."""
-    from pitchkeeper.logbook import rulecache
+    from pitchkeeper.game import rulesets
     from pitchkeeper.words import explain
 
-    r = rulecache.load(name)
+    r = rulesets.load(name)
     words = explain.describe(r)
     if as_json:
         emit_json({"name": r.name, "title": r.title, "source": r.source, "files": list(r.chain),
@@ -93,10 +92,10 @@ def rules_diff(
     as_json: JsonOpt = False,
 ) -> None:
     """What two rulesets disagree on, in words."""
-    from pitchkeeper.logbook import rulecache
+    from pitchkeeper.game import rulesets
     from pitchkeeper.words import explain
 
-    ra, rb = rulecache.load(a), rulecache.load(b)
+    ra, rb = rulesets.load(a), rulesets.load(b)
     rows = explain.diff(ra, rb)
     if as_json:
         emit_json([{"topic": t, ra.name: x, rb.name: y} if ra.name != rb.name else
