@@ -10,7 +10,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from helpers import imported_by
 from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
@@ -532,27 +531,6 @@ def test_json_commands_never_import_rich(log: Path):
                        env={**os.environ, "PITCHKEEPER_HOME": str(log.parent)})
     assert r.returncode == 0, r.stderr
     assert r.stderr.strip().endswith("[]")
-
-
-def test_the_table_commands_draw_without_loading_rich(tmp_path: Path) -> None:
-    """`hand`, `status`, `history` and `edit` are used at the table: they draw with pitchkeeper.show.ansi
-    (show.board), never Rich (~25 ms)."""
-    import os
-    import subprocess
-    import sys
-
-    log = tmp_path / "m.toml"
-    env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path / "home")}
-    subprocess.run([sys.executable, "-m", "pitchkeeper", "new", "seven-point", "Ann", "Bob", "Cy", "Dee",
-                    "--match", str(log)], env=env, check=True, capture_output=True)
-    for args in (["hand", "Ann", "3", "S", "--high", "Us",
-                  "--rest", "none", "--game", "tie", "--low", "Them", "--match", str(log)],
-                 ["status", "--match", str(log)], ["history", "--match", str(log)],
-                 ["edit", "1", "--jack", "Them", "--dry-run", "--match", str(log)]):
-        mods, p = imported_by(args, env)
-        assert p.returncode == 0, p.stderr
-        assert "rich" not in mods and "pitchkeeper.show.board" in mods
-        assert "Us" in p.stdout and "Them" in p.stdout
 
 
 @pytest.mark.parametrize("args", [

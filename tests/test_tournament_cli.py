@@ -10,8 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-from helpers import imported_by
 from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
@@ -256,15 +254,6 @@ def test_table_cards_and_standings_pages(tmp_path: Path) -> None:
     assert "player,1,<b>Ann</b>,21,1,1" in csv_text.splitlines()
     refused(t, "tournament", "new", tmp_path / "u.toml", "-r", "partnership-pitch", "-f", "progressive", "-p",
             "A&B,C,D,E", says="a name may not hold '&'")
-
-
-@pytest.mark.parametrize("words", [["standings"], ["seat"]])
-def test_reading_commands_load_neither_rich_nor_openskill(tmp_path: Path, words: list[str]) -> None:
-    t = new(tmp_path / "t.toml", "-r", "partnership-pitch", "-f", "progressive", "-p", "Ann,Bob,Cy,Dee")
-    mods, p = imported_by(["tournament", *words, str(t), "--json"])
-    assert p.returncode == 0, p.stderr
-    assert json.loads(p.stdout)["round"] in (0, 1)
-    assert not {"rich", "pydantic", "openskill", "sqlite3", "pitchkeeper.tournament.html"} & mods
 
 
 def test_tables_reporting_at_once_never_lose_a_result(tmp_path: Path) -> None:
