@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 import subprocess
 import sys
@@ -210,8 +211,7 @@ def test_a_correction_re_ranks_and_keeps_the_seated_round(tmp_path: Path) -> Non
 
 
 def test_a_hand_kept_file_is_checked_and_read(tmp_path: Path) -> None:
-    league = tmp_path / "league.toml"  # a copy: reading leaves a cache beside the file, never in the source tree
-    league.write_bytes((DATA / "league.toml").read_bytes())
+    league = DATA / "league.toml"
     out = ok("tournament", "check", league)
     assert "round-robin, 6 players, 2 of 3 round(s) seated, 2 complete" in out
     s = js("tournament", "standings", league)
@@ -320,3 +320,20 @@ def test_a_writer_killed_at_any_moment_leaves_a_whole_file(tmp_path: Path) -> No
         assert after.startswith(before)
         done = book.load(t)  # whole and valid: every check of the file passes
         assert all(len(r.scores) == 2 for r in done.results)
+
+
+def test_an_edit_by_hand_is_seen_at_once_even_with_the_same_size_and_time(tmp_path: Path) -> None:
+    """Standings come from the file as it is now: a score corrected by hand (same size, its modification time
+    put back) changes them on the next command."""
+    league = tmp_path / "league.toml"
+    league.write_bytes((DATA / "league.toml").read_bytes())
+    before = js("tournament", "standings", league)
+    assert {r["name"]: r["points"] for r in before["teams"]}["Ann&Bob"] == 40
+    st = league.stat()
+    text = league.read_text(encoding="utf-8")
+    assert text.count('"Ann&Bob" = 18') == 1
+    league.write_text(text.replace('"Ann&Bob" = 18', '"Ann&Bob" = 10'), encoding="utf-8")
+    os.utime(league, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert league.stat().st_size == st.st_size and league.stat().st_mtime_ns == st.st_mtime_ns
+    after = js("tournament", "standings", league)
+    assert {r["name"]: r["points"] for r in after["teams"]}["Ann&Bob"] == 32
