@@ -5,6 +5,10 @@ rules of Pitch (game.rulesets) read their files with it, the logbook reads match
 
 from __future__ import annotations
 
+import os
+import re
+import stat
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +42,6 @@ def read_text(path: str | Path, kind: str = "match log (start one with `pitchkee
 
 def read_bytes(path: str | Path, kind: str = "file") -> bytes:
     """A regular file's bytes; anything else is a PitchError naming the path (see read_text)."""
-    import os
-
     what = kind.split(" (")[0]
     try:
         if not hasattr(os, "O_NONBLOCK"):  # Windows: no pipe can be opened without waiting, so look first
@@ -69,8 +71,6 @@ def read_bytes(path: str | Path, kind: str = "file") -> bytes:
 
 
 def _regular(st: Any, path: str | Path, kind: str) -> None:
-    import stat
-
     what = kind.split(" (")[0]
     if stat.S_ISDIR(st.st_mode):
         raise PitchError(f"is a folder, not a {what}", str(path))
@@ -92,9 +92,6 @@ def parse_text(text: str, path: str | Path, note: str = "; the log was not chang
     Also bad input, not a crash: nesting too deep for the parser (or for anything that walks the
     data), and integers TOML does not have (beyond 64 bits; Python refuses thousands of digits).
     """
-    import re
-    import tomllib
-
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

@@ -7,7 +7,9 @@ Every format is derived from the same replay (match.MatchState), so each export 
 from __future__ import annotations
 
 import csv
+import html
 import io
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -138,8 +140,6 @@ def to_json_obj(ex: Export) -> dict[str, Any]:
 
 
 def to_json_text(ex: Export) -> str:
-    import json
-
     return json.dumps(to_json_obj(ex), ensure_ascii=False, indent=2) + "\n"
 
 
@@ -255,8 +255,6 @@ svg text { font: 12px system-ui, sans-serif; fill: #1f2328; }
 
 
 def _e(text: object) -> str:
-    import html
-
     return html.escape(str(text), quote=True)
 
 

@@ -9,9 +9,13 @@ and writes ANSI styles only to a terminal that wants them (not piped, NO_COLOR u
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import textwrap
 from collections.abc import Iterable
 from typing import Any
+
+from pitchkeeper.show import palette
 
 _CODES = {"bold": "1", "dim": "2", "italic": "3", "underline": "4", "red": "31", "green": "32", "yellow": "33",
           "blue": "34", "magenta": "35", "cyan": "36"}
@@ -133,8 +137,6 @@ class Console:
 
     @property
     def width(self) -> int:
-        import shutil
-
         return shutil.get_terminal_size((80, 24)).columns
 
     def print(self, *objects: Any, wrap: bool = True, **options: Any) -> None:
@@ -190,7 +192,6 @@ def _fit(rows: list[list[Any]], right: tuple[int, ...], width: int) -> list[list
         widths[col] = caps[col] = max(8, widths[col] - over, second if second < widths[col] else widths[col] - 1)
     if not caps:
         return cells
-    import textwrap
 
     out: list[list[Any]] = [cells[0]]
     for row in cells[1:]:
@@ -270,18 +271,12 @@ def grid(rows: list[list[Any]], right: tuple[int, ...] = (), width: int = 80) ->
 
 def card(c: str | None) -> Text:
     """A card with its suit symbol, red for hearts, diamonds and the high joker (show.palette)."""
-    from pitchkeeper.show import palette
-
     return Text(*palette.card(c))
 
 
 def suit(s: str) -> Text:
-    from pitchkeeper.show import palette
-
     return Text(*palette.suit(s))
 
 
 def signed(n: int) -> Text:
-    from pitchkeeper.show import palette
-
     return Text(*palette.signed(n))

@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, did_you_mean, or_list, unknown_key
+from pitchkeeper.game.records import _text
 
 FORMATS = ("progressive", "round-robin", "swiss")
 FILE_KEYS = ("format_version", "kind", "title", "rules", "format", "rounds_planned", "table", "players", "teams",
@@ -143,8 +144,6 @@ def _names(v: Any, where: str) -> tuple[str, ...]:
     out = []
     for i, p in enumerate(v):
         if not isinstance(p, str) or not p.strip() or _CONTROL.search(p):
-            from pitchkeeper.game.records import _text
-
             _text(p, f"{where}[{i + 1}]")  # raises, with the usual words
         out.append(p.strip())
     return tuple(out)

@@ -19,10 +19,14 @@ import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
+import jinja2
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -31,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 from pitchkeeper.errors import PitchError
 from pitchkeeper.web import form as entry_form
 from pitchkeeper.web import view
+from pitchkeeper.web.body import checked
 from pitchkeeper.web.events import Hub
 from pitchkeeper.web.guard import CLIENT_COOKIE, PIN_HEADER, SESSION_COOKIE, Guard, same_origin
 from pitchkeeper.web.served import Served, Snapshot
@@ -50,8 +55,6 @@ class Site:
     """One run of `serve`: the match, its watcher, the PIN, and the templates."""
 
     def __init__(self, path: Path, pin: str, poll: float = 0.05, entry_url: str | None = None) -> None:
-        import jinja2
-
         self.served = Served(path)
         self.guard = Guard(pin)
         self.hub = Hub(self.served.path, self.served.event, poll)
@@ -163,8 +166,6 @@ async def api_match(request: Request) -> Response:
 
 async def hand_body(request: Request, number: int | None) -> dict[str, Any]:
     """The JSON hand, its shape checked (hand `number`, or the next one) before the library judges it."""
-    from pitchkeeper.web.body import checked
-
     site = site_of(request)
     hand = await json_body(request)
     s = await site.snapshot()
@@ -328,8 +329,6 @@ class Fields(dict):
 
 
 async def read_form(request: Request) -> Fields:
-    from urllib.parse import parse_qsl
-
     raw = await request.body()
     if len(raw) > MAX_BODY:
         return Fields([])
@@ -558,9 +557,6 @@ def create_app(path: str | Path, pin: str, *, poll: float = 0.05, allowed_hosts:
     ]
     middleware = []
     if allowed_hosts:
-        from starlette.middleware import Middleware
-        from starlette.middleware.trustedhost import TrustedHostMiddleware
-
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers={HTTPException: not_found, PitchError: broken_log,
