@@ -40,17 +40,31 @@ def start(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], 
             break
     else:
         p.wait(10)
-        raise AssertionError(f"serve stopped: {p.stderr.read() if p.stderr else ''}")
+        err = p.stderr.read() if p.stderr else ""
+        stop(p)
+        raise AssertionError(f"serve stopped: {err}")
     return p, out
+
+
+def stop(p: subprocess.Popen[str]) -> None:
+    """Ctrl-C (a kill if it does not stop), then its pipes closed."""
+    if p.poll() is None:
+        p.send_signal(signal.SIGINT)
+        try:
+            p.wait(15)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(10)
+    for stream in (p.stdout, p.stderr):
+        if stream is not None:
+            stream.close()
 
 
 @pytest.fixture
 def served(log: Path, env: dict[str, str]) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
     p, out = start(["--match", str(log), "--port", "0"], env)
     yield p, out
-    if p.poll() is None:
-        p.kill()
-        p.wait(10)
+    stop(p)
 
 
 def test_serve_prints_where_and_a_new_pin_and_answers_on_loopback(served: tuple[subprocess.Popen[str], list[str]],
@@ -95,8 +109,7 @@ def test_lan_prints_the_address_with_a_qr_code(log: Path, env: dict[str, str]) -
             board = httpx.get(f"http://127.0.0.1:{port}/").text  # listening on every interface, loopback too
             assert f"{lan_url}/enter" in board and 'class="segno"' in board  # the TV shows where to go
     finally:
-        p.send_signal(signal.SIGINT)
-        p.wait(15)
+        stop(p)
 
 
 @pytest.mark.parametrize(("args", "words"), [
@@ -133,5 +146,4 @@ def test_without_match_it_serves_the_current_match(tmp_path: Path, env: dict[str
         url = re.search(r"scoreboard\s+(http://\S+)/", "\n".join(out)).group(1)
         assert httpx.get(url + "/api/match").json()["rules"] == "cutthroat-pitch"
     finally:
-        p.send_signal(signal.SIGINT)
-        p.wait(15)
+        stop(p)
