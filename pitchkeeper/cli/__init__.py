@@ -178,7 +178,8 @@ LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H
            "│": "|", "┃": "|", "┼": "+", "╇": "+", "•": "*", "…": "..."}
 
 
-def _letters(e: UnicodeEncodeError) -> tuple[str, int]:
+def _letters(e: UnicodeError) -> tuple[str, int]:
+    assert isinstance(e, UnicodeEncodeError)  # registered for writing only
     return "".join(LETTERS.get(ch, "?") for ch in e.object[e.start:e.end]), e.end
 
 

@@ -20,7 +20,7 @@ import inspect
 import re
 import sys
 import traceback
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NoReturn, TypeAlias
 
@@ -94,7 +94,7 @@ class LazyGroup(TyperGroup):
     def resolve_command(self, ctx: Any, args: list[str]) -> tuple[str | None, Any, list[str]]:
         """An unknown command names the ones it is close to ("Did you mean 'status'?")."""
         try:
-            return super().resolve_command(ctx, args)  # type: ignore[no-any-return]
+            return super().resolve_command(ctx, args)
         except UsageError as e:
             matches = difflib.get_close_matches(args[0], self.list_commands(ctx)) if args else []
             if matches:
@@ -119,7 +119,8 @@ class LazyGroup(TyperGroup):
             formatter.write_paragraph()
             formatter.write_text(note)
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kw: Any) -> Any:
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, windows_expand_args: bool = True, **kw: Any) -> Any:
         """Every way a run can end badly, as one line on stderr.
 
         Bad input (PitchError) and usage errors (an unknown option, a missing argument, a value out
@@ -127,9 +128,9 @@ class LazyGroup(TyperGroup):
         anything unforeseen -> a line that calls it a bug and where to report it, exit status 1.
         """
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kw)
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **kw)
         try:
-            rv = super().main(*args, standalone_mode=False, **kw)
+            rv = super().main(args, prog_name, complete_var, False, windows_expand_args, **kw)
         except PitchError as e:  # raised while the arguments were read (an option's callback)
             end(2, f"error: {e}\n")
         except ClickException as e:

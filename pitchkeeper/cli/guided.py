@@ -186,7 +186,7 @@ def _question_of(e: PitchError, keys: list[str]) -> str:
 def _bid_in_range(text: str, ruleset: Any) -> int | str:
     """A bid typed at the prompt, checked against the ruleset's range at once (so it is asked again)."""
     v = amount_of(text, ruleset)
-    amount_worth(ruleset, 0 if v == "smudge" else v, v == "smudge")
+    amount_worth(ruleset, v if isinstance(v, int) else 0, v == "smudge")
     return v
 
 

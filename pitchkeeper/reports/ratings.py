@@ -56,7 +56,7 @@ def rate(games: Iterable[Game]) -> list[Rating]:
     played: dict[str, int] = {}
     for g in games:
         teams = [[now.get(p) or model.rating(name=p) for p in side] for side in g.sides]
-        new = model.rate(teams, ranks=rank_places(g))
+        new = model.rate(teams, ranks=[float(r) for r in rank_places(g)])
         for side, rated in zip(g.sides, new, strict=True):
             for p, r in zip(side, rated, strict=True):
                 now[p] = r

@@ -176,9 +176,9 @@ async def hand_body(request: Request, number: int | None) -> dict[str, Any]:
 def api_write_error(site: Site, e: PitchError) -> JSONResponse:
     """400 with the one line, the log named by its file name (the server's own paths are not the client's)."""
     path = site.served.path
-    where = e.where or ""
-    where = where.replace(str(path), path.name) if str(path) in where else \
-        (f"{path.name}: {where}" if where.startswith("hands[") else where) or None
+    given = e.where or ""
+    where = given.replace(str(path), path.name) if str(path) in given else \
+        (f"{path.name}: {given}" if given.startswith("hands[") else given) or None
     message = e.message.replace(str(path), path.name)
     if where and where.startswith(path.name) and "nothing was written" not in message:
         message += " (nothing was written)"
@@ -405,7 +405,7 @@ async def enter_check(request: Request, save: bool = False) -> Response:
             if number is None and count != seen and form.get("again") != "1":
                 # someone else saved a hand since this verdict was shown: show it again, ask once more
                 change = await run_in_threadpool(site.served.preview_append, hand)
-                notice = (f"Hand {count} was saved from another device since you checked this one. "
+                notice: str | None = (f"Hand {count} was saved from another device since you checked this one. "
                           "If this is a different hand, save it; if it is the same, go back to the scoreboard.")
                 return await entry_page(request, answers=answers, number=number, notice=notice,
                                         preview=preview_of(site, s, change, number, answers, again=True))

@@ -171,7 +171,8 @@ def to_hand(a: Answers, f: Form) -> Any:
 def answers_of(hand: Mapping[str, Any], f: Form) -> tuple[Answers, str | None]:
     """The answers that would give a hand of the log (to correct it): (answers, a notice if the form
     cannot show all of it, such as a hand recorded trick by trick)."""
-    bid = hand.get("bid") if isinstance(hand.get("bid"), Mapping) else {}
+    bid = hand.get("bid")
+    bid = bid if isinstance(bid, Mapping) else {}
     a = Answers(bidder=str(bid.get("player", "")), amount=str(bid.get("amount", "")), trump=str(hand.get("trump", "")),
                 note=str(hand.get("note", "")),  # dealer: "" keeps the recorded one
                 auction=" ".join(str(c) for c in hand.get("auction", []) or []),
