@@ -29,10 +29,10 @@ LAYERS = {
             "test_entry", "test_entry_wording", "test_explain", "test_export", "test_judge_cli", "test_loader",
             "test_log_index", "test_log_safety", "test_match_cli", "test_narrow_screens", "test_play_cli",
             "test_ratings", "test_rulecache", "test_scoreboard", "test_stats", "test_store", "test_table_play",
-            "test_table_screens", "test_tournament_cli", "test_windows"),
+            "test_table_screens", "test_tournament_cli", "test_wide_names", "test_windows"),
     "slow": ("test_adversarial", "test_api_property", "test_at_a_terminal", "test_cli_surface", "test_cli_docs",
              "test_match_property", "test_properties", "test_serve_api", "test_serve_cli", "test_serve_pages",
-             "test_whole_games", "test_wide_names"),
+             "test_whole_games"),
     "browser": ("test_browser", "test_serve_browser", "test_serve_layout"),
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}

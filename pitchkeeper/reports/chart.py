@@ -11,6 +11,7 @@ import math
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
+from pitchkeeper.cells import cell_len, cut
 from pitchkeeper.game.frozen import Frozen, _set
 
 if TYPE_CHECKING:
@@ -119,8 +120,8 @@ class TextChart(Frozen):
         used = 0
         for entry in self.legend:
             sym, _, words = entry
-            words = words if len(words) <= self.width - 6 else words[: self.width - 9] + "..."
-            w = len(sym) + 1 + len(words) + 2
+            words = cut(words, self.width - 6)  # in terminal cells: a name of wide letters is cut sooner
+            w = cell_len(sym) + 1 + cell_len(words) + 2
             if out[-1] and used + w > self.width:
                 out.append([])
                 used = 0
