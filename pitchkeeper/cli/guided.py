@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,7 +26,6 @@ from pitchkeeper.game import answers, rulesets
 from pitchkeeper.game import match as m
 from pitchkeeper.game.bidding import check_auction
 from pitchkeeper.game.cards import parse_cards, parse_suit
-from pitchkeeper.game.frozen import Frozen, _set
 from pitchkeeper.game.records import parse_hand
 from pitchkeeper.game.scoring import always_out, amount_worth, dealt_cards
 from pitchkeeper.logbook import store
@@ -45,20 +45,14 @@ class _Quit(Exception):
     """The player typed q (or input ended): stop, keeping the hands already saved."""
 
 
-class _Question(Frozen):
-    """A game.frozen record (no dataclass compiled when `--help` lists this command)."""
+@dataclass(frozen=True, slots=True)
+class _Question:
+    """One question of the dialogue: what it asks, its default, and how its answer is read."""
 
-    __slots__ = _fields = ("key", "prompt", "default", "parse")
     key: str
     prompt: str
     default: str | None
     parse: Any  # str -> value, raising PitchError to ask again
-
-    def __init__(self, key: str, prompt: str, default: str | None, parse: Any) -> None:
-        _set(self, "key", key)
-        _set(self, "prompt", prompt)
-        _set(self, "default", default)
-        _set(self, "parse", parse)
 
 
 def _ask(q: _Question, echo: bool, at_terminal: bool = False) -> tuple[str, Any]:

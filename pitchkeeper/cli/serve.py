@@ -1,7 +1,7 @@
 """`pitchkeeper serve`: the match on the TV and every phone at the table (pitchkeeper.web).
 
-The web stack (Starlette, uvicorn, Jinja2, segno) is imported inside the command only: loading this
-module for `--help` or a listing costs nothing, and the table commands never see it.
+The web stack (Starlette, uvicorn, Jinja2, segno) is imported inside the command only: `serve --help`
+and the table commands never load it, and a missing install is one line, not a traceback.
 """
 
 from __future__ import annotations

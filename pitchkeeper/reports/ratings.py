@@ -1,8 +1,8 @@
 """A rating per player from every game kept: match logs and tournament results, rated with openskill.
 
 openskill (Weng-Lin, Plackett-Luce) rates teams of any size and games of any number of sides, so
-partnership and cutthroat games rate alike; its ~30 ms import happens only here, in the commands
-that show or use ratings. Games are rated in the order they were kept (file modification time,
+partnership and cutthroat games rate alike; it is imported only here, in the commands that show or
+use ratings (docs/performance.md). Games are rated in the order they were kept (file modification time,
 then a tournament's rounds); a tournament result taken from a match log that is itself kept is
 counted once. Only finished games count: the winner first, the other sides by final score.
 """
@@ -89,7 +89,7 @@ def rate_kept(root: Path | None = None, summaries: Sequence[Any] | None = None,
               stamps: Sequence[Any] | None = None) -> list[Rating]:
     """Ratings from everything kept in the data folder (through the per-log index).
 
-    Rating every game again costs ~0.1 ms a game in openskill, so the result is remembered in the
+    Rating every game again is openskill's work for each game kept, so the result is remembered in the
     index under the fingerprint of every file's version (path, modification time, size): while no
     file changed, a walk of the folder is all it costs. `summaries`: just refreshed by the caller;
     `stamps`: the folder just walked by the caller (index.walk).

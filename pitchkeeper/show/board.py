@@ -1,8 +1,8 @@
-"""The table commands' drawing without Rich (show.ansi, ~25 ms less to start): the scoreboard, the
-verdict on a hand, the history, and a correction before and after.
+"""The table commands' drawing (show.ansi, not Rich): the scoreboard, the verdict on a hand, the
+history, and a correction before and after.
 
-The scoreboard is drawn from the `status --json` object (game.scoreboard), so a cached status draws
-without replaying the log.
+The scoreboard is drawn from the `status --json` object (game.scoreboard): the terminal shows what the
+JSON says.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def verdict(v: Any, table: Any) -> None:
 
 
 def draw(st: dict[str, Any], last: bool = False) -> None:
-    """The scoreboard, drawn from `status --json` data (so a cached status draws without replaying)."""
+    """The scoreboard, drawn from `status --json` data."""
     rows: list[list[Any]] = [["side"] + (["players"] if st["teams"] else []) + ["score", "needs", ""]]
     for s, v in st["scores"].items():
         need = st["needed"][s]

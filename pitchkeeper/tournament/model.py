@@ -28,7 +28,8 @@ def side_name(side: tuple[str, ...]) -> str:
     return "&".join(side)
 
 
-# The small records are NamedTuples: a dataclass costs ~1 ms of start-up each to build.
+# The small records are NamedTuples (they are compared and unpacked as tuples); the two that hold
+# the others are frozen dataclasses.
 class Shape(NamedTuple):
     """A table: `sides` sides of `size` players each (size 1: individual play)."""
 
