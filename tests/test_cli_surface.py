@@ -136,3 +136,16 @@ def test_debug_counts_anywhere_on_the_command_line_and_is_no_argument() -> None:
     assert p.returncode == 0 and "seven-point" in p.stdout, p.stderr
     p = pk("--debug", "rules", "list")
     assert p.returncode == 0 and "seven-point" in p.stdout, p.stderr
+
+
+def test_a_cli_that_cannot_load_ends_in_one_line_and_its_traceback_with_debug() -> None:
+    """A broken install (here: Typer missing) is a bug too: one line, exit 1; the traceback with --debug."""
+    code = ("import sys; sys.modules['typer'] = None; sys.argv = ['pitchkeeper', *sys.argv[1:]]\n"
+            "from pitchkeeper.launch import main; main()")
+    for extra in ([], ["--debug"]):
+        p = subprocess.run([sys.executable, "-c", code, "status", *extra], capture_output=True, text=True,
+                           timeout=60, check=False)
+        assert p.returncode == 1 and p.stdout == ""
+        last = p.stderr.splitlines()[-1]
+        assert last.startswith("error: internal error (a bug): ModuleNotFoundError: import of typer halted")
+        assert ("Traceback" in p.stderr) == bool(extra) and (p.stderr.count("\n") == 1) != bool(extra)
