@@ -4,6 +4,8 @@ The public API (spec section 6) is loaded on first use, so `import pitchkeeper` 
 start) costs nothing for it: `judge_hand`, `judge_match`, `Logbook`, `PitchError`.
 """
 
+from importlib import import_module as _import_module
+
 __version__ = "0.1.0"
 
 _API = {
@@ -19,9 +21,7 @@ def __getattr__(name: str) -> object:
     module = _API.get(name)
     if module is None:
         raise AttributeError(f"module 'pitchkeeper' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(_import_module(module), name)
     globals()[name] = value
     return value
 

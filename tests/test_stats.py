@@ -229,17 +229,3 @@ def test_many_logs_read_in_parallel_give_the_same_figures_in_order(tmp_path: Pat
     # Ann plays 5 hands in each cutthroat log and 2 in each cutthroat-2 log.
     assert merged["matches"] == len(files) - 1 == 69
     assert by_name(merged["players"])["Ann"]["hands"] == 22 * 5 + 23 * 2
-
-
-def test_stats_json_never_imports_rich() -> None:
-    import subprocess
-    import sys
-
-    code = ("import sys; from pitchkeeper.cli import main; sys.argv = ['pitchkeeper', 'stats', "
-            f"{str(DATA / 'partners.toml')!r}, '--json']\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print('RICH' if any(m == 'rich' or m.startswith('rich.') for m in sys.modules) else 'NO-RICH', "
-            "file=sys.stderr)")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
-    assert p.stderr.strip().endswith("NO-RICH"), p.stderr
-    assert json.loads(p.stdout)["matches"] == 1

@@ -254,8 +254,8 @@ def test_two_writers_at_once_lose_nothing(tmp_path: Path):
     procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(p), f"w{w}", str(n)], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for w in range(3)]
     for proc in procs:
-        proc.wait(timeout=240)
-        assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+        _, err = proc.communicate(timeout=240)
+        assert proc.returncode == 0, err
     notes = sorted(h["note"] for h in _valid(p))
     assert notes == sorted(f"w{w}-{i}" for w in range(3) for i in range(n))
 

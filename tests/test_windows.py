@@ -64,7 +64,7 @@ def test_without_fcntl_a_match_is_kept_with_the_msvcrt_lock(tmp_path: Path) -> N
         assert p.returncode == 2 and b"another pitchkeeper is writing" in p.stderr
     finally:
         holder.kill()
-        holder.wait()
+        holder.communicate()
 
 
 def test_the_store_locks_with_msvcrt_when_fcntl_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,6 +7,7 @@ drawn with show.ansi, never Rich; `--json` loads no drawing code).
 
 from __future__ import annotations
 
+import inspect
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,7 +16,17 @@ import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, book_of, emit_json, interactive, topic, warn
 from pitchkeeper.errors import PitchError, shown, utf8
+from pitchkeeper.game import rulesets
+from pitchkeeper.game.answers import NOBODY as NOBODY_WORDS
+from pitchkeeper.game.answers import entry_hint
 from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
+from pitchkeeper.game.records import parse_table
+from pitchkeeper.game.vocabulary import target_words
+from pitchkeeper.logbook import paths, problems, store
+from pitchkeeper.logbook.book import Logbook
+from pitchkeeper.logbook.entry import HandEntry
+from pitchkeeper.show import board
+from pitchkeeper.show.ansi import Console
 
 commands = topic()
 
@@ -101,10 +112,6 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
                 title: str | None, match: str | None, rematch: bool, of: str | None, force: bool, as_json: bool,
                 in_play: bool = False) -> None:
     """`new`, and `play` with no match (which then asks its questions: no hint to run it)."""
-    from pitchkeeper.game import rulesets
-    from pitchkeeper.game.records import parse_table
-    from pitchkeeper.logbook import paths, store
-    from pitchkeeper.logbook.book import Logbook
 
     if match:  # the current-match pointer keeps the path as UTF-8 text: refused before anything is written
         utf8(match, "--match")
@@ -152,9 +159,6 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
                    "first_dealer": first, "target": target or ruleset.settings["win"]["target"],
                    "stake": stake, "rematch_of": rematch_of})
         return
-    from pitchkeeper.game.answers import entry_hint
-    from pitchkeeper.game.vocabulary import target_words
-    from pitchkeeper.show.ansi import Console
 
     sides = ", ".join(f"{t} ({' & '.join(ms)})" for t, ms in table.teams) if table.teams else "each for himself"
     goal = target_words(ruleset.settings["win"]["reach"], target or ruleset.settings["win"]["target"])
@@ -171,8 +175,6 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
 
 def _hand_parameters() -> list[Any]:
     """The options of `hand` (and `edit`), one for every point id of the contract: made, not written."""
-    import inspect
-
     def p(name: str, annotation: Any, default: Any = None) -> inspect.Parameter:
         return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
 
@@ -231,9 +233,6 @@ def entry_of(kw: dict[str, Any], new: bool = True) -> Any:
     A new hand entered by points answers every point (`--rest none` for those not out); a point
     named twice is an error, not "the last one wins".
     """
-    from pitchkeeper.game.answers import NOBODY as NOBODY_WORDS
-    from pitchkeeper.logbook.entry import HandEntry
-
     points: dict[str, str] = {}
     for pid in POINT_IDS:
         v = kw.get("pt_" + pid.replace("-", "_"))
@@ -288,7 +287,6 @@ def _hand_command(**kw: Any) -> None:
     if kw.get("as_json"):
         emit_json(w.state.to_json())
         return
-    from pitchkeeper.show import board
 
     board.verdict(w.state.hands[w.number - 1].verdict, w.state.table)
     board.draw(w.scoreboard().to_json())
@@ -324,8 +322,6 @@ def _edit_command(**kw: Any) -> None:
 
 
 def _register_hand_commands() -> None:
-    import inspect
-
     params = _hand_parameters()
 
     def hand(**kw: Any) -> None:
@@ -365,7 +361,6 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
                    "scores": {"before": before.scores, "after": after.scores},
                    "winner": {"before": before.winner, "after": after.winner}})
         return
-    from pitchkeeper.show import board
 
     board.change(before, after, number)
 
@@ -415,7 +410,6 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
                    "scores": state.scores, "winner": state.winner,
                    "won_on_hand": state.ending.hand if state.ending else None})
         return
-    from pitchkeeper.show import board
 
     board.history(k, state)
     warn(list(k.warnings) + list(state.warnings))
@@ -458,8 +452,6 @@ def check(
     as_json: JsonOpt = False,
 ) -> None:
     """Check a hand-edited match log: every problem with its hand and line; exit 2 if there is any."""
-    from pitchkeeper.logbook import problems, store
-
     report = problems.check_log(store.resolve_match_path(file))
     path, warnings = report.path, report.warnings
     found = [f.to_json() for f in report.problems]

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pitchkeeper.cells import cell_len, ljust
+
 
 @dataclass(frozen=True, slots=True)
 class Game:
@@ -56,7 +58,7 @@ def rate(games: Iterable[Game]) -> list[Rating]:
     played: dict[str, int] = {}
     for g in games:
         teams = [[now.get(p) or model.rating(name=p) for p in side] for side in g.sides]
-        new = model.rate(teams, ranks=rank_places(g))
+        new = model.rate(teams, ranks=[float(r) for r in rank_places(g)])
         for side, rated in zip(g.sides, new, strict=True):
             for p, r in zip(side, rated, strict=True):
                 now[p] = r
@@ -112,8 +114,8 @@ def ratings_text(rated: Sequence[Rating]) -> str:
     """The ratings as a plain table (the rating is openskill's ordinal, mu - 3 sigma)."""
     if not rated:
         return "Ratings: no finished game kept yet\n"
-    width = max(len(r.name) for r in rated)
+    width = max(cell_len(r.name) for r in rated)  # in terminal cells: 李雷 is 4
     lines = ["Ratings (every finished game kept; rating = mu - 3 sigma)",
-             f"  {'name':<{width}}  {'rating':>7}  {'mu':>6}  {'sigma':>6}  {'games':>5}"]
-    lines += [f"  {r.name:<{width}}  {r.ordinal:>7.2f}  {r.mu:>6.2f}  {r.sigma:>6.2f}  {r.games:>5}" for r in rated]
+             f"  {ljust('name', width)}  {'rating':>7}  {'mu':>6}  {'sigma':>6}  {'games':>5}"]
+    lines += [f"  {ljust(r.name, width)}  {r.ordinal:>7.2f}  {r.mu:>6.2f}  {r.sigma:>6.2f}  {r.games:>5}" for r in rated]
     return "\n".join(lines) + "\n"

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.logbook import store
+from pitchkeeper.game import rulesets
+from pitchkeeper.logbook import loader, store
 from pitchkeeper.tournament import model, seating
 from pitchkeeper.tournament.model import Result, Round, Seating, Tournament, side_name
 
@@ -142,8 +143,6 @@ def create(path: str | Path, rules: str, fmt: str, players: Sequence[str], teams
            ratings: Mapping[str, float] | None = None) -> Tournament:
     """Start a tournament file (refusing to replace one). With `ratings`, fixed teams (or players) are listed
     strongest first, which is the order Swiss pairs by before any result and breaks ties by."""
-    from pitchkeeper.game import rulesets
-
     p = Path(path)
     ruleset = rulesets.load(rules)
     names = tuple(x.strip() for x in players)
@@ -256,8 +255,6 @@ def from_scores(t: Tournament, seat: Seating, scores: Mapping[str, int], winner:
 
 def read_log(log: str | Path) -> tuple[Any, Any]:
     """A match log replayed: (its table, its state), through the one loader (the ruleset the log pins governs)."""
-    from pitchkeeper.logbook import loader
-
     loaded = loader.load(log, kind="match log")
     return loaded.record.table, loaded.replay()
 
@@ -298,7 +295,6 @@ def rules_name(t: Tournament) -> str:
     """The name of the tournament's ruleset (it may be given as a file)."""
     if not t.rules.endswith(".toml"):
         return t.rules
-    from pitchkeeper.game import rulesets
 
     return rulesets.load(t.rules).name
 
