@@ -285,7 +285,7 @@ def _try_lock(fd: int) -> bool:
     """Take the exclusive lock on an open file without waiting: True if it is ours now."""
     if fcntl is None:  # Windows: lock the first byte (a lock file is empty; locking past its end is fine)
         try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined,unused-ignore]  # Windows only
             return True
         except OSError:
             return False
@@ -300,7 +300,7 @@ def _unlock(fd: int) -> None:
     if fcntl is None:
         try:
             os.lseek(fd, 0, os.SEEK_SET)
-            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined,unused-ignore]  # Windows only
         except OSError:
             pass
         return

@@ -68,13 +68,13 @@ class Summary(NamedTuple):
 
     @property
     def figures(self) -> dict[str, Any] | None:
-        return None if self.figures_data is None else json.loads(self.figures_data)  # type: ignore[no-any-return]
+        return None if self.figures_data is None else json.loads(self.figures_data)
 
     def match_figures(self) -> stats.MatchFigures:
         """The stats figures of a match log (stats.MatchFigures), as `stats.merge` takes them."""
         f = self.figures or {}
         return stats.MatchFigures(self.players, self.teams, self.hands, self.winner, self.finished, dict(f["taken"]),
-                                  dict(f["scored"]), {p: tuple(b) for p, b in f["bids"].items()},  # type: ignore[misc]
+                                  dict(f["scored"]), {p: tuple(b) for p, b in f["bids"].items()},
                                   f["player_points"], f["side_points"], self.rules or "", f.get("date", ""),
                                   f.get("player_taken"))
 
@@ -321,7 +321,7 @@ class LogIndex:
             except (ValueError, TypeError, KeyError) as e:  # a row that does not decode
                 raise Damaged(str(e)) from None
 
-        return self._guarded(step)  # type: ignore[no-any-return]
+        return self._guarded(step)
 
     def sync(self, wanted: list[Stamp], prune: bool = True, workers: int | None = None,
              progress: Any = None) -> Refresh:
@@ -518,7 +518,7 @@ def kept(root: Path | None = None, workers: int | None = None,
          progress: Any = None) -> tuple[list[Summary], Refresh]:
     """Every file kept in the data folder (match logs and tournaments), summarised through the index."""
     with open_kept(root) as idx:
-        return idx.refresh_stated(walk(root or data_dir()), prune=True, workers=workers,  # type: ignore[no-any-return]
+        return idx.refresh_stated(walk(root or data_dir()), prune=True, workers=workers,
                                   progress=progress)
 
 
@@ -532,4 +532,4 @@ def kept_tallies(root: Path | None = None, workers: int | None = None, progress:
             idx._sync(wanted, True, workers, progress)
             return idx.tallies(rules, since, until, leave_out)._replace(stamps=wanted)
 
-        return idx._guarded(step)  # type: ignore[no-any-return]  # a damaged index: rebuilt, every file read again
+        return idx._guarded(step)  # a damaged index: rebuilt, every file read again
