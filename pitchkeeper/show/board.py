@@ -14,6 +14,7 @@ from pitchkeeper.game.vocabulary import target_words
 from pitchkeeper.show import history as narrow
 from pitchkeeper.show import palette, scorecard
 from pitchkeeper.show.ansi import Console, Text, grid, signed, suit
+from pitchkeeper.words.verdict import points_line, sale_tag
 
 
 def verdict(v: Any, table: Any) -> None:
@@ -42,7 +43,7 @@ def draw(st: dict[str, Any], last: bool = False) -> None:
         out.print(line)
     h = st["last_hand"]
     if last and h:
-        pts = ", ".join(f"{a['point']} {a['side']}" for a in h["awards"]) or "no points"
+        pts = points_line(h)
         delta = ", ".join(f"{s} {d:+d}" for s, d in h["delta"].items())
         made = h["bid"]["made"]
         out.print(Text.assemble(("last hand ", "dim"), f"{h['number']}: {h['bid']['player']} bid "
@@ -70,18 +71,21 @@ NARROW = 72  # below this many columns, `history` draws each hand as stacked lin
 
 def history(k: Any, state: Any) -> None:
     """`history`: the match hand by hand, with each side's running score and change; in a narrow
-    terminal (a phone), each hand as a few short lines rather than columns cut to pieces."""
+    terminal (a phone), each hand as a few short lines rather than columns cut to pieces. Every point is
+    named, game always (a tie too), and a sale of the pitch."""
     out = Console()
     head = f"{shown(k.ruleset.name)} {target_words(k.ruleset.settings['win']['reach'], state.target)}"
+    game_id = k.ruleset.game_point.id if k.ruleset.game_point else "game"
     if out.width < NARROW:
-        for line in narrow.lines(state, k.record, head, shown(k.path), out.width):
+        for line in narrow.lines(state, k.record, head, shown(k.path), out.width, game_id):
             out.print(line)
     else:
         rows: list[list[Any]] = [["#", "dealer", "bid", "trump", "points", *state.scores]]
         for h, hand in zip(state.hands, k.record.hands, strict=True):
             v = h.verdict
-            bid = Text.assemble(f"{v.bid.player} {v.bid.label} ", palette.made(v.bid.made))
-            pts = Text(", ".join(f"{a.point}:{a.side}" for a in v.awards), style=palette.DIM)
+            tag = sale_tag(v.auction)
+            bid = Text.assemble(f"{v.bid.player} {v.bid.label}{' ' + tag if tag else ''} ", palette.made(v.bid.made))
+            pts = Text(points_line(v.to_json(), game_id=game_id), style=palette.DIM)
             cells = [Text.assemble((str(h.scores[s]), "bold"), " ", signed(v.delta[s])) for s in state.scores]
             rows.append([str(h.number), hand.dealer, bid, suit(v.trump), pts, *cells])
         out.print(Text(f"{head}  {shown(k.path)}", style="bold"))
