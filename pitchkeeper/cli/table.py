@@ -16,14 +16,12 @@ import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, book_of, emit_json, interactive, topic, warn
 from pitchkeeper.errors import PitchError, shown, utf8
-from pitchkeeper.game import rulesets
 from pitchkeeper.game.answers import NOBODY as NOBODY_WORDS
 from pitchkeeper.game.answers import entry_hint
 from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 from pitchkeeper.game.records import parse_table
 from pitchkeeper.game.vocabulary import target_words
-from pitchkeeper.logbook import paths, problems, store
-from pitchkeeper.logbook.book import Logbook
+from pitchkeeper.logbook import problems, shelf, store
 from pitchkeeper.logbook.entry import HandEntry
 from pitchkeeper.show import board
 from pitchkeeper.show.ansi import Console
@@ -130,9 +128,8 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
     if rematch:
         if rules or players or team or solo:
             raise PitchError("--rematch takes the table of the last game: give no ruleset, players or teams")
-        src = store.resolve_match_path(of)
-        book = Logbook(src).rematch(Path(match) if match else None, first_dealer=dealer, target=target,
-                                    stake=stake, title=title, force=force)
+        book = shelf.next_game(of, path=Path(match) if match else None, first_dealer=dealer, target=target,
+                               stake=stake, title=title, force=force)
     else:
         if not rules:
             raise PitchError("name the ruleset and the players: pitchkeeper new seven-point Ann Bob Cy Dee "
@@ -140,16 +137,14 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
         if not players:
             raise PitchError("name the players in seating order, clockwise: pitchkeeper new "
                              f"{rules} Ann Bob Cy Dee")
-        ref = rules
         table = parse_table({"players": [p.strip() for p in players]})
         first = table.player(dealer, "--dealer") if dealer else table.players[0]
         if team and solo:
             raise PitchError("give teams or --solo, not both")
         teams = dict(_team_specs(team, table)) if team else {} if solo else None
-        path = Path(match) if match else paths.new_log_path(rulesets.load(ref).name)
-        book = Logbook.create(path, ref, list(table.players), teams, first, title, target, stake=stake)
+        book = shelf.start(rules, list(table.players), teams, first, title, target, stake=stake,
+                           path=Path(match) if match else None)
     path = book.path
-    store.write_pointer(path)
     k = book.load()[0]
     ruleset, table, first = k.ruleset, k.record.table, k.record.first_dealer
     rematch_of, target, stake = k.data.get("rematch_of"), k.record.target, k.record.stake
