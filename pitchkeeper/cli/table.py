@@ -22,7 +22,7 @@ from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own 
 from pitchkeeper.game.records import parse_table
 from pitchkeeper.game.vocabulary import target_words
 from pitchkeeper.logbook import problems, shelf, store
-from pitchkeeper.logbook.entry import HandEntry
+from pitchkeeper.logbook.entry import HandEntry, names, team_specs
 from pitchkeeper.show import board
 from pitchkeeper.show.ansi import Console
 
@@ -47,27 +47,12 @@ def _confirm(question: str, yes: bool, what: str) -> None:
 
 def _team_specs(specs: list[str], table: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """--team "Us=Ann,Cy" (or "Us: Ann Cy") -> teams, members named exactly."""
-    out = []
-    for spec in specs:
-        name, sep, rest = spec.partition("=")
-        if not sep:
-            name, sep, rest = spec.partition(":")
-        name = name.strip()
-        if not sep or not name:
-            raise PitchError(f"expected a team as NAME=PLAYER,PLAYER (such as Us=Ann,Cy), got {spec!r}", "--team")
-        members = _names(rest)
-        if not members:
-            raise PitchError(f"team {name} has no players", "--team")
-        out.append((name, tuple(table.player(m, f"--team {name}") for m in members)))
-    return tuple(out)
+    return tuple((name, tuple(table.player(m, f"--team {name}") for m in members))
+                 for name, members in team_specs(specs))
 
 
 def _names(text: str) -> list[str]:
-    """Names in one argument: separated by commas (or +) when there is one, so "Ann, Dee Dee" keeps a
-    name with a space; else by spaces."""
-    if "," in text or "+" in text:
-        return [n.strip() for n in text.replace("+", ",").split(",") if n.strip()]
-    return text.split()
+    return names(text)
 
 
 @commands.command("new")
@@ -123,8 +108,6 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
         if players:
             raise PitchError("give the players once: as arguments or as --players", "--players")
         players = [p for item in players_opt for p in _names(item)]
-    if team:
-        team = [t for item in team for t in item.split(";") if t.strip()]
     if rematch:
         if rules or players or team or solo:
             raise PitchError("--rematch takes the table of the last game: give no ruleset, players or teams")
