@@ -100,7 +100,9 @@ def serve(
         sock.close()  # type: ignore[attr-defined]
         raise
     out = sys.stdout
-    out.write(f"serving {path}" + ("  (and each next game at this table)" if match is None else "") + "\n")
+    out.write(f"serving {path}\n")
+    if match is None:
+        out.write("  and each next game at this table (a phone's Next game, or new / use here)\n")
     out.write(f"  scoreboard  {base}/\n  enter hands {base}/enter\n")
     out.write(f"  PIN         {table_pin}" + ("  (as given)" if pin is not None else "") + "\n")
     if loopback:
