@@ -155,7 +155,7 @@ def test_a_whole_game_tapped_on_a_phone_shows_on_the_scoreboard_live(server: tup
                     assert phone.locator('label[data-q="p.game"][data-v="Them"] input').is_checked()
                     phone.tap('label[data-q="p.game"][data-v="Us"]')
                     phone.tap("[data-action=check]")
-                    phone.wait_for_selector("text=Hand 2 corrected")
+                    phone.wait_for_selector("text=Hand 2, corrected")
                     phone.tap("[data-action=save]")
                     phone.wait_for_selector("text=Hand 2 saved.")
                     fixed = pitchkeeper.Logbook.open(log).state()

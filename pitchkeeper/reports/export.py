@@ -256,10 +256,11 @@ th { background: #f6f8fa; } td.n { text-align: right; font-variant-numeric: tabu
 .why { color: #57606a; font-size: .92em; margin: .2em 0; }
 svg { max-width: 100%; height: auto; }
 svg text { font: 12px system-ui, sans-serif; fill: #1f2328; }
-body, td, th, li, p { overflow-wrap: anywhere; }
 /* a phone (390 px): each hand's row a card of labelled lines, no page wider than the screen */
 @media screen and (max-width: 40em) {
   body { margin: 1em auto; padding: 0 .75em; }
+  body, td, th, li, p, h1 { overflow-wrap: anywhere; }
+  #hands td:empty { display: none; }
   #hands, #hands tbody, #hands tr, #hands td { display: block; }
   #hands thead { display: none; }
   #hands tr { border: 1px solid #d0d7de; border-radius: 6px; margin: 0 0 .6em; padding: .3em .5em; }
@@ -387,7 +388,7 @@ def to_html(ex: Export) -> str:
         won = _winners(ex, v)
         res = "made" if v.bid.made else "set"
         values = ([(str(h.number), "n"), (hand.dealer, ""), (f"{v.bid.player} {v.bid.label}", ""), (v.trump, "")]
-                  + [(won.get(p, "not out"), "") for p in ex.point_ids] + [(res, res)]
+                  + [(won.get(p, ""), "") for p in ex.point_ids] + [(res, res)]
                   + [(_signed(v.delta[s]), "n") for s in ex.sides] + [(str(h.scores[s]), "n") for s in ex.sides])
         cells = [f'<td data-label="{_e(label)}"' + (f' class="{cls}"' if cls else "") + f">{_e(text)}</td>"
                  for label, (text, cls) in zip(head, values, strict=True)]
