@@ -139,7 +139,10 @@ def test_an_unanswered_point_is_refused_naming_it(phone: Phone, log: Path) -> No
     r = phone.check(taps)
     assert r.status_code == 200 and not hands_of(log)
     error = messages(r.text)[0]
-    assert "who took jack?" in error and "who took low joker?" in error and "not out" in error
+    assert error.startswith("Who took jack? No answer yet") and "who took low joker?" in error and "not out" in error
+    # every question left unanswered is highlighted, the message beside the first
+    assert re.findall(r'<fieldset class="q point has-error" aria-invalid="true" id="q-p-([^"]+)"', r.text) == \
+        ["jack", "low-joker"]
     # the answers given are kept on the page
     assert re.search(r'value="Ann" checked', r.text)
 

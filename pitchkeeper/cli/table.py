@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, MatchOpt, book_of, emit_json, interactive, topic, warn
+from pitchkeeper.cli import JsonOpt, MatchOpt, ask, book_of, emit_json, interactive, topic, warn
 from pitchkeeper.errors import PitchError, shown, utf8
 from pitchkeeper.game.answers import NOBODY as NOBODY_WORDS
 from pitchkeeper.game.answers import entry_hint
@@ -37,7 +37,7 @@ def _confirm(question: str, yes: bool, what: str) -> None:
         return
     if not interactive():
         raise PitchError(f"{what} asks before it changes the log, and standard input is not a terminal: add --yes")
-    if not typer.confirm(question, default=False):
+    if not ask(question):
         raise typer.Exit(1)
 
 

@@ -22,14 +22,15 @@ def verdict(v: Any, table: Any) -> None:
     scorecard.draw(v, table, breakdown=False)
 
 
-def draw(st: dict[str, Any], last: bool = False) -> None:
-    """The scoreboard, drawn from `status --json` data."""
+def draw(st: dict[str, Any], last: bool = False, preview: bool = False) -> None:
+    """The scoreboard, drawn from `status --json` data. `preview`: of a hand not yet saved (`play` before
+    "save this hand?"): a win is what saving it would do, not yet the game's end."""
     rows: list[list[Any]] = [["side"] + (["players"] if st["teams"] else []) + ["score", "needs", ""]]
     for s, v in st["scores"].items():
         need = st["needed"][s]
         flag = Text("in the hole", style=palette.BAD) if v < 0 else Text("")
         if st["winner"] == s:
-            flag = Text("winner", style=palette.WINNER)
+            flag = Text("would win" if preview else "winner", style=palette.WINNER)
         cells: list[Any] = [Text(s, style="bold")] + ([" & ".join(st["sides"][s])] if st["teams"] else [])
         rows.append([*cells, Text(*palette.score(v)), str(need) if need else "out", flag])
     out = Console()
@@ -49,7 +50,9 @@ def draw(st: dict[str, Any], last: bool = False) -> None:
         out.print(Text.assemble(("last hand ", "dim"), f"{h['number']}: {h['bid']['player']} bid "
                                 f"{h['bid']['amount']} in {h['trump']}, ", palette.made(made),
                                 f"; {pts}; {delta}"))
-    if st["winner"]:
+    if st["winner"] and preview:
+        out.print(Text.assemble("if this hand is saved, ", (st["winner"], palette.WINNER), f" wins - {st['reason']}"))
+    elif st["winner"]:
         out.print(Text.assemble(("winner: ", "bold"), (st["winner"], palette.WINNER),
                                 f" on hand {st['won_on_hand']} - {st['reason']}"))
         out.print(Text("start the next game with: pitchkeeper new --rematch", style="dim"))

@@ -264,9 +264,12 @@ def problem(e: PitchError | str, f: Form, a: Answers | None = None) -> Problem:
     text = re.sub(r"\bhands\[\d+\]\.?", "", text).strip()
     fields: tuple[str, ...] = (name,) if name else ()
     if name == "points" and a is not None and a.mode != "cards":
-        open_ = tuple(f"p.{q.id}" for q in f.questions if q.id not in a.points)
-        if open_:
-            name, fields = open_[0], open_
+        unanswered = [q for q in f.questions if q.id not in a.points]
+        if unanswered:  # the message at the first, every one highlighted
+            name, fields = f"p.{unanswered[0].id}", tuple(f"p.{q.id}" for q in unanswered)
+            also = "; ".join(q.text.lower() for q in unanswered[1:])
+            text = ("no answer yet" + (f" (nor to {also})" if also else "")
+                    + ". Tap 'not out' or 'tie' where nobody won it")
     question = next((q.text for q in f.questions if f"p.{q.id}" == name), None) or _QUESTIONS.get(name, "")
     text = text[:1].upper() + text[1:]
     return Problem(name, f"{question} {text}".strip(), fields)
