@@ -15,13 +15,14 @@ from typing import Annotated, Any
 import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, ask, book_of, emit_json, interactive, topic, warn
+from pitchkeeper.cli.adapter import fitted
 from pitchkeeper.errors import PitchError, shown, utf8
 from pitchkeeper.game.answers import NOBODY as NOBODY_WORDS
 from pitchkeeper.game.answers import entry_hint
 from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 from pitchkeeper.game.records import parse_table
 from pitchkeeper.game.vocabulary import target_words
-from pitchkeeper.logbook import problems, shelf, store
+from pitchkeeper.logbook import loader, problems, shelf, store
 from pitchkeeper.logbook.entry import HandEntry, names, team_specs
 from pitchkeeper.show import board
 from pitchkeeper.show.ansi import Console
@@ -180,7 +181,8 @@ def _hand_parameters() -> list[Any]:
                                                    "ruleset gives low to the player dealt it (repeat).",
                                                    show_default=False)]),
         p("auction", Annotated[str | None, opt("--auction", "-a", help="The calls from the dealer's left, e.g. "
-                                               "\"Bob:pass Cy:2 Dee:3 Ann:pass\".", show_default=False)]),
+                                               "\"Bob:pass Cy:2 Dee:3 Ann:pass\"; eldest's sale of the pitch in a "
+                                               "sell-out auction is Ann:sell.", show_default=False)]),
         p("revoke", Annotated[list[str] | None, opt("--revoke", help="A player who revoked (repeat).",
                                                     show_default=False)]),
         p("dealer", Annotated[str | None, opt("--dealer", "-d", help="Who dealt (default: the deal passes to the "
@@ -299,6 +301,25 @@ def _edit_command(**kw: Any) -> None:
     warn(change.warnings)
 
 
+def _points_now(args: list[str]) -> tuple[set[str], str]:
+    """The options of `hand`/`edit` that the match at hand has no point for (its --match, or the current
+    match), for their --help; with no match, none left out."""
+    given = None
+    for i, a in enumerate(args):
+        if a in ("--match", "-m") and i + 1 < len(args):
+            given = args[i + 1]
+        elif a.startswith("--match="):
+            given = a.partition("=")[2]
+    path = store.resolve_match_path(given)
+    ruleset = loader.load(path).ruleset
+    ids = [p.id for p in ruleset.points]
+    hide = {"pt_" + pid.replace("-", "_") for pid in POINT_IDS if pid not in ids}
+    own = [pid for pid in ids if pid not in POINT_IDS]
+    note = (f"This match ({ruleset.name}, {shown(path.name)}) scores: {', '.join(ids)}; the options for other "
+            "points are left out here" + (f" (answer {', '.join(own)} with --point ID=WHO)" if own else "") + ".")
+    return hide, note
+
+
 def _register_hand_commands() -> None:
     params = _hand_parameters()
 
@@ -312,7 +333,7 @@ def _register_hand_commands() -> None:
         _hand_command(**kw)
 
     hand.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    commands.command("hand")(hand)
+    commands.command("hand", cls=fitted(_points_now))(hand)
 
     def edit(**kw: Any) -> None:
         """Correct hand N (options as for `hand`; those given replace the hand's), show the change, save it.
@@ -325,7 +346,7 @@ def _register_hand_commands() -> None:
         help="The hand to correct (from 1).", show_default=False)])
     yes = inspect.Parameter("yes", inspect.Parameter.KEYWORD_ONLY, annotation=YesOpt, default=False)
     edit.__signature__ = inspect.Signature([number, *params, yes])  # type: ignore[attr-defined]
-    commands.command("edit")(edit)
+    commands.command("edit", cls=fitted(_points_now))(edit)
 
 
 _register_hand_commands()
