@@ -31,7 +31,7 @@ LAYERS = {
            "test_wide_names", "test_windows"),
     "slow": ("test_adversarial", "test_api_property", "test_at_a_terminal", "test_cli_docs", "test_cli_surface",
             "test_log_files", "test_match_property", "test_properties", "test_serve_api", "test_serve_cli",
-            "test_serve_pages", "test_whole_games"),
+            "test_serve_pages", "test_serve_table", "test_whole_games"),
     "browser": ("test_browser", "test_serve_browser", "test_serve_layout"),
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}

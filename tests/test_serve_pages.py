@@ -37,8 +37,8 @@ def messages(html: str, kind: str = "error") -> list[str]:
 class Phone:
     """A browser without JavaScript: keeps its cookies, posts forms with the page's token."""
 
-    def __init__(self, log: Path) -> None:
-        self.api = Api(create_app(log, PIN))
+    def __init__(self, log: Path, app: Any = None) -> None:
+        self.api = Api(app or create_app(log, PIN))
         self.page = self.api("GET", "/enter").text
 
     def post(self, url: str, fields: dict[str, Any] | list[tuple[str, str]], **kw: Any) -> Any:

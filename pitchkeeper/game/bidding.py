@@ -364,7 +364,7 @@ def check_auction(ruleset: Ruleset, table: Table, hand: Hand) -> Outcome | None:
     if not same:
         says = "no contract (0)" if out.amount == 0 else _label(out.amount, out.smudge, b)
         raise PitchError(f"the auction gives the pitch to {out.player} at {says}, "
-                         f"but bid says {bid.player} {bid.label}", "auction")
+                         f"but the bid says {bid.player} {bid.label}", "auction")
     return out
 
 

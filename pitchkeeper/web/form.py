@@ -271,5 +271,7 @@ def problem(e: PitchError | str, f: Form, a: Answers | None = None) -> Problem:
             text = ("no answer yet" + (f" (nor to {also})" if also else "")
                     + ". Tap 'not out' or 'tie' where nobody won it")
     question = next((q.text for q in f.questions if f"p.{q.id}" == name), None) or _QUESTIONS.get(name, "")
+    if question and text.lower().startswith(question.rstrip("?:").lower()):
+        question = ""  # "the auction gives the pitch to ...": the question is named already
     text = text[:1].upper() + text[1:]
     return Problem(name, f"{question} {text}".strip(), fields)
