@@ -32,7 +32,7 @@ LAYERS = {
     "slow": ("test_adversarial", "test_api_property", "test_at_a_terminal", "test_cli_docs", "test_cli_surface",
             "test_log_files", "test_match_property", "test_properties", "test_serve_api", "test_serve_cli",
             "test_serve_pages", "test_serve_table", "test_whole_games"),
-    "browser": ("test_browser", "test_serve_browser", "test_serve_layout"),
+    "browser": ("test_browser", "test_evening_browser", "test_serve_browser", "test_serve_layout"),
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}
 

@@ -282,6 +282,16 @@ async def strip_part(request: Request) -> Response:
     return site.render("_strip.html", **site.board_context(s))
 
 
+async def hands_part(request: Request) -> Response:
+    """The entry page's list of hands, fetched again on each event (the form above it is left alone)."""
+    site = site_of(request)
+    s = await site.snapshot()
+    client, new = client_id(request)
+    resp = site.render("_hands.html", hand_list=view.hand_rows(s), count=s.count, version=s.version,
+                       csrf=site.guard.csrf_token(client), confirm_undo=False)
+    return with_cookies(resp, request, client, new)
+
+
 # ---------------------------------------------------------------------------
 # the entry page (a phone): PIN once, then hands; every form carries the CSRF token
 
@@ -641,6 +651,7 @@ def create_app(path: str | Path, pin: str, *, poll: float = 0.05, allowed_hosts:
         Route("/board", board_part),
         Route("/strip", strip_part),
         Route("/enter", enter_home),
+        Route("/enter/hands", hands_part),
         Route("/enter/pin", enter_pin, methods=["POST"]),
         Route("/enter/check", enter_check, methods=["POST"]),
         Route("/enter/save", enter_save, methods=["POST"]),

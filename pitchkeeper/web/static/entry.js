@@ -1,12 +1,14 @@
 // pitchkeeper entry page: small helpers over a form that works without them.
 // - a verdict shown for some answers goes stale (its Save button hidden) as soon as an answer changes;
 // - a "Hand 4 saved." message goes once the page moves on (an answer tapped, another hand saved);
-// - when another device saves a hand, say so (the form is kept: Check asks the question);
+// - when another device saves a hand: a form not yet touched is fetched again (for the next hand); one
+//   being filled in is kept, and says so (Check then asks: the same hand, or the next one?);
 // - a tap in the auction asks the server for the next turn and swaps that part of the form in place
 //   (without this script the same tap posts the form and the page comes back at the auction).
 "use strict";
 (function () {
   var saving = false;
+  var touched = false;  // an answer given on this page since it was loaded
 
   function flashGone() {
     var f = document.getElementById("flash");
@@ -19,12 +21,14 @@
       history.replaceState(null, "", location.pathname);  // a reload must not say it again
     }
     saving = false;
+    touched = false;
     var target = document.getElementById("error") || document.getElementById("conflict") ||
                  document.getElementById("preview");
     if (target && target.scrollIntoView) target.scrollIntoView({ block: "center" });
     if (!form || form.getAttribute("data-ready")) return;
     form.setAttribute("data-ready", "1");
     form.addEventListener("change", function () {
+      touched = true;
       var p = document.getElementById("preview");
       if (p) p.classList.add("stale");
       flashGone();
@@ -42,6 +46,7 @@
     var form = document.getElementById("hand-form");
     if (!button || !form || !window.fetch || !window.DOMParser) return;
     e.preventDefault();
+    touched = true;
     flashGone();
     var body = new URLSearchParams(new FormData(form));
     body.set("call", button.value);
@@ -69,11 +74,15 @@
   document.addEventListener("submit", function () { saving = true; });
   document.addEventListener("pitchkeeper:page", init);
   document.addEventListener("pitchkeeper:changed", function (e) {
-    if (e.detail.before === e.detail.after) return;
     flashGone();
-    if (saving || !document.getElementById("hand-form")) return;
+    var form = document.getElementById("hand-form");
+    if (saving || !form) return;
+    if (!touched && !document.getElementById("preview") && !document.getElementById("conflict")) {
+      document.dispatchEvent(new CustomEvent("pitchkeeper:refresh-page"));  // nothing lost: the form for now
+      return;
+    }
     var note = document.getElementById("changed");
-    if (note) note.hidden = false;
+    if (note && e.detail.before !== e.detail.after) note.hidden = false;
   });
   init();
 })();

@@ -10,6 +10,8 @@
   if (!live || !window.EventSource) return;
   var partUrl = live.getAttribute("data-part");
   var targetId = live.getAttribute("data-target");
+  var alsoUrl = live.getAttribute("data-also");  // a second part kept live (the phone's list of hands)
+  var alsoId = live.getAttribute("data-also-target");
   var wholePage = live.getAttribute("data-follow") === "page";
   var fetching = false, again = false, following = false;
 
@@ -19,11 +21,17 @@
   }
   function pageMatch() { return attr("page", "data-match") || attr(targetId, "data-match"); }
 
-  function follow() {  // another game is served now: this page, for that game
+  function pageUrl() {  // this page's own address to fetch again (a form's POST address is not one)
+    var p = location.pathname;
+    if (/^\/enter\/hand\/\d+$/.test(p)) return p;
+    return p.indexOf("/enter") === 0 ? "/enter" : p;
+  }
+
+  function follow(toNewGame) {  // another game is served now (or the page asks to be fetched again)
     if (!wholePage) { refresh(); return; }
     if (following) return;
     following = true;
-    var url = location.pathname.indexOf("/enter") === 0 ? "/enter" : location.pathname;
+    var url = toNewGame ? "/enter" : pageUrl();
     fetch(url, { cache: "no-store", credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
       .then(function (html) {
@@ -32,11 +40,23 @@
         if (!fresh || !old) { location.assign(url); return; }
         old.replaceWith(document.importNode(fresh, true));
         document.title = doc.title;
-        if (history.replaceState) history.replaceState(null, "", url);
+        if (history.replaceState && location.pathname + location.search !== url) history.replaceState(null, "", url);
         document.dispatchEvent(new CustomEvent("pitchkeeper:page", { detail: { match: fresh.getAttribute("data-match") } }));
       })
       .catch(function () { live.classList.add("stale"); })
       .then(function () { following = false; });
+  }
+
+  function swapAlso() {
+    fetch(alsoUrl, { cache: "no-store", credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
+      .then(function (html) {
+        var el = document.getElementById(alsoId);
+        var box = document.createElement("div");
+        box.innerHTML = html.trim();
+        if (el && box.firstElementChild) el.replaceWith(box.firstElementChild);
+      })
+      .catch(function () { live.classList.add("stale"); });
   }
 
   function refresh() {
@@ -55,7 +75,8 @@
         if (!fresh) return;
         el.replaceWith(fresh);
         var after = fresh.getAttribute("data-hands");
-        if (wholePage && fresh.getAttribute("data-match") !== beforeMatch) { follow(); return; }
+        if (wholePage && fresh.getAttribute("data-match") !== beforeMatch) { follow(true); return; }
+        if (alsoUrl) swapAlso();
         document.dispatchEvent(new CustomEvent("pitchkeeper:changed", { detail: { before: before, after: after } }));
         if (before !== after) {  // a new hand: light the board up for a moment
           fresh.addEventListener("animationend", function () { fresh.classList.remove("flash"); });
@@ -75,8 +96,9 @@
   source.onmessage = function (e) {
     var data;
     try { data = JSON.parse(e.data); } catch (err) { return; }
-    if (data.match && data.match !== pageMatch()) { follow(); return; }
+    if (data.match && data.match !== pageMatch()) { follow(true); return; }
     if (data.version && data.version !== attr(targetId, "data-version")) refresh();
   };
+  document.addEventListener("pitchkeeper:refresh-page", function () { follow(false); });
   window.addEventListener("pagehide", function () { source.close(); });
 })();
