@@ -14,7 +14,7 @@ from pitchkeeper.game.vocabulary import target_words
 from pitchkeeper.show import history as narrow
 from pitchkeeper.show import palette, scorecard
 from pitchkeeper.show.ansi import Console, Text, grid, signed, suit
-from pitchkeeper.words.verdict import points_line, sale_tag
+from pitchkeeper.words.verdict import changes, points_line, sale_tag
 
 
 def verdict(v: Any, table: Any) -> None:
@@ -100,13 +100,12 @@ def history(k: Any, state: Any) -> None:
 
 
 def change(before: Any, after: Any, number: int) -> None:
-    """`edit`: hand `number` and the scores, before and after the correction."""
+    """`edit`: hand `number` and the scores, before and after the correction, and what changes in words."""
     old, new = before.hands[number - 1], after.hands[number - 1]
 
     def summary(h: Any) -> str:
         v = h.verdict
-        pts = ", ".join(f"{a.point}:{a.side}" for a in v.awards) or "-"
-        return f"{v.bid.player} {v.bid.label} in {v.trump}, {'made' if v.bid.made else 'set'}; {pts}"
+        return f"{v.bid.player} {v.bid.label} in {v.trump}, {'made' if v.bid.made else 'set'}; {points_line(v.to_json())}"
 
     rows: list[list[Any]] = [["", "before", "after"]]
     for s in before.scores:
@@ -128,5 +127,9 @@ def change(before: Any, after: Any, number: int) -> None:
             lines += Text(f"{name:<{label}}{text}").wrap(out.width, indent=label)
         lines += grid(rows, width=out.width)
     for line in lines:
+        out.print(line, wrap=False)
+    what = changes(old.verdict.to_json(), new.verdict.to_json())
+    head = Text("what changes: ", style="bold")
+    for line in head.append_text(Text("; ".join(what) or "nothing")).wrap(out.width, indent=2):
         out.print(line, wrap=False)
 
