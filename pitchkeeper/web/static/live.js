@@ -13,7 +13,7 @@
   var alsoUrl = live.getAttribute("data-also");  // a second part kept live (the phone's list of hands)
   var alsoId = live.getAttribute("data-also-target");
   var wholePage = live.getAttribute("data-follow") === "page";
-  var fetching = false, again = false, following = false;
+  var fetching = false, again = false, following = false, followAgain = null;
 
   function attr(id, name) {
     var el = document.getElementById(id);
@@ -29,7 +29,10 @@
 
   function follow(toNewGame) {  // another game is served now (or the page asks to be fetched again)
     if (!wholePage) { refresh(); return; }
-    if (following) return;
+    if (following) {  // one at a time; asked again meanwhile (a new game, say): once more when it is done
+      followAgain = Boolean(followAgain) || toNewGame;
+      return;
+    }
     following = true;
     var url = toNewGame ? "/enter" : pageUrl();
     fetch(url, { cache: "no-store", credentials: "same-origin" })
@@ -44,7 +47,10 @@
         document.dispatchEvent(new CustomEvent("pitchkeeper:page", { detail: { match: fresh.getAttribute("data-match") } }));
       })
       .catch(function () { live.classList.add("stale"); })
-      .then(function () { following = false; });
+      .then(function () {
+        following = false;
+        if (followAgain !== null) { var toNew = followAgain; followAgain = null; follow(toNew); }
+      });
   }
 
   function swapAlso() {
