@@ -24,6 +24,7 @@ try:
 except ImportError:  # no Cython: the declarations are no-ops (game.cython_shadow)
     from pitchkeeper.game import cython_shadow as cython
 
+COMPILED = cython.compiled  # True in the compiled build
 LEAD = 5  # the "suit led" of the card that leads a trick
 SEATS = 9  # at most this many players (the rulesets allow 2-9)
 HELD = 13  # at most this many cards in one hand
@@ -459,7 +460,7 @@ class Search:
         for c in self.moves():
             if self.use_equiv and prev >= 0 and self.group[prev] == self.group[c] and self.sig[prev] == self.sig[c] \
                     and not (((one << c) - 1) & ~((one << (prev + 1)) - 1) & (self.live | self.tmask)):
-                out[-1].append(c)
+                out[len(out) - 1].append(c)
             else:
                 out.append([c])
             prev = c

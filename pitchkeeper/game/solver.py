@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import itertools
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -355,16 +356,28 @@ _CORES: dict[str, ModuleType] = {}
 
 
 def cores() -> dict[str, ModuleType]:
-    """The search cores here: "pure" always, "compiled" where the install built it."""
+    """The search cores here: "pure" always, "compiled" where the install built it from this very source
+    (a compiled module older than search.py, left by an earlier editable install, is not used)."""
     if not _CORES:
         from pitchkeeper.game import search
 
-        if search.cython.compiled:
-            _CORES["compiled"] = search
+        if search.COMPILED:
+            if compiled_is_fresh():
+                _CORES["compiled"] = search
             _CORES["pure"] = _pure_core()
         else:
             _CORES["pure"] = search
     return _CORES
+
+
+def compiled_is_fresh() -> bool:
+    """Was the compiled core built from search.py as it is now? (hatch_build.py writes the checksum.)"""
+    here = Path(__file__).parent
+    try:
+        built = (here / "search.built").read_text(encoding="ascii").strip()
+        return built == f"{zlib.crc32((here / 'search.py').read_bytes()):08x}"
+    except OSError:
+        return False
 
 
 def core(name: str | None = None) -> ModuleType:
