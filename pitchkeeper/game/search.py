@@ -51,6 +51,10 @@ class Search:
     fwhen: cython.ulonglong[48]  # [(first * 6 + led) * 4 + step]: the step applies when the hand meets this
     fallow: cython.ulonglong[48]  # ... and then these cards may be played
     side_max: cython.int  # the most the side points can give the bidding side
+    tlo: cython.int  # the trumps are the cards tlo..thi, weakest first (none: thi < tlo)
+    thi: cython.int
+    use_sure: cython.bint  # every trump beats every other card, whatever the suit led (solver.setup checks)
+    cside: cython.int[64]  # card -> the side of the seat holding it
     need_count: cython.bint  # a side point reads the game count per side
     need_took: cython.bint  # a side point reads which sides took a trick
     need_piles: cython.bint  # a side point reads the captured cards themselves
@@ -69,6 +73,7 @@ class Search:
     count: cython.longlong[9]  # side -> game count taken
     banked: cython.int  # points the bidding side has taken or is sure of (card points and points to the dealt)
     rest_cv: cython.int  # card points still held
+    rest_gw: cython.longlong  # game count still held
     first: cython.bint  # the hand's first lead is still to come
     leader: cython.int
     turn: cython.int  # seats that have played (or folded) to the trick in progress
@@ -85,11 +90,12 @@ class Search:
 
     def __init__(self, n: cython.int, nsides: cython.int, bid_side: cython.int, side_of: list, group: list,
                  rank: list, cv: list, gw: list, sig: list, follow: list, side_max: cython.int, needs: tuple,
-                 count_base: cython.longlong, side_fn: object, lead_fn: object) -> None:
+                 count_base: cython.longlong, side_fn: object, lead_fn: object, trumps: tuple) -> None:
         if not cython.compiled:
             self.side_of, self.pn, self.hands, self.pile, self.count = [0] * 9, [0] * 9, [0] * 9, [0] * 9, [0] * 9
             self.tcard, self.tseat = [0] * 9, [0] * 9
             self.group, self.cv, self.gw, self.sig = [0] * 64, [0] * 64, [0] * 64, [0] * 64
+            self.cside = [0] * 64
             self.rank, self.pcards, self.fn = [0] * 320, [0] * 117, [0] * 12
             self.fwhen, self.fallow = [0] * 48, [0] * 48
         i: cython.int
@@ -109,6 +115,7 @@ class Search:
         self.need_count, self.need_took, self.need_piles = needs
         self.count_base = count_base
         self.side_fn, self.lead_fn = side_fn, lead_fn
+        self.tlo, self.thi, self.use_sure = trumps
         self.memo, self.tt = {}, {}
         self.use_tt = self.use_equiv = True
         self.nodes = 0
@@ -125,6 +132,7 @@ class Search:
         one: cython.ulonglong = 1
         self.live = 0
         self.rest_cv = 0
+        self.rest_gw = 0
         for i in range(9):
             self.hands[i] = hands[i] if i < self.n else 0
             self.pile[i] = piles[i] if i < self.nsides else 0
@@ -135,10 +143,12 @@ class Search:
         for c in range(64):
             if (self.live >> c) & 1:
                 self.rest_cv += self.cv[c]
+                self.rest_gw += self.gw[c]
                 for i in range(self.n):
                     if (self.hands[i] >> c) & 1:
                         self.pcards[i * 13 + self.pn[i]] = c
                         self.pn[i] += 1
+                        self.cside[c] = self.side_of[i]
         self.banked, self.leader, self.first = banked, leader, first
         self.turn = self.tk = 0
         self.tmask = 0
@@ -153,6 +163,7 @@ class Search:
             self.hands[i] |= one << c  # held, then played: the trick is rebuilt by playing it
             self.live |= one << c
             self.rest_cv += self.cv[c]
+            self.rest_gw += self.gw[c]
             self._play(i, c)
             self.turn += 1
         self._settle()
@@ -192,6 +203,7 @@ class Search:
         self.hands[seat] &= ~(one << c)
         self.live &= ~(one << c)
         self.rest_cv -= self.cv[c]
+        self.rest_gw -= self.gw[c]
         self.tcard[self.tk] = c
         self.tseat[self.tk] = seat
         self.tk += 1
@@ -235,35 +247,49 @@ class Search:
     def summary(self) -> object:
         """What the side points still depend on of what has been taken (the side kinds' own reading of
         the piles, game.solver.setup): each side's game count, which sides took a trick, or the piles."""
-        i: cython.int
+        return self._summary(-1, 0, 0)
+
+    @cython.cfunc
+    @cython.locals(i=cython.int, took=cython.bint)
+    def _summary(self, extra: cython.int, more: cython.ulonglong, gw: cython.longlong) -> object:
+        """The summary were side `extra` to take the cards `more` too, counting `gw` for game."""
         if self.need_piles:
-            return tuple([self.pile[i] for i in range(self.nsides)])
+            return tuple([self.pile[i] | (more if i == extra else 0) for i in range(self.nsides)])
         s: object = 0
         if self.need_took:
             for i in range(self.nsides):
-                s = s * 2 + (1 if self.pile[i] else 0)
+                took = self.pile[i] != 0 or (i == extra and more != 0)
+                s = s * 2 + (1 if took else 0)
         if self.need_count:
             for i in range(self.nsides):
-                s = s * self.count_base + self.count[i]
+                s = s * self.count_base + self.count[i] + (gw if i == extra else 0)
         return s
 
     @cython.cfunc
     @cython.locals(i=cython.int)
-    def _final(self) -> cython.int:
-        """The bidding side's points at the end of the hand: what it took, and the side points, asked of
-        game.solver (the point kinds) once per summary."""
-        key = self.summary()
+    def _side(self, extra: cython.int, more: cython.ulonglong, gw: cython.longlong) -> cython.int:
+        """The side points the bidding side takes at the end of the hand, were side `extra` to take the
+        cards `more` too (-1: the hand as it stands): asked of game.solver (the point kinds) once per summary."""
+        key = self._summary(extra, more, gw)
         got = self.memo.get(key)
         if got is None:
-            got = self.side_fn([self.pile[i] for i in range(self.nsides)], [self.count[i] for i in range(self.nsides)])
+            got = self.side_fn([self.pile[i] | (more if i == extra else 0) for i in range(self.nsides)],
+                               [self.count[i] + (gw if i == extra else 0) for i in range(self.nsides)])
             self.memo[key] = got
-        return self.banked + got
+        return got
+
+    @cython.cfunc
+    def _final(self) -> cython.int:
+        """The bidding side's points at the end of the hand: what it took, and the side points."""
+        return self.banked + self._side(-1, 0, 0)
 
     # ------------------------------------------------------------------
     # The search
 
     @cython.cfunc
-    @cython.locals(lead=cython.int, old=cython.int, fb=cython.int, lo=cython.int, hi=cython.int, r=cython.bint)
+    @cython.locals(lead=cython.int, old=cython.int, fb=cython.int, lo=cython.int, hi=cython.int, r=cython.bint,
+                   c=cython.int, first_side=cython.int, sure=cython.int, against=cython.int, i=cython.int,
+                   hi_side=cython.int, lo_side=cython.int)
     def _boundary(self, beta: cython.int) -> cython.bint:
         """A trick boundary: the end of the hand, a bound, the table, or the search of the next lead."""
         lead = self._lead_seat()
@@ -271,10 +297,38 @@ class Search:
             return self._final() >= beta
         # Bounds from the points still out. The bidding side keeps what it has banked (points are never
         # taken back), and can add at most every card point still held and every side point; the side
-        # points never count against it. So banked <= value <= banked + rest_cv + side_max.
-        if self.banked + self.rest_cv + self.side_max < beta:
+        # points never count against it. A run of the highest trumps still held that one side holds is
+        # that side's: such a card, whenever it is played, is beaten by nothing the other sides hold, so
+        # the trick goes to its side (every card held is played at last; in trump-only play every trump).
+        # So banked + sure <= value <= banked + rest_cv - sure_against + side_max.
+        sure = against = 0
+        if self.use_sure:
+            first_side = -1
+            for c in range(self.thi, self.tlo - 1, -1):
+                if not (self.live >> c) & 1:
+                    continue
+                if first_side < 0:
+                    first_side = self.cside[c]
+                elif self.cside[c] != first_side:
+                    break
+                if first_side == self.bid_side:
+                    sure += self.cv[c]
+                else:
+                    against += self.cv[c]
+        # The side points lie between what they give were one defending side to take every card still held
+        # (the least of those) and what they give were the bidding side to take them all: a side never
+        # loses a game count or a sweep by taking more (solver.setup asks this only of such points).
+        hi_side = self.side_max
+        lo_side = 0
+        if self.side_max and not self.need_piles:
+            hi_side = self._side(self.bid_side, self.live, self.rest_gw)
+            lo_side = hi_side
+            for i in range(self.nsides):
+                if i != self.bid_side and lo_side:
+                    lo_side = min(lo_side, self._side(i, self.live, self.rest_gw))
+        if self.banked + self.rest_cv - against + hi_side < beta:
             return False
-        if self.banked >= beta:
+        if self.banked + sure + lo_side >= beta:
             return True
         old = self.leader
         self.leader = lead
@@ -312,7 +366,7 @@ class Search:
 
     @cython.cfunc
     @cython.locals(seat=cython.int, mine=cython.ulonglong, maxi=cython.bint, r=cython.bint, c=cython.int,
-                   prev=cython.int, nm=cython.int, i=cython.int, j=cython.int, score=cython.int, x=cython.int,
+                   prev=cython.int, nm=cython.int, i=cython.int, j=cython.int, score=cython.int, x=cython.int, carry=cython.int,
                    xs=cython.int, one=cython.ulonglong, between=cython.ulonglong, w=cython.int, s_turn=cython.int,
                    s_banked=cython.int, s_leader=cython.int, s_pile=cython.ulonglong, s_count=cython.longlong,
                    s_tmask=cython.ulonglong, s_tcv=cython.int, s_tgw=cython.longlong, s_led=cython.int,
@@ -370,16 +424,17 @@ class Search:
             # Move ordering (it changes how soon a refutation is found, never the answer): a lead tries
             # its strongest cards first; a follower tries first the cheapest card that takes the trick from
             # the other side, and otherwise gives its partner's trick points, or else throws its least.
+            carry = 64 * self.cv[c] + 4 * self.gw[c]  # what the card carries to whoever takes it
             if not self.tk:
-                score = self.rank[self.group[c] * 64 + c] + 8 * self.cv[c]
+                score = self.rank[self.group[c] * 64 + c] + carry // 8
             else:
                 x = self.rank[self.led * 64 + c]
                 if self.side_of[self.best_seat] == self.side_of[seat]:
-                    score = 64 * self.cv[c] - x if x <= self.best_rank else -x
+                    score = carry - x if x <= self.best_rank else -x
                 elif x > self.best_rank:
-                    score = 4096 - x + 64 * self.cv[c]
+                    score = 4096 - x + carry
                 else:
-                    score = -64 * self.cv[c] - self.rank[self.group[c] * 64 + c]
+                    score = -carry - self.rank[self.group[c] * 64 + c]
             j = nm
             while j > 0 and scores[j - 1] < score:
                 moves[j] = moves[j - 1]
@@ -401,6 +456,7 @@ class Search:
             self.hands[seat] |= one << c
             self.live |= one << c
             self.rest_cv += self.cv[c]
+            self.rest_gw += self.gw[c]
             self.tmask, self.tcv, self.tgw, self.led, self.best_rank, self.best_seat = (s_tmask, s_tcv, s_tgw, s_led,
                                                                                         s_rank, s_best)
             if r == maxi:  # the bidding side found a card reaching beta, or a defender one holding it below
@@ -508,7 +564,7 @@ class Search:
     def _state(self) -> tuple:
         return ([self.hands[i] for i in range(9)], [self.pile[i] for i in range(9)], [self.count[i] for i in range(9)],
                 [self.tcard[i] for i in range(9)], [self.tseat[i] for i in range(9)],
-                (self.live, self.banked, self.rest_cv, self.first, self.leader, self.turn, self.tk, self.tmask,
+                (self.live, self.banked, self.rest_cv, self.rest_gw, self.first, self.leader, self.turn, self.tk, self.tmask,
                  self.tcv, self.tgw, self.led, self.best_rank, self.best_seat))
 
     def _restore(self, s: tuple) -> None:
@@ -516,7 +572,7 @@ class Search:
         for i in range(9):
             self.hands[i], self.pile[i], self.count[i], self.tcard[i], self.tseat[i] = (s[0][i], s[1][i], s[2][i],
                                                                                       s[3][i], s[4][i])
-        (self.live, self.banked, self.rest_cv, self.first, self.leader, self.turn, self.tk, self.tmask, self.tcv,
+        (self.live, self.banked, self.rest_cv, self.rest_gw, self.first, self.leader, self.turn, self.tk, self.tmask, self.tcv,
          self.tgw, self.led, self.best_rank, self.best_seat) = s[5]
 
     def trick(self) -> list:

@@ -330,9 +330,14 @@ def setup(deal: Deal, pos: Position) -> Setup:
         return _side_value(side_rules, piles_now, dict(zip(sides, count_list, strict=True)), bid)
 
     equivalence = t.ordered and "piles" not in reads
+    trumps = [i for i, g in enumerate(t.group) if g == 4]
+    tlo, thi = (trumps[0], trumps[-1]) if trumps else (1, 0)
+    # sure tricks (game.search) need every trump above every other card for every suit led, trumps in order
+    above = all(min((t.rank[led * 64 + i] for i in trumps), default=1) > max(
+        (t.rank[led * 64 + i] for i, g in enumerate(t.group) if g != 4), default=0) for led in range(5))
     init = (n, len(sides), side_ix[bid], side_of, pad, list(t.rank), cv, gw, sig, list(t.follow),
             sum(r.value for r, _ in side_rules), ("count" in reads, "took" in reads, "piles" in reads),
-            sum(values.values()) + 1, side_fn, _next_in)
+            sum(values.values()) + 1, side_fn, _next_in, (tlo, thi, t.ordered and above and trumps == list(range(tlo, thi + 1))))
     start = (hands, piles, counts, banked, leader, pos.first, trick)
     return Setup(t, seats, sides, init, start, equivalence)
 
@@ -436,12 +441,14 @@ class Solver:
             raise PitchError(f"{card} is not a card {who or 'anyone'} may play here")
         self.search.push(self.index[card])
 
-    def push_any(self, card: Card) -> None:
-        """Play `card` even against the follow rules (a record's illegal play, which is judged elsewhere)."""
-        seat = self.search.to_play()
-        if card not in self.index or seat < 0:
-            raise PitchError(f"{card} cannot be played here")
-        self.search.push_any(seat, self.index[card])
+    def push_any(self, player: str, card: Card) -> None:
+        """`player` plays `card` even against the follow rules (a record's illegal play, judged elsewhere)."""
+        if card not in self.index or player not in self.seats:
+            raise PitchError(f"{player} cannot play {card} here")
+        try:
+            self.search.push_any(self.seats.index(player), self.index[card])
+        except ValueError as e:
+            raise PitchError(f"{player} cannot play {card} here: {e}") from None
 
     def pop(self) -> None:
         self.search.pop()
