@@ -100,12 +100,7 @@ def bid_odds(cards: str | Sequence[str], rules: str | Ruleset, players: int | No
         raise PitchError(f"expected a whole number, got {seed!r}", "--seed")
     suits = SUITS if trump is None else (parse_suit(trump),)
     size = ruleset.settings["deck"]["hand_size"]
-    unseen = sorted(ruleset.deck - set(hand))
-    rng = random.Random(seed)
-    layouts = []
-    for _ in range(samples):
-        rng.shuffle(unseen)
-        layouts.append({p: tuple(unseen[i * size:(i + 1) * size]) for i, p in enumerate(seats[1:])})
+    dealt = layouts(ruleset, hand, seats[1:], samples, seed)
     out: dict[str, Any] = {"rules": ruleset.name, "cards": list(hand), "samples": samples, "seed": seed,
                            "players": len(seats), "teams": len(set(side_of.values())) < len(seats)}
     deal_size = ruleset.settings["deck"]["deal_size"]
@@ -113,7 +108,21 @@ def bid_odds(cards: str | Sequence[str], rules: str | Ruleset, players: int | No
         out["draw"] = (f"{ruleset.name} deals {deal_size} cards and plays {size} after a discard and draw: the other "
                        f"players' {size} cards are dealt at random from the cards the pitcher cannot see, as if drawn "
                        "blind; real players keep their trumps, so the real odds are worse than these")
-    out["trumps"] = [_one_trump(ruleset, s, hand, seats, side_of, layouts, core, trump is not None) for s in suits]
+    out["trumps"] = [_one_trump(ruleset, s, hand, seats, side_of, dealt, core, trump is not None) for s in suits]
+    return out
+
+
+def layouts(ruleset: Ruleset, hand: Sequence[Card], others: Sequence[str], samples: int,
+            seed: int) -> list[dict[str, tuple[Card, ...]]]:
+    """`samples` deals of the cards the pitcher cannot see (the deck less its hand, jokers and all) to the
+    other players, a hand each; what is left is the undealt stock. One generator, seeded: repeatable."""
+    size = ruleset.settings["deck"]["hand_size"]
+    unseen = sorted(ruleset.deck - set(hand))
+    rng = random.Random(seed)
+    out = []
+    for _ in range(samples):
+        rng.shuffle(unseen)
+        out.append({p: tuple(unseen[i * size:(i + 1) * size]) for i, p in enumerate(others)})
     return out
 
 
