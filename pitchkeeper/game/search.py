@@ -66,6 +66,8 @@ class Search:
     use_tt: cython.bint
     use_equiv: cython.bint
     nodes: cython.longlong  # positions visited (a node: one player to play one card)
+    hint: cython.int  # the lead to try first at the next lead (the table's), -1 none
+    cut: cython.int  # the lead that decided the last lead searched, -1 none
     # -- the state --
     hands: cython.ulonglong[9]  # seat -> cards held
     live: cython.ulonglong  # every card held
@@ -119,6 +121,7 @@ class Search:
         self.memo, self.tt = {}, {}
         self.use_tt = self.use_equiv = True
         self.nodes = 0
+        self.hint = self.cut = -1
         self.history = []
 
     def start(self, hands: list, piles: list, counts: list, banked: cython.int, leader: cython.int,
@@ -250,20 +253,21 @@ class Search:
         return self._summary(-1, 0, 0)
 
     @cython.cfunc
-    @cython.locals(i=cython.int, took=cython.bint)
+    @cython.locals(i=cython.int, took=cython.bint, n=cython.longlong)
     def _summary(self, extra: cython.int, more: cython.ulonglong, gw: cython.longlong) -> object:
-        """The summary were side `extra` to take the cards `more` too, counting `gw` for game."""
+        """The summary were side `extra` to take the cards `more` too, counting `gw` for game: a tuple of
+        the piles, or one number (solver.setup makes sure it fits 63 bits, else asks for the piles)."""
         if self.need_piles:
             return tuple([self.pile[i] | (more if i == extra else 0) for i in range(self.nsides)])
-        s: object = 0
+        n = 0
         if self.need_took:
             for i in range(self.nsides):
                 took = self.pile[i] != 0 or (i == extra and more != 0)
-                s = s * 2 + (1 if took else 0)
+                n = n * 2 + (1 if took else 0)
         if self.need_count:
             for i in range(self.nsides):
-                s = s * self.count_base + self.count[i] + (gw if i == extra else 0)
-        return s
+                n = n * self.count_base + self.count[i] + (gw if i == extra else 0)
+        return n
 
     @cython.cfunc
     @cython.locals(i=cython.int)
@@ -315,25 +319,16 @@ class Search:
                     sure += self.cv[c]
                 else:
                     against += self.cv[c]
-        # The side points lie between what they give were one defending side to take every card still held
-        # (the least of those) and what they give were the bidding side to take them all: a side never
-        # loses a game count or a sweep by taking more (solver.setup asks this only of such points).
-        hi_side = self.side_max
-        lo_side = 0
-        if self.side_max and not self.need_piles:
-            hi_side = self._side(self.bid_side, self.live, self.rest_gw)
-            lo_side = hi_side
-            for i in range(self.nsides):
-                if i != self.bid_side and lo_side:
-                    lo_side = min(lo_side, self._side(i, self.live, self.rest_gw))
-        if self.banked + self.rest_cv - against + hi_side < beta:
+        if self.banked + self.rest_cv - against + self.side_max < beta:
             return False
-        if self.banked + sure + lo_side >= beta:
+        if self.banked + sure >= beta:
             return True
-        old = self.leader
-        self.leader = lead
         fb = beta - self.banked
         key = None
+        hint: cython.int = -1
+        hi_side = self.side_max
+        lo_side = 0
+        known: cython.bint = False
         if self.use_tt:
             # The table holds bounds of the points still to come (the value less `banked`), keyed by all
             # that those points depend on at a trick boundary: the cards each seat still holds (the union of
@@ -342,31 +337,59 @@ class Search:
             # counts per side, who has taken a trick, or the piles; see `summary`). Card points already
             # taken are in `banked` and cannot change, and the card points still to come depend only on who
             # takes the cards still held, so two positions with one key have the same points to come.
+            # It keeps the lead that decided the last search (tried first: it changes only the order) and
+            # the side points' bounds below, which depend on the key alone.
             key = (self.live, self.summary(), lead * 2 + self.first)
             got = self.tt.get(key)
             if got is not None:
-                lo, hi = got
+                lo, hi, hint, lo_side, hi_side = got
+                known = True
                 if lo >= fb:
-                    self.leader = old
                     return True
                 if hi < fb:
-                    self.leader = old
                     return False
+        # The side points lie between what they give were one defending side to take every card still held
+        # (the least of those) and what they give were the bidding side to take them all: a side never
+        # loses a game count or a sweep by taking more (solver.setup asks this only of such points).
+        if not known and self.side_max and not self.need_piles:
+            hi_side = self._side(self.bid_side, self.live, self.rest_gw)
+            lo_side = hi_side
+            for i in range(self.nsides):
+                if i != self.bid_side and lo_side:
+                    lo_side = min(lo_side, self._side(i, self.live, self.rest_gw))
+        if self.banked + self.rest_cv - against + hi_side < beta:
+            self._store(key, fb, False, hint, lo_side, hi_side)
+            return False
+        if self.banked + sure + lo_side >= beta:
+            self._store(key, fb, True, hint, lo_side, hi_side)
+            return True
+        old = self.leader
+        self.leader = lead
+        self.hint = hint
         r = self._turn(beta)
-        if key is not None:
-            got = self.tt.get(key)
-            lo, hi = (0, 1 << 20) if got is None else got
-            if r:
-                lo = max(lo, fb)
-            else:
-                hi = min(hi, fb - 1)
-            self.tt[key] = (lo, hi)
+        self._store(key, fb, r, self.cut if self.cut >= 0 else hint, lo_side, hi_side)
         self.leader = old
         return r
 
     @cython.cfunc
+    @cython.locals(lo=cython.int, hi=cython.int)
+    def _store(self, key: object, fb: cython.int, r: cython.bint, hint: cython.int, lo_side: cython.int,
+               hi_side: cython.int) -> cython.void:
+        """What a search of `key` learnt: the points to come are at least `fb` (r) or below it."""
+        if key is None:
+            return
+        got = self.tt.get(key)
+        lo, hi = (0, 1 << 20) if got is None else (got[0], got[1])
+        if r:
+            lo = max(lo, fb)
+        else:
+            hi = min(hi, fb - 1)
+        self.tt[key] = (lo, hi, hint, lo_side, hi_side)
+
+    @cython.cfunc
     @cython.locals(seat=cython.int, mine=cython.ulonglong, maxi=cython.bint, r=cython.bint, c=cython.int,
                    prev=cython.int, nm=cython.int, i=cython.int, j=cython.int, score=cython.int, x=cython.int, carry=cython.int,
+                   hint=cython.int,
                    xs=cython.int, one=cython.ulonglong, between=cython.ulonglong, w=cython.int, s_turn=cython.int,
                    s_banked=cython.int, s_leader=cython.int, s_pile=cython.ulonglong, s_count=cython.longlong,
                    s_tmask=cython.ulonglong, s_tcv=cython.int, s_tgw=cython.longlong, s_led=cython.int,
@@ -393,6 +416,8 @@ class Search:
             self.turn = s_turn
             return r
         self.nodes += 1
+        hint = self.hint if not self.tk else -1
+        self.hint = -1
         seat = (self.leader + self.turn) % self.n
         mine = self._allowed(seat, self.led if self.tk else LEAD, self.first)
         if not mine:  # a fold (trump-only play): the next seat
@@ -425,7 +450,9 @@ class Search:
             # its strongest cards first; a follower tries first the cheapest card that takes the trick from
             # the other side, and otherwise gives its partner's trick points, or else throws its least.
             carry = 64 * self.cv[c] + 4 * self.gw[c]  # what the card carries to whoever takes it
-            if not self.tk:
+            if c == hint:
+                score = 1 << 20
+            elif not self.tk:
                 score = self.rank[self.group[c] * 64 + c] + carry // 8
             else:
                 x = self.rank[self.led * 64 + c]
@@ -460,7 +487,11 @@ class Search:
             self.tmask, self.tcv, self.tgw, self.led, self.best_rank, self.best_seat = (s_tmask, s_tcv, s_tgw, s_led,
                                                                                         s_rank, s_best)
             if r == maxi:  # the bidding side found a card reaching beta, or a defender one holding it below
+                if not self.tk:
+                    self.cut = c
                 return r
+        if not self.tk:
+            self.cut = -1
         return not maxi
 
     # ------------------------------------------------------------------

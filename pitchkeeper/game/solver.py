@@ -329,6 +329,8 @@ def setup(deal: Deal, pos: Position) -> Setup:
         piles_now = {s: [card_of[c] for c in range(len(card_of)) if pile_masks[k] >> c & 1] for k, s in enumerate(sides)}
         return _side_value(side_rules, piles_now, dict(zip(sides, count_list, strict=True)), bid)
 
+    if len(sides) * ((sum(values.values()) + 1).bit_length() + 1) > 62:
+        reads.add("piles")  # a summary too long for one number: the search keeps the piles instead (always enough)
     equivalence = t.ordered and "piles" not in reads
     trumps = [i for i, g in enumerate(t.group) if g == 4]
     tlo, thi = (trumps[0], trumps[-1]) if trumps else (1, 0)
