@@ -55,6 +55,11 @@ class Search:
     thi: cython.int
     use_sure: cython.bint  # every trump beats every other card, whatever the suit led (solver.setup checks)
     cside: cython.int[64]  # card -> the side of the seat holding it
+    cseat: cython.int[64]  # card -> the seat holding it
+    cls: cython.int[64]  # card -> its class: effective suit and signature (solver.setup), < 256
+    ncards: cython.int  # cards in the tables (the deck)
+    use_rel: cython.bint  # key the table by the cards' order within their suits, not by the cards themselves
+    kbuf: cython.uchar[128]
     need_count: cython.bint  # a side point reads the game count per side
     need_took: cython.bint  # a side point reads which sides took a trick
     need_piles: cython.bint  # a side point reads the captured cards themselves
@@ -92,12 +97,12 @@ class Search:
 
     def __init__(self, n: cython.int, nsides: cython.int, bid_side: cython.int, side_of: list, group: list,
                  rank: list, cv: list, gw: list, sig: list, follow: list, side_max: cython.int, needs: tuple,
-                 count_base: cython.longlong, side_fn: object, lead_fn: object, trumps: tuple) -> None:
+                 count_base: cython.longlong, side_fn: object, lead_fn: object, trumps: tuple, cls: list) -> None:
         if not cython.compiled:
             self.side_of, self.pn, self.hands, self.pile, self.count = [0] * 9, [0] * 9, [0] * 9, [0] * 9, [0] * 9
             self.tcard, self.tseat = [0] * 9, [0] * 9
             self.group, self.cv, self.gw, self.sig = [0] * 64, [0] * 64, [0] * 64, [0] * 64
-            self.cside = [0] * 64
+            self.cside, self.cseat, self.cls, self.kbuf = [0] * 64, [0] * 64, [0] * 64, [0] * 128
             self.rank, self.pcards, self.fn = [0] * 320, [0] * 117, [0] * 12
             self.fwhen, self.fallow = [0] * 48, [0] * 48
         i: cython.int
@@ -118,6 +123,9 @@ class Search:
         self.count_base = count_base
         self.side_fn, self.lead_fn = side_fn, lead_fn
         self.tlo, self.thi, self.use_sure = trumps
+        self.ncards, self.use_rel = len(cls), True
+        for i in range(len(cls)):
+            self.cls[i] = cls[i]
         self.memo, self.tt = {}, {}
         self.use_tt = self.use_equiv = True
         self.nodes = 0
@@ -152,6 +160,7 @@ class Search:
                         self.pcards[i * 13 + self.pn[i]] = c
                         self.pn[i] += 1
                         self.cside[c] = self.side_of[i]
+                        self.cseat[c] = i
         self.banked, self.leader, self.first = banked, leader, first
         self.turn = self.tk = 0
         self.tmask = 0
@@ -250,42 +259,48 @@ class Search:
     def summary(self) -> object:
         """What the side points still depend on of what has been taken (the side kinds' own reading of
         the piles, game.solver.setup): each side's game count, which sides took a trick, or the piles."""
-        return self._summary(-1, 0, 0)
+        return self._summary(-1, 0, 0, -1, 0, 0)
 
     @cython.cfunc
     @cython.locals(i=cython.int, took=cython.bint, n=cython.longlong)
-    def _summary(self, extra: cython.int, more: cython.ulonglong, gw: cython.longlong) -> object:
-        """The summary were side `extra` to take the cards `more` too, counting `gw` for game: a tuple of
-        the piles, or one number (solver.setup makes sure it fits 63 bits, else asks for the piles)."""
+    def _summary(self, a: cython.int, more_a: cython.ulonglong, gw_a: cython.longlong, b: cython.int,
+                 more_b: cython.ulonglong, gw_b: cython.longlong) -> object:
+        """The summary were side `a` to take the cards `more_a` too, counting `gw_a` for game, and side `b`
+        the cards `more_b` (-1: nobody): a tuple of the piles, or one number (solver.setup makes sure it
+        fits 63 bits, else asks for the piles)."""
         if self.need_piles:
-            return tuple([self.pile[i] | (more if i == extra else 0) for i in range(self.nsides)])
+            return tuple([self.pile[i] | (more_a if i == a else 0) | (more_b if i == b else 0)
+                          for i in range(self.nsides)])
         n = 0
         if self.need_took:
             for i in range(self.nsides):
-                took = self.pile[i] != 0 or (i == extra and more != 0)
+                took = self.pile[i] != 0 or (i == a and more_a != 0) or (i == b and more_b != 0)
                 n = n * 2 + (1 if took else 0)
         if self.need_count:
             for i in range(self.nsides):
-                n = n * self.count_base + self.count[i] + (gw if i == extra else 0)
+                n = n * self.count_base + self.count[i] + (gw_a if i == a else 0) + (gw_b if i == b else 0)
         return n
 
     @cython.cfunc
     @cython.locals(i=cython.int)
-    def _side(self, extra: cython.int, more: cython.ulonglong, gw: cython.longlong) -> cython.int:
-        """The side points the bidding side takes at the end of the hand, were side `extra` to take the
-        cards `more` too (-1: the hand as it stands): asked of game.solver (the point kinds) once per summary."""
-        key = self._summary(extra, more, gw)
+    def _side(self, a: cython.int, more_a: cython.ulonglong, gw_a: cython.longlong, b: cython.int,
+              more_b: cython.ulonglong, gw_b: cython.longlong) -> cython.int:
+        """The side points the bidding side takes at the end of the hand, were sides `a` and `b` to take
+        those cards too (-1: nobody; see `_summary`): asked of game.solver (the point kinds) once per summary."""
+        key = self._summary(a, more_a, gw_a, b, more_b, gw_b)
         got = self.memo.get(key)
         if got is None:
-            got = self.side_fn([self.pile[i] | (more if i == extra else 0) for i in range(self.nsides)],
-                               [self.count[i] + (gw if i == extra else 0) for i in range(self.nsides)])
+            got = self.side_fn([self.pile[i] | (more_a if i == a else 0) | (more_b if i == b else 0)
+                                for i in range(self.nsides)],
+                               [self.count[i] + (gw_a if i == a else 0) + (gw_b if i == b else 0)
+                                for i in range(self.nsides)])
             self.memo[key] = got
         return got
 
     @cython.cfunc
     def _final(self) -> cython.int:
         """The bidding side's points at the end of the hand: what it took, and the side points."""
-        return self.banked + self._side(-1, 0, 0)
+        return self.banked + self._side(-1, 0, 0, -1, 0, 0)
 
     # ------------------------------------------------------------------
     # The search
@@ -293,9 +308,11 @@ class Search:
     @cython.cfunc
     @cython.locals(lead=cython.int, old=cython.int, fb=cython.int, lo=cython.int, hi=cython.int, r=cython.bint,
                    c=cython.int, first_side=cython.int, sure=cython.int, against=cython.int, i=cython.int,
-                   hi_side=cython.int, lo_side=cython.int)
+                   hi_side=cython.int, lo_side=cython.int, run=cython.ulonglong, run_gw=cython.longlong,
+                   rest=cython.ulonglong, one=cython.ulonglong)
     def _boundary(self, beta: cython.int) -> cython.bint:
         """A trick boundary: the end of the hand, a bound, the table, or the search of the next lead."""
+        one = 1
         lead = self._lead_seat()
         if lead < 0:
             return self._final() >= beta
@@ -306,8 +323,10 @@ class Search:
         # the trick goes to its side (every card held is played at last; in trump-only play every trump).
         # So banked + sure <= value <= banked + rest_cv - sure_against + side_max.
         sure = against = 0
+        run = 0  # the run of top trumps: its cards, what they count for game, its side
+        run_gw = 0
+        first_side = -1
         if self.use_sure:
-            first_side = -1
             for c in range(self.thi, self.tlo - 1, -1):
                 if not (self.live >> c) & 1:
                     continue
@@ -315,6 +334,8 @@ class Search:
                     first_side = self.cside[c]
                 elif self.cside[c] != first_side:
                     break
+                run |= one << c
+                run_gw += self.gw[c]
                 if first_side == self.bid_side:
                     sure += self.cv[c]
                 else:
@@ -339,7 +360,8 @@ class Search:
             # takes the cards still held, so two positions with one key have the same points to come.
             # It keeps the lead that decided the last search (tried first: it changes only the order) and
             # the side points' bounds below, which depend on the key alone.
-            key = (self.live, self.summary(), lead * 2 + self.first)
+            key = (self._cards_key() if self.use_rel and self.use_equiv else self.live, self.summary(),
+                   lead * 2 + self.first)
             got = self.tt.get(key)
             if got is not None:
                 lo, hi, hint, lo_side, hi_side = got
@@ -351,12 +373,23 @@ class Search:
         # The side points lie between what they give were one defending side to take every card still held
         # (the least of those) and what they give were the bidding side to take them all: a side never
         # loses a game count or a sweep by taking more (solver.setup asks this only of such points).
+        # The run of top trumps goes to its side in both.
         if not known and self.side_max and not self.need_piles:
-            hi_side = self._side(self.bid_side, self.live, self.rest_gw)
+            rest = self.live & ~run
+            if first_side == self.bid_side or first_side < 0:
+                hi_side = self._side(self.bid_side, self.live, self.rest_gw, -1, 0, 0)
+            else:
+                hi_side = self._side(self.bid_side, rest, self.rest_gw - run_gw, first_side, run, run_gw)
             lo_side = hi_side
             for i in range(self.nsides):
-                if i != self.bid_side and lo_side:
-                    lo_side = min(lo_side, self._side(i, self.live, self.rest_gw))
+                if i == self.bid_side or not lo_side:
+                    continue
+                if first_side == self.bid_side:
+                    lo_side = min(lo_side, self._side(i, rest, self.rest_gw - run_gw, self.bid_side, run, run_gw))
+                elif first_side < 0 or first_side == i:
+                    lo_side = min(lo_side, self._side(i, self.live, self.rest_gw, -1, 0, 0))
+                else:
+                    lo_side = min(lo_side, self._side(i, rest, self.rest_gw - run_gw, first_side, run, run_gw))
         if self.banked + self.rest_cv - against + hi_side < beta:
             self._store(key, fb, False, hint, lo_side, hi_side)
             return False
@@ -370,6 +403,21 @@ class Search:
         self._store(key, fb, r, self.cut if self.cut >= 0 else hint, lo_side, hi_side)
         self.leader = old
         return r
+
+    @cython.cfunc
+    @cython.locals(c=cython.int, k=cython.int)
+    def _cards_key(self) -> bytes:
+        """The cards still held, up to cards that play alike: for each, in index order (each suit from its
+        weakest card up), its class and its holder. Two positions with one such key differ only in which
+        of several cards of one class, consecutive among the cards held, are gone: the same argument as for
+        equivalent cards maps every line of play of one onto a line of the same value of the other."""
+        k = 0
+        for c in range(self.ncards):
+            if (self.live >> c) & 1:
+                self.kbuf[k] = self.cls[c]
+                self.kbuf[k + 1] = self.cseat[c]
+                k += 2
+        return bytes(self.kbuf[:k])
 
     @cython.cfunc
     @cython.locals(lo=cython.int, hi=cython.int)

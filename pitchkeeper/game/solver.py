@@ -322,6 +322,7 @@ def setup(deal: Deal, pos: Position) -> Setup:
     sig = [sigs.setdefault((cv[i], gw[i], t.membership[i]), len(sigs)) for i in range(len(t.cards))]
     sig += [0] * (64 - len(sig))
     pad = list(t.group) + [0] * (64 - len(t.group))
+    classes: dict[tuple[int, int], int] = {}
     side_of = [side_ix[deal.side_of[p]] for p in seats]
     card_of = t.cards
 
@@ -339,7 +340,8 @@ def setup(deal: Deal, pos: Position) -> Setup:
         (t.rank[led * 64 + i] for i, g in enumerate(t.group) if g != 4), default=0) for led in range(5))
     init = (n, len(sides), side_ix[bid], side_of, pad, list(t.rank), cv, gw, sig, list(t.follow),
             sum(r.value for r, _ in side_rules), ("count" in reads, "took" in reads, "piles" in reads),
-            sum(values.values()) + 1, side_fn, _next_in, (tlo, thi, t.ordered and above and trumps == list(range(tlo, thi + 1))))
+            sum(values.values()) + 1, side_fn, _next_in, (tlo, thi, t.ordered and above and trumps == list(range(tlo, thi + 1))),
+            [classes.setdefault((t.group[i], sig[i]), len(classes)) for i in range(len(t.cards))])
     start = (hands, piles, counts, banked, leader, pos.first, trick)
     return Setup(t, seats, sides, init, start, equivalence)
 
