@@ -76,6 +76,7 @@ class Search:
     # -- the state --
     hands: cython.ulonglong[9]  # seat -> cards held
     live: cython.ulonglong  # every card held
+    live_n: cython.int  # how many
     pile: cython.ulonglong[9]  # side -> cards taken
     count: cython.longlong[9]  # side -> game count taken
     banked: cython.int  # points the bidding side has taken or is sure of (card points and points to the dealt)
@@ -151,8 +152,10 @@ class Search:
             self.pn[i] = 0
         for i in range(self.n):
             self.live |= self.hands[i]
+        self.live_n = 0
         for c in range(64):
             if (self.live >> c) & 1:
+                self.live_n += 1
                 self.rest_cv += self.cv[c]
                 self.rest_gw += self.gw[c]
                 for i in range(self.n):
@@ -174,6 +177,7 @@ class Search:
                 raise ValueError("a card in the trick is still held")
             self.hands[i] |= one << c  # held, then played: the trick is rebuilt by playing it
             self.live |= one << c
+            self.live_n += 1
             self.rest_cv += self.cv[c]
             self.rest_gw += self.gw[c]
             self._play(i, c)
@@ -214,6 +218,7 @@ class Search:
         one = 1
         self.hands[seat] &= ~(one << c)
         self.live &= ~(one << c)
+        self.live_n -= 1
         self.rest_cv -= self.cv[c]
         self.rest_gw -= self.gw[c]
         self.tcard[self.tk] = c
@@ -350,7 +355,7 @@ class Search:
         hi_side = self.side_max
         lo_side = 0
         known: cython.bint = False
-        if self.use_tt:
+        if self.use_tt and self.live_n > 2 * self.n:  # (the last two tricks are searched faster than looked up)
             # The table holds bounds of the points still to come (the value less `banked`), keyed by all
             # that those points depend on at a trick boundary: the cards each seat still holds (the union of
             # the hands tells each seat's, as every card was dealt to one seat), who leads, whether it is the
@@ -530,6 +535,7 @@ class Search:
             self.tk -= 1
             self.hands[seat] |= one << c
             self.live |= one << c
+            self.live_n += 1
             self.rest_cv += self.cv[c]
             self.rest_gw += self.gw[c]
             self.tmask, self.tcv, self.tgw, self.led, self.best_rank, self.best_seat = (s_tmask, s_tcv, s_tgw, s_led,
@@ -643,7 +649,8 @@ class Search:
     def _state(self) -> tuple:
         return ([self.hands[i] for i in range(9)], [self.pile[i] for i in range(9)], [self.count[i] for i in range(9)],
                 [self.tcard[i] for i in range(9)], [self.tseat[i] for i in range(9)],
-                (self.live, self.banked, self.rest_cv, self.rest_gw, self.first, self.leader, self.turn, self.tk, self.tmask,
+                (self.live, self.live_n, self.banked, self.rest_cv, self.rest_gw, self.first, self.leader, self.turn,
+                 self.tk, self.tmask,
                  self.tcv, self.tgw, self.led, self.best_rank, self.best_seat))
 
     def _restore(self, s: tuple) -> None:
@@ -651,7 +658,8 @@ class Search:
         for i in range(9):
             self.hands[i], self.pile[i], self.count[i], self.tcard[i], self.tseat[i] = (s[0][i], s[1][i], s[2][i],
                                                                                       s[3][i], s[4][i])
-        (self.live, self.banked, self.rest_cv, self.rest_gw, self.first, self.leader, self.turn, self.tk, self.tmask, self.tcv,
+        (self.live, self.live_n, self.banked, self.rest_cv, self.rest_gw, self.first, self.leader, self.turn,
+                 self.tk, self.tmask, self.tcv,
          self.tgw, self.led, self.best_rank, self.best_seat) = s[5]
 
     def trick(self) -> list:
