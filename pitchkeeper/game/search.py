@@ -25,6 +25,9 @@ except ImportError:  # no Cython: the declarations are no-ops (game.cython_shado
     from pitchkeeper.game import cython_shadow as cython
 
 COMPILED = cython.compiled  # True in the compiled build
+# The last tricks not worth a table look-up: compiled, searching the last two is cheaper than looking them up
+# (a look-up builds Python objects, a node does not); as plain Python every node costs as much as a look-up.
+UNTABLED = 2 if cython.compiled else 0
 LEAD = 5  # the "suit led" of the card that leads a trick
 SEATS = 9  # at most this many players (the rulesets allow 2-9)
 HELD = 13  # at most this many cards in one hand
@@ -124,7 +127,7 @@ class Search:
         self.count_base = count_base
         self.side_fn, self.lead_fn = side_fn, lead_fn
         self.tlo, self.thi, self.use_sure = trumps
-        self.ncards, self.use_rel = len(cls), True
+        self.ncards, self.use_rel = len(cls), max(cls, default=0) < 256  # a class is one byte of the key
         for i in range(len(cls)):
             self.cls[i] = cls[i]
         self.memo, self.tt = {}, {}
@@ -355,7 +358,7 @@ class Search:
         hi_side = self.side_max
         lo_side = 0
         known: cython.bint = False
-        if self.use_tt and self.live_n > 2 * self.n:  # (the last two tricks are searched faster than looked up)
+        if self.use_tt and self.live_n > UNTABLED * self.n:
             # The table holds bounds of the points still to come (the value less `banked`), keyed by all
             # that those points depend on at a trick boundary: the cards each seat still holds (the union of
             # the hands tells each seat's, as every card was dealt to one seat), who leads, whether it is the
