@@ -10,14 +10,20 @@ hand entered as `captured`.
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pitchkeeper.errors import PitchError
 from pitchkeeper.game import records, rulesets, sampling, scoring
 from pitchkeeper.game.cards import SUITS
 from pitchkeeper.game.play import TRUMP, allowed, first_lead_suits, replay, sets_trump
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import deals
 
 NAMES = rulesets.builtin_names()
 LOADED = {n: rulesets.load(n) for n in NAMES}
@@ -128,3 +134,67 @@ def test_the_generator_plays_every_card_of_a_suit_or_trump_deal() -> None:
     n = len(g["base"]["players"])
     assert len(g["tricks"]) == LOADED["seven-point"].settings["deck"]["hand_size"]
     assert sum(len(cs) for cs in g["captured"].values()) == n * len(g["tricks"])
+
+
+SPOIL = ["none", "leader", "swap", "held", "twice", "illegal"]
+
+
+def _spoiled(record: dict[str, Any], how: str, rng: random.Random) -> dict[str, Any]:
+    """A played-out record spoiled one way: a wrong leader, two cards of a trick swapped, a held card
+    left out, a card played twice, or two players' cards traded (so one of them played illegally)."""
+    tricks = [dict(t, cards=list(t["cards"])) for t in record["tricks"]]
+    t = rng.choice(tricks)
+    if how == "leader":
+        t["leader"] = rng.choice(list(record["held"]))
+    elif how == "swap" and len(t["cards"]) > 1:
+        t["cards"][0], t["cards"][-1] = t["cards"][-1], t["cards"][0]
+    elif how == "held":
+        p = rng.choice(list(record["held"]))
+        record = dict(record, held={**record["held"], p: record["held"][p][1:]})
+    elif how == "twice":
+        other = rng.choice(tricks)
+        t["cards"][-1] = t["cards"][-1].split(":")[0] + ":" + other["cards"][0].split(":")[1]
+    elif how == "illegal":
+        a, b = t["cards"][0].split(":"), t["cards"][-1].split(":")
+        t["cards"][0], t["cards"][-1] = f"{a[0]}:{b[1]}", f"{b[0]}:{a[1]}"
+        record = dict(record, held={p: [b[1] if c == a[1] else a[1] if c == b[1] else c for c in cs]
+                                    for p, cs in record["held"].items()})
+    return dict(record, tricks=tricks)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(NAMES), st.integers(0, 2**32 - 1), st.sampled_from(SPOIL), st.booleans())
+def test_a_spoiled_trick_record_is_refused_in_one_line_or_judged_with_its_illegal_plays(
+        name: str, seed: int, how: str, held: bool) -> None:
+    """Tricks are played back into captured cards and who played each: a record that cannot have been
+    played is refused in one line naming the trick or the held cards; one that can is judged, every card
+    played captured once, and every illegal play named with the card its player played in that trick."""
+    r = LOADED[name]
+    rng = random.Random(seed)
+    players, teams = sampling.random_table(r, rng)
+    record = deals.play_out(r, rng, players, teams, rng.choice(players))
+    if record is None:
+        return
+    record = _spoiled(record, how, rng)
+    if not held:
+        del record["held"]
+    table = records.parse_table({"players": players, **({"teams": teams} if teams else {})})
+    try:
+        hand = records.parse_hand(record, table)
+    except PitchError:
+        return  # refused as written (a card the record cannot hold): the parser's one line, tested elsewhere
+    try:
+        v = scoring.verdict(r, table, hand)
+    except PitchError as e:
+        assert how != "none", e
+        assert "\n" not in str(e) and (e.where or "").startswith(("tricks", "held", "dealt")), str(e)
+        return
+    if how == "none":
+        assert v.illegal == ()
+    played = {(t.number, p, c) for t in v.tricks for p, c in t.plays}
+    assert all((i.trick, i.player, i.card) in played for i in v.illegal)
+    in_tricks = [c for t in v.tricks for _, c in t.plays]
+    assert len(in_tricks) == len(set(in_tricks))
+    awarded = [a.point for a in v.awards]
+    assert len(awarded) == len(set(awarded))
+    assert all(a.card in in_tricks for a in v.awards if a.card is not None)

@@ -1,18 +1,22 @@
 """A new kind of point is one entry in game.kinds: registered at run time, a ruleset can name it, and it is
-checked, scored (on the fast and the careful path, by cards or entered by hand), asked and worded with no
-other module touched. And nothing outside the registry branches on a kind's name."""
+checked, scored (by cards, by tricks or entered by hand), asked and worded with no other module touched.
+And nothing outside the registry branches on a kind's name."""
 
 from __future__ import annotations
 
 import ast
+import random
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import pitchkeeper
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game import answers, kinds, records, rulesets, schema, scoring
+from pitchkeeper.game import answers, kinds, records, rulesets, sampling, schema, scoring
 from pitchkeeper.game.kinds import PointKind
 from pitchkeeper.reports.houserules import starter
 from pitchkeeper.words.explain import describe
@@ -32,25 +36,23 @@ EW = ["5H", "9H", "QD", "10S", "2C", "3D", "6S", "7S"]
 """
 
 
-def _most(rule, captured, key_side, zero, counts, bid_side):  # type: ignore[no-untyped-def]
-    took = zero.copy()
-    for key, cards in captured:
-        took[key_side[key]] += len(cards)
+def _most(rule: rulesets.PointRule, piles: kinds.Piles) -> kinds.SideWin:
+    took = {side: len(cards) for side, cards in piles.by_side.items()}
     top = max(took.values())
     leaders = [s for s, v in took.items() if v == top]
-    return (leaders[0] if len(leaders) == 1 else None), "most", took
+    return kinds.SideWin(leaders[0] if len(leaders) == 1 else None, "most", took)
 
 
-def _nth(rule, card, what, owner, high, plan):  # type: ignore[no-untyped-def]
+def _nth(rule: rulesets.PointRule, play: kinds.InPlay) -> kinds.CardWin | None:
     n = rule.extra["nth"]
-    seen = [c for c in plan.order if c in owner]
-    return (seen[n - 1], f"trump number {n} from the top in play") if len(seen) >= n else None
+    seen = [c for c in play.view.order if c in play.cards]
+    return kinds.CardWin(seen[n - 1], f"trump number {n} from the top in play") if len(seen) >= n else None
 
 
 @pytest.fixture
 def toy_kinds() -> Iterator[None]:
     kinds.register(PointKind("most-tricks", frozenset(), lambda p, worth, to: f"{worth} for taking the most cards",
-                             side=_most, reason=lambda a: f"{a.side} took the most cards ({a.why[1][a.side]})",
+                             side=_most, reason=lambda a: f"{a.side} took the most cards ({a.why.what[a.side]})",
                              ties=True))
     kinds.register(PointKind("nth-trump", frozenset({"to", "nth"}),
                              lambda p, worth, to: f"{worth} for trump number {p.extra['nth']} from the top, {to}",
@@ -62,10 +64,10 @@ def toy_kinds() -> Iterator[None]:
         kinds.unregister("nth-trump")
 
 
-def _judge(ruleset: rulesets.Ruleset, text: str) -> tuple[scoring.Verdict, scoring.Verdict]:
+def _judge(ruleset: rulesets.Ruleset, text: str) -> scoring.Verdict:
     table, hand = records.parse_hand_record(tomllib.loads(text))
     table.check_against(ruleset)
-    return scoring.verdict(ruleset, table, hand), scoring._careful(ruleset, table, hand)
+    return scoring.verdict(ruleset, table, hand)
 
 
 def test_an_unregistered_kind_is_refused_by_name() -> None:
@@ -75,29 +77,26 @@ def test_an_unregistered_kind_is_refused_by_name() -> None:
     assert any(p.startswith("points.second.nth: unknown key") for p in problems), problems
 
 
-def test_a_registered_kind_is_scored_by_cards_on_both_paths(toy_kinds: None) -> None:
+def test_a_registered_kind_is_scored_by_cards(toy_kinds: None) -> None:
     rs = rulesets.load(TOY)
-    fast, careful = _judge(rs, HAND)
-    for v in (fast, careful):
-        got = {a.point: (a.card, a.side, a.value) for a in v.awards}
-        assert got["most"] == (None, "NS", 1)  # NS took 16 cards, EW 8
-        assert got["second"] == ("KH", "NS", 1)  # AH, KH, 9H, 5H, 2H in play
-        reasons = {a.point: a.reason for a in v.awards}
-        assert reasons["most"] == "NS took the most cards (16)"
-        assert reasons["second"] == "K♥ is trump number 2 from the top in play; NS captured it"
-    assert fast.to_json() == careful.to_json()
-    assert fast.taken == {"NS": 5, "EW": 0}  # high, low, game and the two new points
+    v = _judge(rs, HAND)
+    got = {a.point: (a.card, a.side, a.value) for a in v.awards}
+    assert got["most"] == (None, "NS", 1)  # NS took 16 cards, EW 8
+    assert got["second"] == ("KH", "NS", 1)  # AH, KH, 9H, 5H, 2H in play
+    reasons = {a.point: a.reason for a in v.awards}
+    assert reasons["most"] == "NS took the most cards (16)"
+    assert reasons["second"] == "K♥ is trump number 2 from the top in play; NS captured it"
+    assert v.taken == {"NS": 5, "EW": 0}  # high, low, game and the two new points
     tied = HAND.replace('"8S", "9D", "10C", "JD", "3S", "4C"]', '"8S", "9D"]').replace(
         '"6S", "7S"]', '"6S", "7S", "10C", "JD", "3S", "4C"]')
-    for v in _judge(rs, tied):
-        assert "most" not in {a.point for a in v.awards}  # 12 cards each: nobody took the most
+    assert "most" not in {a.point for a in _judge(rs, tied).awards}  # 12 cards each: nobody took the most
 
 
 def test_a_registered_kind_is_entered_asked_and_worded(toy_kinds: None) -> None:
     rs = rulesets.load(TOY)
     quick = HAND.split("[captured]")[0] + ('points = { high = "NS", low = "EW", most = "EW", second = "N" }\n')
-    for v in _judge(rs, quick):
-        assert {a.point: a.side for a in v.awards} == {"high": "NS", "low": "EW", "second": "NS", "most": "EW"}
+    v = _judge(rs, quick)
+    assert {a.point: a.side for a in v.awards} == {"high": "NS", "low": "EW", "second": "NS", "most": "EW"}
     most, second = rs.point("most"), rs.point("second")
     assert most is not None and second is not None
     assert answers.question(most) == "who won most?" and answers.nobody(most, "tie", False)
@@ -163,3 +162,79 @@ def test_nothing_outside_the_registry_branches_on_a_kinds_name() -> None:
     assert found == {}
     # and the check itself sees such a branch
     assert _branches_on_a_kind(ast.parse('if rule.of == "game": pass\nx = p.of in ("card", "game")')) == [1, 2]
+
+
+# ---------------------------------------------------------------------------
+# "Most trumps taken": a side's point that reads the trump view, added by one register() call
+
+
+def _most_trumps(rule: rulesets.PointRule, piles: kinds.Piles) -> kinds.SideWin:
+    took = {side: sum(c in piles.view.strength for c in cards) for side, cards in piles.by_side.items()}
+    top = max(took.values())
+    leaders = [s for s, v in took.items() if v == top]
+    return kinds.SideWin(leaders[0] if top and len(leaders) == 1 else None, "most-trumps", took)
+
+
+@pytest.fixture
+def most_trumps() -> Iterator[None]:
+    kinds.register(PointKind("most-trumps", frozenset(), lambda p, worth, to: f"{worth} for taking the most trumps",
+                             side=_most_trumps, ties=True,
+                             reason=lambda a: f"{a.side} took the most trumps ({a.why.what[a.side]})"))
+    try:
+        yield
+    finally:
+        kinds.unregister("most-trumps")
+
+
+def test_most_trumps_taken_is_one_registered_kind(most_trumps: None, tmp_path: Path) -> None:
+    rules = tmp_path / "most-trumps.toml"
+    rules.write_text('extends = "partnership-pitch"\n\n[points.trumps]\nof = "most-trumps"\nvalue = 2\n',
+                     encoding="utf-8")
+    record = tomllib.loads(HAND)
+    got = pitchkeeper.judge_hand(record, str(rules))
+    by_point = {a["point"]: a for a in got["awards"]}
+    assert by_point["trumps"] == {"point": "trumps", "card": None, "side": "NS", "player": None, "value": 2}
+    assert got["taken"] == {"NS": 5, "EW": 0}  # high, low, game, and 2 for the trumps: NS took AH KH 2H, EW 5H 9H
+    rs = rulesets.load(rules)
+    v = _judge(rs, HAND)
+    assert {a.point: a.reason for a in v.awards}["trumps"] == "NS took the most trumps (3)"
+    swapped = HAND.replace('"2H", "KH"', '"2H", "QD"').replace('"9H", "QD"', '"9H", "KH"')  # KH to EW, QD to NS
+    trumps = {a.point: a for a in _judge(rs, swapped).awards}["trumps"]
+    assert (trumps.side, trumps.reason) == ("EW", "EW took the most trumps (3)")  # the fewer cards, the more trumps
+    quick = HAND.split("[captured]")[0] + 'points = { high = "NS", low = "NS", trumps = "EW" }\n'
+    assert pitchkeeper.judge_hand(tomllib.loads(quick), str(rules))["taken"] == {"NS": 2, "EW": 2}
+    assert describe(rs)["point:trumps"] == ("Points", "trumps: 2 points for taking the most trumps")
+
+
+# ---------------------------------------------------------------------------
+# The kinds as a solver asks them: from the cards in play and the trump view alone
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(rulesets.builtin_names()), st.integers(0, 2**32 - 1))
+def test_each_kind_answers_from_the_cards_in_play_as_the_engine_judges(name: str, seed: int) -> None:
+    """Asked of a hand's captured cards, each card point's kind names the card the verdict awards, and
+    each side point's kind the side it awards: the engine decides nothing a kind does not say."""
+    rs = rulesets.load(name)
+    rng = random.Random(seed)
+    players, teams = sampling.random_table(rs, rng)
+    record = {"players": players, **({"teams": teams} if teams else {}),
+              **sampling.random_hand(rs, rng, players, teams)}
+    table, hand = records.parse_hand_record(record)
+    try:
+        v = scoring.verdict(rs, table, hand)
+    except PitchError:
+        return  # a sampled bid this ruleset refuses
+    assert hand.captured is not None
+    view = rs.views[hand.trump]
+    cards = frozenset(c for _, cs in hand.captured for c in cs)
+    piles = {s: [c for k, cs in hand.captured if table.side_of(k) == s for c in cs] for s in table.sides}
+    awarded = {a.point: a for a in v.awards}
+    for rule in rs.points:
+        if rule.kind.card is not None:
+            won = rule.kind.card(rule, kinds.InPlay(view, cards))
+            assert (won and won.card) == (awarded[rule.id].card if rule.id in awarded else None)
+        else:
+            assert rule.kind.side is not None
+            side = rule.kind.side(rule, kinds.Piles(view, piles, v.bid.side)).side
+            assert side == (awarded[rule.id].side if rule.id in awarded else None)

@@ -57,17 +57,6 @@ def test_a_table_command_draws_without_rich(log: tuple[Path, dict[str, str]], i:
     assert len(p.stdout.splitlines()) > 1 or args[0] == "--version", p.stdout  # it drew something
 
 
-# What no table command loads since its records stopped being dataclasses (game.frozen): a frozen
-# dataclass compiles its methods at every start (~1 ms each), and `dataclasses` itself costs more.
-@pytest.mark.parametrize("i", range(len(commands("m"))))
-def test_a_table_command_compiles_no_dataclass(log: tuple[Path, dict[str, str]], i: int) -> None:
-    path, env = log
-    args = commands(str(path))[i]
-    mods, p = imported_by(args, env)
-    assert p.returncode == 0, (args, p.stderr[-800:])
-    assert "dataclasses" not in mods, args
-
-
 def test_the_root_help_builds_no_command(log: tuple[Path, dict[str, str]]) -> None:
     """`pitchkeeper --help` lists every command from its help text: no command's parameters are built,
     so no domain module a command would need is loaded (the game engine, the log's loader, TOML)."""

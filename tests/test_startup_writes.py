@@ -1,4 +1,4 @@
-"""What the commands at the table load on a log they have seen before: no TOML parser, no json, not the
+"""What the commands at the table load on a log they have seen before: no TOML parser, not the
 module `pickle`, no platformdirs. Each of these costs a millisecond or more at every start, and each is
 replaced there by what the caches hold (the replay checkpoint, the ruleset cache, the status cache,
 all in the data folder); a log or ruleset edited behind their back still reads right (tests/test_rulecache.py,
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from helpers import imported_by
 
-SLOW = ("tomllib", "json", "pickle", "platformdirs", "tomli_w")
+SLOW = ("tomllib", "pickle", "platformdirs", "tomli_w")
 QUICK = ["--high", "Us", "--low", "Them", "--jack", "Us", "--game", "Us", "--rest", "none"]
 
 

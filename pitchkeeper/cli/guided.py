@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 
 from pitchkeeper.cli import MatchOpt, interactive, topic, warn
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game.frozen import Frozen, _set
 from pitchkeeper.logbook.entry import NOT_OUT, amount_of, auction_calls, owner_name
 
 commands = topic()
@@ -33,20 +32,11 @@ class _Quit(Exception):
     """The player typed q (or input ended): stop, keeping the hands already saved."""
 
 
-class _Question(Frozen):
-    """A game.frozen record (no dataclass compiled when `--help` lists this command)."""
-
-    __slots__ = _fields = ("key", "prompt", "default", "parse")
+class _Question(NamedTuple):
     key: str
     prompt: str
     default: str | None
     parse: Any  # str -> value, raising PitchError to ask again
-
-    def __init__(self, key: str, prompt: str, default: str | None, parse: Any) -> None:
-        _set(self, "key", key)
-        _set(self, "prompt", prompt)
-        _set(self, "default", default)
-        _set(self, "parse", parse)
 
 
 def _ask(q: _Question, echo: bool, at_terminal: bool = False) -> tuple[str, Any]:

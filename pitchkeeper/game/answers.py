@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game.kinds import always_out
 
 if TYPE_CHECKING:
     from pitchkeeper.game.rulesets import PointRule, Ruleset
@@ -65,8 +66,6 @@ def missing_message(ruleset: Ruleset, missing: list[str], option: bool = True) -
     rules = {p.id: p for p in ruleset.points}
     names = ", ".join(missing)
     first = rules[missing[0]]
-    from pitchkeeper.game.scoring import always_out
-
     if option:
         how = [f"--{first.id} WHO" + (" (the player dealt it)" if first.to == "dealt" else "")]
         maybe = [m for m in missing if not rules[m].kind.ties and not always_out(rules[m])]
@@ -83,8 +82,6 @@ def missing_message(ruleset: Ruleset, missing: list[str], option: bool = True) -
 def beyond_rest(ruleset: Ruleset, missing: list[str]) -> list[str]:
     """The unanswered points that "the rest were not out" cannot answer: game (always played out; a
     tie is said as such) and the points always out (someone won, or was dealt, them)."""
-    from pitchkeeper.game.scoring import always_out
-
     rules = {p.id: p for p in ruleset.points}
     return [m for m in missing if rules[m].kind.ties or always_out(rules[m])]
 

@@ -20,6 +20,7 @@ Errors name the call (`auction[N]`, counted from 1) so a player can find it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game.records import Hand, Table
@@ -36,6 +37,14 @@ class Outcome:
     seller: str | None = None  # sell-out: eldest, when he sold the pitch
     refused: str | None = None  # sell-out: the top bidder eldest refused by undertaking the bid himself
     price: int = 0  # sell-out: the sale's price, or the refused offer
+
+
+class HighBid(NamedTuple):
+    """The highest bid so far in an auction."""
+
+    player: str
+    value: int
+    smudge: bool
 
 
 def eldest(table: Table, dealer: str) -> str:
@@ -118,7 +127,7 @@ def check_auction(ruleset: Ruleset, table: Table, hand: Hand) -> Outcome | None:
 def _once_around(ruleset: Ruleset, table: Table, hand: Hand, b: dict) -> Outcome:
     order = speaking_order(table, hand.dealer)
     dealer = order[-1]
-    high: tuple[str, int, bool] | None = None  # (player, value, smudge)
+    high: HighBid | None = None
     pitched = False
     for n, (player, call) in enumerate(hand.auction, 1):
         where = f"auction[{n}]"
@@ -130,7 +139,7 @@ def _once_around(ruleset: Ruleset, table: Table, hand: Hand, b: dict) -> Outcome
                              f"(calls go clockwise from the dealer's left, {order[0]})", where)
         if pitched:
             if call != "pass":
-                raise PitchError(f"{high[0] if high else ''} pitched a card, which ends the auction; "
+                raise PitchError(f"{high.player if high else ''} pitched a card, which ends the auction; "
                                  f"{player} can only pass", where)
             continue
         last = n == len(order)
@@ -139,16 +148,16 @@ def _once_around(ruleset: Ruleset, table: Table, hand: Hand, b: dict) -> Outcome
         if call == "pass":
             continue
         value, smudge = _value(call, b, ruleset.name, where)
-        if high is None or value > high[1]:
-            high = (player, value, smudge)
-        elif value == high[1] and last and _may_steal(b, high[1]):
-            high = (player, value, smudge)  # the dealer's privilege: equal the high bid and take it
-        elif value == high[1] and last and b["steal"] == "below-top":
+        if high is None or value > high.value:
+            high = HighBid(player, value, smudge)
+        elif value == high.value and last and _may_steal(b, high.value):
+            high = HighBid(player, value, smudge)  # the dealer's privilege: equal the high bid and take it
+        elif value == high.value and last and b["steal"] == "below-top":
             raise PitchError(f"the dealer may not take a top bid ({_label(value, smudge, b)}) by equalling it: "
-                             f"{high[0]} keeps it", where)
+                             f"{high.player} keeps it", where)
         else:
-            raise PitchError(f"{player} bid {_label(value, smudge, b)}, not higher than {high[0]}'s "
-                             f"{_label(high[1], high[2], b)}" + _steal_words(b, f"the dealer {dealer}"), where)
+            raise PitchError(f"{player} bid {_label(value, smudge, b)}, not higher than {high.player}'s "
+                             f"{_label(high.value, high.smudge, b)}" + _steal_words(b, f"the dealer {dealer}"), where)
         pitched = call == "pitch"
     if len(hand.auction) < len(order) and not pitched:
         missing = order[len(hand.auction)]
@@ -158,7 +167,7 @@ def _once_around(ruleset: Ruleset, table: Table, hand: Hand, b: dict) -> Outcome
         if b["all_pass"] == "redeal":
             raise PitchError(f"everyone passed: {ruleset.name} deals again, so there is no hand to score", "auction")
         return Outcome(order[0], 0)  # eldest-pitches
-    return Outcome(high[0], high[1], high[2])
+    return Outcome(high.player, high.value, high.smudge)
 
 
 def _sell_out(ruleset: Ruleset, table: Table, hand: Hand, b: dict) -> Outcome:
@@ -180,7 +189,7 @@ def _sell_out(ruleset: Ruleset, table: Table, hand: Hand, b: dict) -> Outcome:
         want = f"pitch ({first}:pitch, a contract of {b['pitch_at_once']}) or " if b["pitch_at_once"] else ""
         raise PitchError(f"eldest hand {first} either {want}passes to offer the pitch for sale", "auction[1]")
     # 2. the others bid once each, each higher than the last
-    high: tuple[str, int, bool] | None = None
+    high: HighBid | None = None
     others = order[1:]
     for k, expected in enumerate(others):
         n = k + 2
@@ -197,10 +206,10 @@ def _sell_out(ruleset: Ruleset, table: Table, hand: Hand, b: dict) -> Outcome:
         if call == "pass":
             continue
         value, smudge = _value(call, b, ruleset.name, where)
-        if high is not None and value <= high[1]:
-            raise PitchError(f"{player} bid {_label(value, smudge, b)}, not higher than {high[0]}'s "
-                             f"{_label(high[1], high[2], b)}", where)
-        high = (player, value, smudge)
+        if high is not None and value <= high.value:
+            raise PitchError(f"{player} bid {_label(value, smudge, b)}, not higher than {high.player}'s "
+                             f"{_label(high.value, high.smudge, b)}", where)
+        high = HighBid(player, value, smudge)
     # 3. eldest sells, or undertakes the top bid himself
     n = len(order) + 1
     where = f"auction[{n}]"
@@ -213,22 +222,22 @@ def _sell_out(ruleset: Ruleset, table: Table, hand: Hand, b: dict) -> Outcome:
             raise PitchError(f"nobody bid: {ruleset.name} deals again, so there is no hand to score", "auction")
         return Outcome(first, 0)  # no bid: eldest pitches without a contract
     if len(calls) < n:
-        raise PitchError(f"eldest hand {first} has not said whether he sells to {high[0]} ({first}:pass) "
-                         f"or undertakes {_label(high[1], high[2], b)} himself", where)
+        raise PitchError(f"eldest hand {first} has not said whether he sells to {high.player} ({first}:pass) "
+                         f"or undertakes {_label(high.value, high.smudge, b)} himself", where)
     player, call = calls[-1]
     if player != first:
         raise PitchError(f"{player} speaks out of turn: eldest hand {first} has the last word", where)
     if call == "pass":
-        return Outcome(high[0], high[1], high[2], seller=first, price=high[1])
+        return Outcome(high.player, high.value, high.smudge, seller=first, price=high.value)
     value, smudge = _value(call, b, ruleset.name, where)
-    top = _label(high[1], high[2], b)
-    if not _may_steal(b, high[1]):
+    top = _label(high.value, high.smudge, b)
+    if not _may_steal(b, high.value):
         raise PitchError(f"eldest hand {first} may not undertake {top} by equalling it "
                          f"(bidding.steal = {b['steal']}): he sells ({first}:pass)", where)
-    if value != high[1]:  # seed 001: "undertake to make as many points as the bidder" - no more, no fewer
-        raise PitchError(f"eldest hand {first} bid {_label(value, smudge, b)}, but may only sell to {high[0]} or "
-                         f"undertake as many points as {high[0]}'s {top} ({first}:{high[1]})", where)
-    return Outcome(first, value, smudge, refused=high[0], price=high[1])
+    if value != high.value:  # seed 001: "undertake to make as many points as the bidder" - no more, no fewer
+        raise PitchError(f"eldest hand {first} bid {_label(value, smudge, b)}, but may only sell to {high.player} or "
+                         f"undertake as many points as {high.player}'s {top} ({first}:{high.value})", where)
+    return Outcome(first, value, smudge, refused=high.player, price=high.value)
 
 
 def check_bid(ruleset: Ruleset, table: Table, hand: Hand) -> None:

@@ -6,8 +6,6 @@ string, so the engine can key tables by it without wrapping objects.
 
 from __future__ import annotations
 
-from sys import intern
-
 from pitchkeeper.errors import PitchError, nearest
 
 Card = str
@@ -37,8 +35,7 @@ _JOKER_ALIASES = {
     "hj": "HJ", "lj": "LJ", "jk": "JK",
 }
 
-# interned: every parsed card is one of these very objects, so the engine's tables find it by identity
-ALL_CARDS: tuple[Card, ...] = tuple(intern(r + s) for s in SUITS for r in RANKS) + JOKERS
+ALL_CARDS: tuple[Card, ...] = tuple(r + s for s in SUITS for r in RANKS) + JOKERS
 _RANK_OF = {r + s: r for s in SUITS for r in RANKS}
 _SUIT_OF = {r + s: s for s in SUITS for r in RANKS}
 
@@ -60,7 +57,7 @@ def try_card(text: str) -> Card | None:
     rank = _RANK_ALIASES.get(t[:-1])
     if suit is None or rank is None:
         return None
-    return intern(rank + suit)
+    return rank + suit
 
 
 def parse_card(text: object) -> Card:

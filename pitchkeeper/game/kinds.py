@@ -1,74 +1,101 @@
-"""The kinds of point (`of` in a ruleset's [points.ID]): one entry each, read by everything that scores,
-checks or words a point.
+"""The kinds of point (`of` in a ruleset's [points.ID]): how each point of Pitch is won, written once.
 
 A kind says which [points.ID] keys it takes (with the field of any key of its own: its type, default
 and words, for the validator and the schema), whether it can go to the player dealt it, how a hand's
-winner of it is found, and its words for `rules show`. The validator, the schema's choices, both
-scoring paths (careful and compiled), quick entry, the table's questions and `rules show` read the
-kind here and never branch on its name, so a new kind of point is one `register(PointKind(...))`.
+winner of it is found, and its words for `rules show`. The validator, the schema's choices, the engine
+(game.scoring), quick entry, the table's questions and `rules show` read the kind here and never branch
+on its name, so a new kind of point is one `register(PointKind(...))`.
 
-Two shapes of point: a card's point (`card`: which captured card wins it, then its captor or the
-player dealt it scores it) and a side's point (`side`: which side wins it outright, as game or a
-sweep). Both functions are called once per point per hand by the engine: keep them small.
-Kept light (no imports but game.frozen; no dataclass compiled): rulesets reads it at start-up, where
-`rules list` needs no verdicts.
+Two shapes of point, each found by one function of its kind, which reads only the cards and the plan
+of the trump (`ruleset.views[trump]`, a `TrumpView`: the trumps from the highest down, the low order,
+each point's card and its words):
+
+- a card's point: `kind.card(rule, InPlay(view, cards))` says which card in play wins it, and why
+  (`CardWin`), or None when none does. `cards` is the cards in play (captured): anything that answers
+  `card in cards`. The engine gives the point to the card's captor, or to the player dealt it.
+- a side's point: `kind.side(rule, Piles(view, by_side, bidder))` says which side wins it outright
+  (`SideWin`: None when nobody does), from the cards each side took and the bidding side.
+
+That is the whole interface a caller needs: the engine asks it of the captured cards of a hand, and a
+solver may ask it of any layout of the cards it explores, with no second copy of a rule:
+
+    view = ruleset.views[trump]
+    for rule in ruleset.points:
+        if rule.kind.card is not None:
+            won = rule.kind.card(rule, InPlay(view, cards))  # CardWin(card, what) or None
+        else:
+            won = rule.kind.side(rule, Piles(view, {"Us": us, "Them": them}, "Us"))  # SideWin(side, ...)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Container, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pitchkeeper.game.frozen import Frozen, _set
+from pitchkeeper.game.cards import RANK_NAMES, Card, card_name
+from pitchkeeper.game.verdicts import Award, GameCount
+from pitchkeeper.game.vocabulary import symbol_words
 
 if TYPE_CHECKING:
-    from pitchkeeper.game.cards import Card
-    from pitchkeeper.game.compiled import TrumpPlan
-    from pitchkeeper.game.rulesets import PointRule
-    from pitchkeeper.game.verdicts import Award
+    from pitchkeeper.game.rulesets import PointRule, TrumpView
 
-# (rule, the card the point is for or None, that card in words, captured card -> key, the highest trump
-# captured or None, the trump's plan) -> (the card that wins the point, what makes it so) or None
-CardFinder = Callable[["PointRule", "Card | None", str, Mapping["Card", str], "Card | None", "TrumpPlan"],
-                      "tuple[Card, str] | None"]
-# (rule, captured cards by key, key -> side, every side at 0, the rule's counts when already counted
-# or None, the bidding side) -> (the side that wins it or None, how, what) - `how, what` go in Award.why
-SideFinder = Callable[["PointRule", Iterable[tuple[str, Iterable["Card"]]], Mapping[str, str], dict[str, int],
-                       "dict[str, int] | None", str], "tuple[str | None, str, Any]"]
+
+class InPlay(NamedTuple):
+    """What a card's point is found from: the trump's view and the cards in play."""
+
+    view: TrumpView
+    cards: Container[Card]  # the cards in play (captured): `card in cards` is all a finder asks
+
+
+class Piles(NamedTuple):
+    """What a side's point is found from: the trump's view, what each side took, and who bid."""
+
+    view: TrumpView
+    by_side: Mapping[str, Sequence[Card]]  # every side of the table, in its order, and the cards it took
+    bidder: str  # the bidding side
+
+
+class CardWin(NamedTuple):
+    """The card that wins a card's point, and what makes it so in words ("high", "the jack of trumps")."""
+
+    card: Card
+    what: str
+
+
+class SideWin(NamedTuple):
+    """The side that wins a side's point (None: nobody), the kind's word for how (Why.how), and what its
+    `reason` reads (Why.what: game's GameCount, say)."""
+
+    side: str | None
+    how: str
+    what: Any = ""
+
+
+CardFinder = Callable[["PointRule", InPlay], "CardWin | None"]
+SideFinder = Callable[["PointRule", Piles], SideWin]
 
 
 def _never(rule: PointRule) -> bool:
     return False
 
 
-class PointKind(Frozen):
+class PointKind(NamedTuple):
     """One kind of point. Exactly one of `card` and `side` is given."""
 
-    __slots__ = _fields = ("id", "keys", "words", "card", "side", "reason", "always_out", "always_words",
-                           "bidder_only", "ties", "game", "fields")
     id: str
     keys: frozenset[str]  # the [points.ID] keys it takes besides of, value, label and enabled
     words: Callable[[PointRule, str, str], str]  # (rule, its worth, to whom) -> its sentence in `rules show`
-    card: CardFinder | None  # a card's point: it may go to the player dealt the card
-    side: SideFinder | None  # a side's point
-    reason: Callable[[Award], str] | None  # a side's point: the award in words (verdicts)
-    always_out: Callable[[PointRule], bool]  # won in every hand: quick entry must say by whom
-    always_words: str  # with always_out: why ("the highest trump in play")
-    bidder_only: Callable[[PointRule], bool]  # only the bidding side may score it
-    ties: bool  # the table may answer "tie" for it
-    game: bool  # its count is the verdict's game count (one such point per ruleset)
+    card: CardFinder | None = None  # a card's point: it may go to the player dealt it
+    side: SideFinder | None = None  # a side's point
+    reason: Callable[[Award], str] | None = None  # a side's point: the award in words (else "X won it")
+    always_out: Callable[[PointRule], bool] = _never  # won in every hand: quick entry must say by whom
+    always_words: str = ""  # with always_out: why ("the highest trump in play")
+    bidder_only: Callable[[PointRule], bool] = _never  # only the bidding side may score it
+    ties: bool = False  # the table may answer "tie" for it
+    game: bool = False  # its count is the verdict's game count (one such point per ruleset)
     # keys of its own that no other kind takes: key -> rulesets.F (type, default, words; they check it and
     # make the schema); their values are in PointRule.extra. The built-in kinds share the keys of POINT_FIELDS.
-    fields: Mapping[str, Any]
-
-    def __init__(self, id: str, keys: frozenset[str], words: Callable[[PointRule, str, str], str],
-                 card: CardFinder | None = None, side: SideFinder | None = None,
-                 reason: Callable[[Award], str] | None = None, always_out: Callable[[PointRule], bool] = _never,
-                 always_words: str = "", bidder_only: Callable[[PointRule], bool] = _never, ties: bool = False,
-                 game: bool = False, fields: Mapping[str, Any] | None = None) -> None:
-        for f, v in zip(self._fields, (id, keys, words, card, side, reason, always_out, always_words, bidder_only,
-                                       ties, game, {} if fields is None else fields), strict=True):
-            _set(self, f, v)
+    fields: Mapping[str, Any] = {}  # (never changed: a shared default is safe)
 
     @property
     def to_dealt(self) -> bool:
@@ -97,88 +124,77 @@ def kind_of(rule: PointRule) -> PointKind:
     return KINDS[rule.of]
 
 
+def always_out(rule: PointRule) -> bool:
+    """Is this point won in every hand? High is (the pitch is a trump); so is low, unless the ruleset
+    lets a lone trump be high only, or some trumps never count as low."""
+    return KINDS[rule.of].always_out(rule)
+
+
+def highest(view: TrumpView, cards: Container[Card]) -> Card | None:
+    """The highest trump among `cards`, or None when there is no trump."""
+    for card in view.order:
+        if card in cards:
+            return card
+    return None
+
+
+def card_words(rule: PointRule, card: Card, symbol: str) -> str:
+    """What a point's card is, in words ('the jack of trumps')."""
+    if symbol.startswith("off-"):
+        return f"{card_name(card)}, the {rule.label} (a trump of the same colour as trumps)"
+    if symbol in ("HJ", "LJ", "JK"):
+        return card_name(card)
+    return f"the {RANK_NAMES[symbol]} of trumps"
+
+
 # ---------------------------------------------------------------------------
 # The built-in kinds
 
 
-def _symbol_words(sym: str) -> str:
-    from pitchkeeper.game import vocabulary
-
-    return vocabulary.symbol_words(sym, explained=True)
-
-
-def _highest(rule: PointRule, card: Card | None, what: str, owner: Mapping[Card, str], high: Card | None,
-             plan: TrumpPlan) -> tuple[Card, str] | None:
-    return None if high is None else (high, "high")
+def _highest(rule: PointRule, play: InPlay) -> CardWin | None:
+    high = highest(play.view, play.cards)
+    return None if high is None else CardWin(high, "high")
 
 
-def _lowest(rule: PointRule, card: Card | None, what: str, owner: Mapping[Card, str], high: Card | None,
-            plan: TrumpPlan) -> tuple[Card, str] | None:
-    for low in plan.low_order:  # from the lowest up, the skipped ones left out
-        if low in owner:
+def _lowest(rule: PointRule, play: InPlay) -> CardWin | None:
+    cards = play.cards
+    for low in play.view.low_order:  # from the lowest up, the trumps that never count as low left out
+        if low in cards:
             break
     else:
         return None
-    if low == high:
-        return None if rule.apart else (low, "lone")
-    return low, "low"
+    if low == highest(play.view, cards):  # the only trump in play
+        return None if rule.apart else CardWin(low, "lone")
+    return CardWin(low, "low")
 
 
-def _the_card(rule: PointRule, card: Card | None, what: str, owner: Mapping[Card, str], high: Card | None,
-              plan: TrumpPlan) -> tuple[Card, str] | None:
-    return (card, what) if card in owner else None
+def _the_card(rule: PointRule, play: InPlay) -> CardWin | None:
+    card = play.view.point_card[rule.id]
+    return CardWin(card, play.view.point_words[rule.id]) if card in play.cards else None
 
 
-_tuple_new = tuple.__new__  # a NamedTuple without its Python-level __new__ (one game count per hand judged)
-_GameCount: Any = None  # verdicts.GameCount, imported at the first game counted (not at start-up)
-
-
-def _game(rule: PointRule, captured: Iterable[tuple[str, Iterable[Card]]], key_side: Mapping[str, str],
-          zero: dict[str, int], counts: dict[str, int] | None, bid_side: str) -> tuple[str | None, str, Any]:
+def _game(rule: PointRule, piles: Piles) -> SideWin:
+    """The one side that counted the most (more than half of all counted, where the rule says so)."""
     values = rule.card_values
-    if counts is None:
-        counts = zero.copy()
-        for key, cards in captured:
-            counts[key_side[key]] += sum(map(values.__getitem__, cards))
-    top = 0
-    winner = None  # the one side that counted the most (None: a tie, or nothing counted), in one plain loop
-    for side, v in counts.items():
-        if v > top:
-            top, winner = v, side
-        elif v == top:
-            winner = None
+    counts = {side: sum(map(values.__getitem__, cards)) for side, cards in piles.by_side.items()}
+    top = max(counts.values(), default=0)
+    leaders = [side for side, v in counts.items() if v == top]
+    winner = leaders[0] if top > 0 and len(leaders) == 1 else None  # a tie, or nothing counted: nobody
     if winner is not None and rule.need == "majority" and top * 2 <= sum(counts.values()):
         winner = None
-    made = _GameCount
-    if made is None:
-        made = _game_count()
-    return winner, "game", _tuple_new(made, (counts, winner, "", (captured, key_side, values)))
+    return SideWin(winner, "game", GameCount(counts, winner, "", piles.by_side, values))
 
 
-def _game_count() -> Any:
-    global _GameCount
-    from pitchkeeper.game.verdicts import GameCount
-
-    _GameCount = GameCount
-    return GameCount
-
-
-def _sweep(rule: PointRule, captured: Iterable[tuple[str, Iterable[Card]]], key_side: Mapping[str, str],
-           zero: dict[str, int], counts: dict[str, int] | None, bid_side: str) -> tuple[str | None, str, Any]:
-    holders = {key_side[key] for key, cards in captured if cards}  # the sides that took a trick
-    if len(holders) == 1 and (not rule.only_bidder or bid_side in holders):
-        return next(iter(holders)), "sweep", ""
-    return None, "sweep", ""
-
-
-THE_CARD: CardFinder = _the_card  # a point for one fixed card: the engine checks this finder inline
-HIGHEST: CardFinder = _highest  # the highest and the lowest trump in play, in nearly every ruleset: inline too
-LOWEST: CardFinder = _lowest
-GAME: SideFinder = _game  # game, counted in the engine's one pass over the cards: inline as well
+def _sweep(rule: PointRule, piles: Piles) -> SideWin:
+    """The one side that took every trick (only the bidding side, where the rule says so)."""
+    holders = [side for side, cards in piles.by_side.items() if cards]
+    if len(holders) == 1 and (not rule.only_bidder or holders[0] == piles.bidder):
+        return SideWin(holders[0], "sweep")
+    return SideWin(None, "sweep")
 
 
 def _lowest_words(p: PointRule, worth: str, to: str) -> str:
-    skip = f" (never {', '.join(_symbol_words(s) for s in p.skip)})" if p.skip else ""
+    skip = f" (never {', '.join(symbol_words(s, explained=True) for s in p.skip)})" if p.skip else ""
     lone = "; a lone trump is high only" if p.apart else "; a lone trump is both high and low"
     return f"{worth} for the lowest trump in play{skip}, {to}{lone}"
 
@@ -195,7 +211,7 @@ def _sweep_words(p: PointRule, worth: str, to: str) -> str:
 
 
 def _sweep_reason(a: Award) -> str:
-    return f"{a.side}{', the bidding side,' if a.why[2].only_bidder else ''} took every trick"
+    return f"{a.side}{', the bidding side,' if a.why.rule.only_bidder else ''} took every trick"
 
 
 for _kind in (
@@ -204,9 +220,10 @@ for _kind in (
     PointKind("lowest-trump", frozenset({"to", "skip", "apart"}), _lowest_words, card=_lowest,
               always_out=lambda p: not p.apart and not p.skip, always_words="the lowest trump in play"),
     PointKind("card", frozenset({"to", "card"}),
-              lambda p, worth, to: f"{worth} for {_symbol_words(p.card)}, {to}, if it is in play", card=_the_card),
+              lambda p, worth, to: f"{worth} for {symbol_words(p.card, explained=True)}, {to}, if it is in play",
+              card=_the_card),
     PointKind("game", frozenset({"counts", "tie", "need"}), _game_words, side=_game,
-              reason=lambda a: a.why[1].reason, ties=True, game=True),
+              reason=lambda a: a.why.what.reason, ties=True, game=True),
     PointKind("all-tricks", frozenset({"only_bidder"}), _sweep_words, side=_sweep, reason=_sweep_reason,
               bidder_only=lambda p: p.only_bidder),
 ):

@@ -12,9 +12,6 @@ from pitchkeeper.game.records import MATCH_KEYS, Hand, Table, parse_hand, parse_
 from pitchkeeper.game.rulesets import Ruleset
 from pitchkeeper.game.scoring import Verdict, verdict
 
-# The records of a replay are NamedTuples: immutable like frozen dataclasses, and a fraction of the
-# start-up cost (a dataclass compiles its methods when its module loads: ~1-2 ms each, on every command).
-
 
 class MatchRecord(NamedTuple):
     table: Table
@@ -125,7 +122,7 @@ def decide(ruleset: Ruleset, table: Table, after: Mapping[str, int], v: Verdict,
     goal = target if w["reach"] == "reach" else target + 1
     out = [s for s in table.sides if after[s] >= goal]
     if not out:
-        return None, ""  # the usual case, and the one a 10,000-hand replay must make cheap
+        return None, ""  # the usual case: nobody is out yet
     there = _got_there(ruleset, target)
     bidder = v.bid.side
     if w["only_bidder"]:
@@ -157,9 +154,9 @@ def decide(ruleset: Ruleset, table: Table, after: Mapping[str, int], v: Verdict,
             field_ = leaders
             tie = f"{' and '.join(leaders)} tie at {top}"
         if rule == "count-out":
-            s, why = _count_out(ruleset, after, v, field_, target)
-            if s is not None:
-                return s, f"{head}; " + (f"{tie}; " if tie else "") + why
+            first, why = _count_out(ruleset, after, v, field_, target)
+            if first is not None:
+                return first, f"{head}; " + (f"{tie}; " if tie else "") + why
     return None, f"{head} and no rule of {ruleset.name} separates them; play on"
 
 

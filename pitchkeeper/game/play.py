@@ -70,7 +70,7 @@ class PlayRuling(NamedTuple):
 
 
 class TrickResult(NamedTuple):
-    """One trick played back. A NamedTuple: a replay makes one per trick, and verdicts are made in bulk."""
+    """One trick played back; why its winner wins is worded when it is read."""
 
     number: int
     leader: str
@@ -81,7 +81,7 @@ class TrickResult(NamedTuple):
 
     @property
     def why(self) -> str:
-        """Why the winning card wins, in words (worded on demand: a replay judges every trick)."""
+        """Why the winning card wins, in words."""
         cards = [c for _, c in self.plays]
         return why_wins(self.view, cards, cards.index(self.card))
 
@@ -417,30 +417,30 @@ def judge_trick(ruleset: Ruleset, trump: Suit, plays: Sequence[tuple[str, Card |
                 raise PitchError(f"{pretty(c)} is held by {seen[c]} and {p}" if seen[c] != p else
                                  f"{pretty(c)} is listed twice for {p}", held_where)
             seen[c] = p
-    for p, c in plays:
-        if c is None:
+    for p, played in plays:
+        if played is None:
             if not trump_only:
                 raise PitchError(f"{p} folds, but {ruleset.name} is not played trumps-only: every player plays a card",
                                  where)
             continue
-        _in_deck(ruleset, c, where)
-        if p in held and c not in held[p]:
-            raise PitchError(f"{p} played {c}, which is not among {p}'s held cards (list the whole hand "
+        _in_deck(ruleset, played, where)
+        if p in held and played not in held[p]:
+            raise PitchError(f"{p} played {played}, which is not among {p}'s held cards (list the whole hand "
                              "as the trick began, the card played included)", held_where)
-        if seen.get(c, p) != p:
-            raise PitchError(f"{p} played {c}, but it is among {seen[c]}'s held cards", held_where)
+        if seen.get(played, p) != p:
+            raise PitchError(f"{p} played {played}, but it is among {seen[played]}'s held cards", held_where)
     cards = [c for _, c in plays if c is not None]
     if len(set(cards)) != len(cards):
         raise PitchError(f"{next(c for c in cards if cards.count(c) > 1)} is played twice", where)
     led = view.suit[cards[0]]
     rulings = []
-    for k, (p, c) in enumerate(plays):
+    for k, (p, played) in enumerate(plays):
         holding = held.get(p)
-        if c is None:
+        if played is None:
             rulings.append(PlayRuling(p, None, None, _fold_ruling(view, holding, p)))
             continue
-        rulings.append(PlayRuling(p, c, view.suit[c], judge_play(ruleset, view, c, holding, None if k == 0 else led,
-                                                                 first and k == 0, p)))
+        rulings.append(PlayRuling(p, played, view.suit[played], judge_play(
+            ruleset, view, played, holding, None if k == 0 else led, first and k == 0, p)))
     who = [p for p, c in plays if c is not None]
     if ruleset.settings["play"]["follow"] == "trump-only":
         # as in a replayed hand: an illegal non-trump is taken back and cannot win the trick
@@ -513,10 +513,10 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
         if early is None:
             _check_leader(trick, players, expected, prev_winner is None, folded, folds_now, hand.bid.player, w)
         for p, j in folds_now.items():
-            trumps = [c for c in held.get(p, ()) if view.suit[c] == TRUMP]
-            if trumps:
+            unplayed = [c for c in held.get(p, ()) if view.suit[c] == TRUMP]
+            if unplayed:
                 at = f"{w}.cards[{j}]" if j else w
-                raise PitchError(f"{p} folds while holding {' '.join(trumps)} (held.{p}): a player folds only when "
+                raise PitchError(f"{p} folds while holding {' '.join(unplayed)} (held.{p}): a player folds only when "
                                  "out of trumps, and every trump must be played", at)
             folded[p] = number
         played = [c for _, c, _ in plays]

@@ -3,7 +3,7 @@
 Everything that lists points takes them from here: the record parser (POINT_IDS), a ruleset's
 default labels, the verdict's award order, and the `--high`, `--low`, ... options of `hand` and
 `edit`. A new point id is one entry. (How a point is won is its ruleset's `of` kind, scored in
-game.scoring.) Kept free of imports: the CLI reads it at start-up.
+game.kinds.) It imports nothing: every layer may read it.
 """
 
 from __future__ import annotations

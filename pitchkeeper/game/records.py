@@ -1,17 +1,17 @@
 """Hand and match records (spec sections 3 and 4): from TOML tables to checked, immutable data.
 
 Parsing checks the shape of a record and everything it can check without a ruleset (card
-tokens, players, teams); `Table.for_ruleset` and the scoring step check the rest. Every
+tokens, players, teams); `Table.check_against` and the scoring step check the rest. Every
 error names its key ("captured.Us", "hands[3].bid.amount") so the CLI can say where.
 """
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, control_free, did_you_mean, or_list, unknown_key
 from pitchkeeper.game.cards import Card, Suit, parse_card, parse_cards, parse_suit
-from pitchkeeper.game.frozen import Frozen, _set
 from pitchkeeper.game.points import POINT_IDS  # noqa: F401 (the contract's point ids, re-exported)
 
 HEADER_KEYS = ("rules", "players", "teams")
@@ -44,52 +44,29 @@ class Trick(NamedTuple):
     plays: tuple[Play, ...]
 
 
-class Hand(Frozen):
-    """One hand as recorded. Immutable (game.frozen: a frozen record without a dataclass's start-up cost)."""
+class Hand(NamedTuple):
+    """One hand as recorded. Immutable: a change is a new record (`_replace`)."""
 
-    __slots__ = _fields = ("dealer", "trump", "bid", "auction", "captured", "points", "tricks", "dealt", "held",
-                           "revokes", "note")
     dealer: str
     trump: Suit
     bid: Bid
-    auction: tuple[tuple[str, int | str], ...]  # (player, "pass" | amount | "smudge")
-    captured: tuple[tuple[str, tuple[Card, ...]], ...] | None
-    points: tuple[tuple[str, str], ...] | None
-    tricks: tuple[Trick, ...] | None
-    dealt: tuple[tuple[str, tuple[Card, ...]], ...]
-    held: tuple[tuple[str, tuple[Card, ...]], ...]
-    revokes: tuple[str, ...]
-    note: str
-
-    def __init__(self, dealer: str, trump: Suit, bid: Bid, auction: tuple[tuple[str, int | str], ...] = (),
-                 captured: tuple[tuple[str, tuple[Card, ...]], ...] | None = None,
-                 points: tuple[tuple[str, str], ...] | None = None, tricks: tuple[Trick, ...] | None = None,
-                 dealt: tuple[tuple[str, tuple[Card, ...]], ...] = (),
-                 held: tuple[tuple[str, tuple[Card, ...]], ...] = (), revokes: tuple[str, ...] = (),
-                 note: str = "") -> None:
-        _set(self, "dealer", dealer)
-        _set(self, "trump", trump)
-        _set(self, "bid", bid)
-        _set(self, "auction", auction)
-        _set(self, "captured", captured)
-        _set(self, "points", points)
-        _set(self, "tricks", tricks)
-        _set(self, "dealt", dealt)
-        _set(self, "held", held)
-        _set(self, "revokes", revokes)
-        _set(self, "note", note)
+    auction: tuple[tuple[str, int | str], ...] = ()  # (player, "pass" | amount | "smudge")
+    captured: tuple[tuple[str, tuple[Card, ...]], ...] | None = None
+    points: tuple[tuple[str, str], ...] | None = None
+    tricks: tuple[Trick, ...] | None = None
+    dealt: tuple[tuple[str, tuple[Card, ...]], ...] = ()
+    held: tuple[tuple[str, tuple[Card, ...]], ...] = ()
+    revokes: tuple[str, ...] = ()
+    note: str = ""
 
 
-class Table(Frozen):
-    """Who sits where and who plays with whom: the sides that score."""
+@dataclass(frozen=True)
+class Table:
+    """Who sits where and who plays with whom: the sides that score. (No slots: the sides and the
+    side of each player are worked out once, on first use, and kept on the record.)"""
 
-    _fields = ("players", "teams")
     players: tuple[str, ...]
     teams: tuple[tuple[str, tuple[str, ...]], ...] | None  # None: each plays for himself
-
-    def __init__(self, players: tuple[str, ...], teams: tuple[tuple[str, tuple[str, ...]], ...] | None) -> None:
-        _set(self, "players", players)
-        _set(self, "teams", teams)
 
     @cached_property
     def sides(self) -> tuple[str, ...]:
@@ -179,11 +156,11 @@ class Table(Frozen):
                 raise PitchError(f"{ruleset.name} is a partnership game: add teams = {{ ... }} "
                                  f"with teams of {sizes}", "teams")
         else:
-            sizes = {len(m) for _, m in self.teams}
+            given = {len(m) for _, m in self.teams}
             allowed = [s for s in ps["team_sizes"] if s > 1]
             if not allowed:
                 raise PitchError(f"{ruleset.name} is played each for himself: remove teams", "teams")
-            if len(sizes) != 1 or sizes.pop() not in allowed:
+            if len(given) != 1 or given.pop() not in allowed:
                 raise PitchError(f"{ruleset.name} plays in teams of {or_list(allowed)}; "
                                  f"these teams have {', '.join(str(len(m)) for _, m in self.teams)} players",
                                  "teams")

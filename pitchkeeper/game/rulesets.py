@@ -8,17 +8,19 @@ A variant is a TOML file; the engine only ever reads the compiled `Ruleset`.
 
 from __future__ import annotations
 
-import sys
+import json
+import zlib
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from pitchkeeper.errors import CONTROL, PitchError, did_you_mean, shown, unknown_key_words
 from pitchkeeper.game.cards import JOKERS, PARTNER_SUIT, RANKS, SUITS, Card, Suit
-from pitchkeeper.game.frozen import Frozen, _set
-from pitchkeeper.game.kinds import KINDS, PointKind
+from pitchkeeper.game.kinds import KINDS, PointKind, card_words
 from pitchkeeper.game.points import POINT_IDS, POINTS
+from pitchkeeper.tomlfile import read_record
 
 # ---------------------------------------------------------------------------
 # The format
@@ -150,13 +152,9 @@ TOP_KEYS: dict[str, F] = {
 # The compiled form
 
 
-# The compiled records are game.frozen records (immutable, as frozen dataclasses were, without the
-# start-up cost of compiling a dataclass's methods on every run): fields in `_fields`, set in __init__.
+class PointRule(NamedTuple):
+    """One [points.ID] table, defaults filled in."""
 
-
-class PointRule(Frozen):
-    __slots__ = _fields = ("id", "of", "value", "to", "card", "label", "skip", "apart", "counts", "need",
-                           "only_bidder", "card_values", "extra")
     id: str
     of: str
     value: int
@@ -169,25 +167,17 @@ class PointRule(Frozen):
     need: str
     only_bidder: bool
     card_values: Mapping[Card, int]  # with of = game: what each card of the deck counts
-    extra: Mapping[str, Any]  # the values of keys a kind has of its own (default: none)
+    extra: Mapping[str, Any] = {}  # the values of keys a kind has of its own (never changed: a shared default is safe)
 
     @property
     def kind(self) -> PointKind:
         """Its kind of point (game.kinds): how it is won, checked and worded."""
         return KINDS[self.of]
 
-    def __init__(self, id: str, of: str, value: int, to: str, card: str, label: str, skip: tuple[str, ...],
-                 apart: bool, counts: Mapping[str, int], need: str, only_bidder: bool,
-                 card_values: Mapping[Card, int], extra: Mapping[str, Any] | None = None) -> None:
-        for f, v in zip(self._fields, (id, of, value, to, card, label, skip, apart, counts, need, only_bidder,
-                                       card_values, {} if extra is None else extra), strict=True):
-            _set(self, f, v)
 
+class TrumpView(NamedTuple):
+    """Everything about the cards once trump is known, worked out once per ruleset and trump."""
 
-class TrumpView(Frozen):
-    """Everything about the cards once trump is known, precomputed for speed."""
-
-    __slots__ = _fields = ("trump", "strength", "suit", "plain_strength", "point_card", "low_skip", "symbol")
     trump: Suit
     strength: Mapping[Card, int]  # trumps only; higher beats lower
     suit: Mapping[Card, Suit]  # effective suit of every card in the deck ("T" for trump)
@@ -195,19 +185,16 @@ class TrumpView(Frozen):
     point_card: Mapping[str, Card]  # point id -> the card it is for (card points)
     low_skip: frozenset[Card]
     symbol: Mapping[Card, str]  # trump card -> its symbol in the order (A, off-J, HJ...)
-
-    def __init__(self, trump: Suit, strength: Mapping[Card, int], suit: Mapping[Card, Suit],
-                 plain_strength: Mapping[Card, int], point_card: Mapping[str, Card], low_skip: frozenset[Card],
-                 symbol: Mapping[Card, str]) -> None:
-        for f, v in zip(self._fields, (trump, strength, suit, plain_strength, point_card, low_skip, symbol),
-                        strict=True):
-            _set(self, f, v)
+    order: tuple[Card, ...] = ()  # the trumps from the highest down
+    low_order: tuple[Card, ...] = ()  # the trumps from the lowest up, those that never count as low left out
+    point_words: Mapping[str, str] = {}  # point id -> its card in words ("the jack of trumps")
 
 
-class Ruleset(Frozen):
-    _fields = ("name", "title", "source", "notes", "settings", "points", "deck", "views", "raw", "chain",
-               "award_order")
-    _hidden = ("raw",)
+@dataclass(frozen=True)
+class Ruleset:
+    """A ruleset compiled from its TOML: what the engine reads. (No slots: its digest is worked out on
+    first use and kept on the record.)"""
+
     name: str
     title: str
     source: str
@@ -216,28 +203,17 @@ class Ruleset(Frozen):
     points: tuple[PointRule, ...]
     deck: frozenset[Card]
     views: Mapping[Suit, TrumpView]
-    raw: Mapping[str, Any]  # the merged TOML, for show and diff (not in the repr)
-    chain: tuple[str, ...]  # files read, base first
-    award_order: tuple[PointRule, ...]  # the points in the order verdicts list them (POINT_IDS first)
-
-    def __init__(self, name: str, title: str, source: str, notes: tuple[str, ...],
-                 settings: Mapping[str, Mapping[str, Any]], points: tuple[PointRule, ...], deck: frozenset[Card],
-                 views: Mapping[Suit, TrumpView], raw: Mapping[str, Any], chain: tuple[str, ...] = (),
-                 award_order: tuple[PointRule, ...] = ()) -> None:
-        for f, v in zip(self._fields, (name, title, source, notes, settings, points, deck, views, raw, chain,
-                                       award_order), strict=True):
-            _set(self, f, v)
+    raw: Mapping[str, Any] = field(repr=False)  # the merged TOML, for show and diff
+    chain: tuple[str, ...] = ()  # files read, base first
+    award_order: tuple[PointRule, ...] = ()  # the points in the order verdicts list them (POINT_IDS first)
 
     @cached_property
     def digest(self) -> str:
         """A fingerprint of the merged settings: pins a ruleset in a match log.
 
-        It detects a changed ruleset, which is all pinning needs; it is no security hash. zlib's
-        two checksums cost nothing to load, where hashlib (OpenSSL) costs ~7 ms on every `hand`.
+        It detects a changed ruleset, which is all pinning needs, so it is no security hash: two zlib
+        checksums of the settings as canonical JSON (what every match log written so far pins).
         """
-        import json
-        import zlib
-
         canonical = json.dumps(self.raw, sort_keys=True, default=str).encode()
         return f"{zlib.crc32(canonical):08x}{zlib.adler32(canonical):08x}"
 
@@ -252,18 +228,18 @@ class Ruleset(Frozen):
         return f"{len(self.deck)} cards, " + ("no jokers" if not j else "one joker, JK" if j == 1
                                              else "two jokers, HJ and LJ")
 
-    def point(self, pid: str) -> PointRule | None:
-        for p in self.points:
-            if p.id == pid:
-                return p
-        return None
+    @cached_property
+    def by_id(self) -> dict[str, PointRule]:
+        """Its points by id, in the ruleset's order."""
+        return {p.id: p for p in self.points}
 
-    @property
+    def point(self, pid: str) -> PointRule | None:
+        return self.by_id.get(pid)
+
+    @cached_property
     def game_point(self) -> PointRule | None:
-        for p in self.points:
-            if KINDS[p.of].game:
-                return p
-        return None
+        """Its point of a kind that counts game (at most one: the validator sees to it), or None."""
+        return next((p for p in self.points if KINDS[p.of].game), None)
 
     @property
     def partnerships_ok(self) -> bool:
@@ -328,8 +304,6 @@ def is_file(path: Path) -> bool:
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    from pitchkeeper.tomlfile import read_record
-
     return read_record(path)
 
 
@@ -542,7 +516,7 @@ def validate(data: Mapping[str, Any]) -> list[str]:
         ids = [pid for pid, p in pts.items() if isinstance(p, Mapping) and p.get("enabled", True)]
         if not ids:
             out.append("points: the ruleset scores no points - add a [points.ID] table")
-        games = [pid for pid in ids if (k := KINDS.get(str(pts[pid].get("of")))) is not None and k.game]
+        games = [pid for pid in ids if (pk := KINDS.get(str(pts[pid].get("of")))) is not None and pk.game]
         if len(games) > 1:
             out.append(f"points: more than one game point ({', '.join(games)})")
         for pid in s["win"]["count_out"]:
@@ -595,15 +569,15 @@ def symbol_card(sym: str, trump: Suit) -> Card:
     if sym in JOKERS:
         return sym
     if sym.startswith("off-"):
-        return sys.intern(sym[4:] + PARTNER_SUIT[trump])
-    return sys.intern(sym + trump)
+        return sym[4:] + PARTNER_SUIT[trump]
+    return sym + trump
 
 
 def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = ()) -> Ruleset:
     s = _settings(data)
     ranks = s["deck"]["ranks"]
     jokers = _jokers(s["deck"]["jokers"])
-    deck = frozenset([sys.intern(r + su) for su in SUITS for r in ranks] + list(jokers))  # cards.ALL_CARDS' objects
+    deck = frozenset([r + su for su in SUITS for r in ranks] + list(jokers))
     points = []
     for pid, p in data.get("points", {}).items():
         if not p.get("enabled", True):
@@ -617,6 +591,7 @@ def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = ()) -> Rul
             extra={k: p.get(k, f.default) for k, f in KINDS[d["of"]].fields.items()},
         ))
     views = {}
+    rules = {p.id: p for p in points}
     order = s["trump"]["order"]
     plain = s["play"]["plain_order"]
     for trump in SUITS:
@@ -630,7 +605,11 @@ def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = ()) -> Rul
         plain_strength = {c: len(plain) - plain.index(c[:-1]) for c in deck if c not in strength}
         point_card = {p.id: symbol_card(p.card, trump) for p in points if "card" in KINDS[p.of].keys}
         low_skip = frozenset(symbol_card(x, trump) for p in points if "skip" in KINDS[p.of].keys for x in p.skip)
-        views[trump] = TrumpView(trump, strength, suit, plain_strength, point_card, low_skip, symbol)
+        ranked = tuple(strength)  # the trump order's own: the highest first
+        low_order = tuple(c for c in reversed(ranked) if c not in low_skip)
+        words = {pid: card_words(rules[pid], c, symbol[c]) for pid, c in point_card.items()}
+        views[trump] = TrumpView(trump, strength, suit, plain_strength, point_card, low_skip, symbol, ranked,
+                                 low_order, words)
     known = {p: i for i, p in enumerate(POINT_IDS)}
     return Ruleset(
         name=str(data.get("name", "")), title=str(data.get("title", "")), source=str(data.get("source", "")),

@@ -11,7 +11,9 @@ import random
 from typing import Any
 
 from pitchkeeper.game.cards import SUITS
+from pitchkeeper.game.records import parse_hand, parse_table
 from pitchkeeper.game.rulesets import Ruleset
+from pitchkeeper.game.scoring import verdict
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida")
 
@@ -89,9 +91,6 @@ def random_hand(ruleset: Ruleset, rng: random.Random, players: list[str], teams:
     # `dealt` lists the cards that matter, as a person writes it: each player's trumps
     hand["dealt"] = {p: ts for p, cs in held.items() if (ts := [c for c in cs if c in view.strength])}
     if quick:
-        from pitchkeeper.game.records import parse_hand, parse_table
-        from pitchkeeper.game.scoring import verdict
-
         record = {"players": players, **({"teams": teams} if teams else {})}
         table = parse_table(record)
         v = verdict(ruleset, table, parse_hand(hand, table))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pitchkeeper.game.cards import JOKERS, RANKS
@@ -62,6 +63,4 @@ def json_schema() -> dict[str, Any]:
 
 
 if __name__ == "__main__":  # pragma: no cover - maintenance: python -m pitchkeeper.game.schema > rulesets/ruleset.schema.json
-    import json
-
     print(json.dumps(json_schema(), indent=2, ensure_ascii=False))

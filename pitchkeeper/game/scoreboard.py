@@ -11,7 +11,7 @@ from pitchkeeper.game.rulesets import Ruleset
 
 
 class Scoreboard(NamedTuple):
-    """A NamedTuple: immutable, and nothing compiled at start-up (a dataclass costs a `hand` ~1 ms)."""
+    """The scoreboard between two hands, as `status --json` gives it (`to_json`)."""
 
     match: str  # the log it was read from
     rules: str

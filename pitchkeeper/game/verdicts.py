@@ -1,42 +1,53 @@
 """What a verdict is made of: the points won, the game count, the bid, the score change.
 
-Immutable NamedTuples, cheap to make in bulk (replays, stats, simulations); every reason is worded
-only when it is read. `scoring` makes them; the front ends read them.
+Immutable NamedTuples; every reason is worded only when it is read (a replay or `stats` makes
+verdicts by the thousand and reads few reasons). `scoring` makes them; the front ends read them.
 """
 
-from collections.abc import Mapping
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pitchkeeper.game.cards import Card, pretty
 
 if TYPE_CHECKING:
     from pitchkeeper.game.play import Illegal, TrickResult
+    from pitchkeeper.game.rulesets import PointRule
 
 
-_CARD_HOWS = ("entered", "dealt", "lone-dealt", "captor")  # how a card's point is won (or entered)
+class Why(NamedTuple):
+    """Why a point went where it did: how, what made it so, and the point's rule."""
+
+    # a card's point: "captor" (its captor scores it), "dealt" (the player dealt it scores it), "lone-dealt"
+    # (a lone trump: its captor was dealt it) or "entered" (quick entry); a side's point: its kind's word
+    how: str
+    # a card's point: what makes the card the point's, in words ("high", "low", "lone", "the jack of
+    # trumps"); a side's point: what its kind's reason reads (game: the GameCount); "" when entered
+    what: Any
+    rule: PointRule
 
 
 class Award(NamedTuple):
-    """One point won. A NamedTuple: immutable and cheap to make; its reason is worded on demand."""
+    """One point won; its reason is worded when it is read."""
 
     point: str
     card: Card | None
     side: str
     player: str | None
     value: int
-    why: tuple[Any, ...] = ()  # (how it was won, what made it the point's card, the point's rule)
+    why: Why
 
     @property
     def reason(self) -> str:
         """The award in one line a player understands."""
         how, what, rule = self.why
         who = self.side if self.player in (None, self.side) else f"{self.player} ({self.side})"
-        if how not in _CARD_HOWS:  # a side's point (game, a sweep): its kind words it
-            from pitchkeeper.game.kinds import KINDS
-
-            return KINDS[rule.of].reason(self)  # type: ignore[misc]
         if how == "entered":
             return f"{who} {'was dealt' if rule.to == 'dealt' else 'won'} {rule.label} (entered by hand)"
+        kind = rule.kind
+        if kind.side is not None:  # a side's point (game, a sweep): its kind words it
+            return kind.reason(self) if kind.reason is not None else f"{who} won {rule.label}"
         c = self.card or ""
         worth = "" if self.value == 1 else f" ({self.value} points)"
         if what == "high":
@@ -59,15 +70,17 @@ class Award(NamedTuple):
 
 
 class GameCount(NamedTuple):
+    """Game's count: what each side counted, who won it (None: nobody), and the cards counted."""
+
     counts: dict[str, int]
     side: str | None
     entered: str = ""  # for a quick-entry hand: what was entered, in words (no counts are known)
-    # what was counted: the captured cards by key, each key's side, each card's value
-    source: tuple[tuple[tuple[str, tuple[Card, ...]], ...], Mapping[str, str], Mapping[Card, int]] = ((), {}, {})
+    piles: Mapping[str, Sequence[Card]] = {}  # side -> the cards it took (never changed: a shared default is safe)
+    values: Mapping[Card, int] = {}  # what each card counts
 
     @property
     def reason(self) -> str:
-        """Who won game and on what count, in words (made on demand: verdicts are made in bulk)."""
+        """Who won game and on what count, in words."""
         if self.entered:
             return self.entered
         ranked = sorted(self.counts.items(), key=lambda kv: -kv[1])
@@ -84,11 +97,8 @@ class GameCount(NamedTuple):
     @property
     def cards(self) -> dict[str, tuple[tuple[Card, int], ...]]:
         """side -> the counting cards it took, with their values (for the card-by-card breakdown)."""
-        captured, side_of_key, values = self.source
-        out: dict[str, list[tuple[Card, int]]] = {s: [] for s in self.counts}
-        for key, cards in captured:
-            out[side_of_key[key]].extend((c, values[c]) for c in cards if values[c])
-        return {s: tuple(v) for s, v in out.items()}
+        values = self.values
+        return {s: tuple((c, values[c]) for c in self.piles.get(s, ()) if values[c]) for s in self.counts}
 
 
 class BidResult(NamedTuple):
@@ -107,7 +117,7 @@ class BidResult(NamedTuple):
 
 
 class Verdict(NamedTuple):
-    """The verdict on one hand. A NamedTuple: immutable, and cheap to make in bulk (replays, stats)."""
+    """The verdict on one hand."""
 
     rules: str
     trump: str
@@ -116,35 +126,14 @@ class Verdict(NamedTuple):
     taken: dict[str, int]
     bid: BidResult
     delta: dict[str, int]
-    illegal: tuple['Illegal', ...]
-    # why each side's score changes as it does, (kind, values...) each, as `_settle` made them; None for a
-    # plain settlement (no revoke, sale or illegal play), whose notes follow from the bid, taken and delta
-    noted: tuple[tuple[Any, ...], ...] | None
-    tricks: tuple['TrickResult', ...] = ()
+    illegal: tuple[Illegal, ...]
+    notes: tuple[tuple[Any, ...], ...]  # why each side's score changes as it does: (kind of note, values...)
+    tricks: tuple[TrickResult, ...] = ()
     counters: dict[str, int] | None = None  # stake counters forfeited (revokes)
 
     @property
-    def notes(self) -> tuple[tuple[Any, ...], ...]:
-        """Why each side's score changes as it does: (kind, values...) each (made when read)."""
-        if self.noted is not None:
-            return self.noted
-        bid, delta = self.bid, self.delta
-        out = []
-        for side, t in self.taken.items():  # as scoring._settle says them, note for note
-            if side == bid.side:
-                if bid.made:
-                    out.append(("made" if bid.amount else "no-contract", side, t))
-                elif delta[side] == -bid.amount:
-                    out.append(("set", side, t, bid.label, bid.amount))
-                else:
-                    out.append(("set-nothing", side, t, bid.label))
-            elif t and delta[side] == t:  # the others score what they took (or nothing, by the ruleset)
-                out.append(("defended", side, t))
-        return tuple(out)
-
-    @property
     def settlement(self) -> tuple[str, ...]:
-        """Why each side's score changes as it does, in words (worded on demand)."""
+        """Why each side's score changes as it does, in words."""
         return tuple(_NOTES[kind].format(*values) for kind, *values in self.notes)
 
     def to_json(self) -> dict[str, Any]:

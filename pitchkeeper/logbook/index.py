@@ -21,11 +21,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game.frozen import Frozen
 
 INDEX_NAME = "index.sqlite3"
 SCHEMA = 6  # bump when a summary's content changes: every row is then re-read
@@ -33,38 +33,30 @@ SCHEMA = 6  # bump when a summary's content changes: every row is then re-read
 Stamp = tuple[str, int, int, int, int]  # (absolute path, mtime_ns, size, inode, ctime_ns), as `walk` lists them
 
 
-# The records below are game.frozen records, not dataclasses: none is compiled on every start of `stats`.
-
-
-class Summary(Frozen):
+@dataclass(frozen=True, slots=True, eq=False)
+class Summary:
     """What one file held. `kind`: "match", "tournament", "other" (a TOML file that is neither) or "error"."""
 
-    __slots__ = _fields = ("path", "mtime_ns", "size", "kind", "rules", "players", "teams", "hands", "scores", "winner",
-                           "finished", "error", "figures_data", "ino", "ctime_ns", "tally")
-    _hidden = ("figures_data", "tally")
-    _defaults: ClassVar[dict[str, Any]] = {
-        "rules": None, "players": (), "teams": (), "hands": 0, "scores": None, "winner": None, "finished": False,
-        "error": None, "figures_data": None, "ino": 0, "ctime_ns": 0, "tally": None}
     path: str
     mtime_ns: int
     size: int
     kind: str
-    rules: str | None
-    players: tuple[str, ...]
-    teams: tuple[tuple[str, tuple[str, ...]], ...]  # () in individual play
-    hands: int
-    scores: dict[str, int] | None  # side -> final score
-    winner: str | None
-    finished: bool
-    error: str | None  # one line naming the file
+    rules: str | None = None
+    players: tuple[str, ...] = ()
+    teams: tuple[tuple[str, tuple[str, ...]], ...] = ()  # () in individual play
+    hands: int = 0
+    scores: dict[str, int] | None = None  # side -> final score
+    winner: str | None = None
+    finished: bool = False
+    error: str | None = None  # one line naming the file
     # match: stats.MatchFigures as JSON; tournament: its games. Read from the index it stays JSON text
     # until asked for (`figures`): the largest column, and a walk for ratings never needs it.
-    figures_data: dict[str, Any] | str | None
-    ino: int
-    ctime_ns: int
+    figures_data: dict[str, Any] | str | None = field(default=None, repr=False)
+    ino: int = 0
+    ctime_ns: int = 0
     # a match's day (YYYY-MM-DD, for --since/--until) and stats.record: its layout (JSON) and sums (JSON without
     # the brackets, so that the rows of one layout join into one JSON list)
-    tally: tuple[str, str, str] | None
+    tally: tuple[str, str, str] | None = field(default=None, repr=False)
 
     @property
     def figures(self) -> dict[str, Any] | None:
@@ -223,10 +215,9 @@ def _summary(row: Sequence[Any] | Summary) -> Summary:
                    figures, ino, ctime, None if layout is None else (date, layout, sums))
 
 
-class Refresh(Frozen):
+class Refresh(NamedTuple):
     """What a refresh did: files re-read, files taken from the index unchanged, rows dropped."""
 
-    __slots__ = _fields = ("read", "reused", "removed")
     read: int
     reused: int
     removed: int
@@ -450,19 +441,16 @@ class LogIndex:
                        matches)
 
 
-class Tallies(Frozen):
+class Tallies(NamedTuple):
     """`LogIndex.tallies`: the files indexed, those that could not be read (path, message), by path, the
     chosen match logs added up per layout (stats.total takes them), and how many match logs there were
     before --rules/--since/--until chose."""
 
-    __slots__ = _fields = ("files", "errors", "groups", "matches", "stamps")
-    _defaults: ClassVar[dict[str, Any]] = {"stamps": ()}
-    _hidden = ("stamps",)
     files: int
     errors: list[tuple[str, str]]
     groups: list[tuple[list[Any], int, list[int]]]
     matches: int
-    stamps: list[Stamp]  # the folder as walked (kept_tallies): what ratings.rate_kept fingerprints
+    stamps: Sequence[Stamp] = ()  # the folder as walked (kept_tallies): what ratings.rate_kept fingerprints
 
 
 CACHE = "cache"  # the data folder's cache folder (paths.cache_dir): derived state, never the truth

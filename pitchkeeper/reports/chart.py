@@ -8,10 +8,9 @@ terminal module only colours it.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
-
-from pitchkeeper.game.frozen import Frozen, _set
 
 if TYPE_CHECKING:
     from pitchkeeper.game.match import MatchState
@@ -21,27 +20,16 @@ SYMBOLS = ("o", "x", "+", "#", "@", "%", "&", "$", "~")
 CLASH = "*"  # two or more sides on the same cell
 
 
-class Progression(Frozen):
-    """Running totals per side after each hand, hand 0 being the start (every side at 0).
+@dataclass(frozen=True, slots=True)
+class Progression:
+    """Running totals per side after each hand, hand 0 being the start (every side at 0)."""
 
-    A game.frozen record, as the other records here: no dataclass compiled at every start."""
-
-    __slots__ = _fields = ("sides", "hands", "scores", "target", "winner", "reach")
     sides: tuple[str, ...]
     hands: tuple[int, ...]  # 0, 1, 2, ... n
     scores: dict[str, tuple[int, ...]]  # side -> total after each entry of `hands`
     target: int
     winner: str | None
-    reach: str  # the ruleset's win.reach: "reach" the target, or "exceed" it
-
-    def __init__(self, sides: tuple[str, ...], hands: tuple[int, ...], scores: dict[str, tuple[int, ...]],
-                 target: int, winner: str | None, reach: str = "reach") -> None:
-        _set(self, "sides", sides)
-        _set(self, "hands", hands)
-        _set(self, "scores", scores)
-        _set(self, "target", target)
-        _set(self, "winner", winner)
-        _set(self, "reach", reach)
+    reach: str = "reach"  # the ruleset's win.reach: "reach" the target, or "exceed" it
 
     @property
     def goal(self) -> str:
@@ -84,31 +72,20 @@ def scale_step(span: int, rows: int, target: int) -> int:
     return need
 
 
-class Cell(Frozen):
-    __slots__ = _fields = ("char", "side", "kind")
+@dataclass(frozen=True, slots=True)
+class Cell:
     char: str
-    side: int | None  # index into Progression.sides; None for axes, labels, target and clashes
-    kind: str  # plot | axis | label | target | clash
-
-    def __init__(self, char: str, side: int | None = None, kind: str = "plot") -> None:
-        _set(self, "char", char)
-        _set(self, "side", side)
-        _set(self, "kind", kind)
+    side: int | None = None  # index into Progression.sides; None for axes, labels, target and clashes
+    kind: str = "plot"  # plot | axis | label | target | clash
 
 
-class TextChart(Frozen):
+@dataclass(frozen=True, slots=True)
+class TextChart:
     """A grid of cells (row 0 at the top) and the legend, ready to print or colour."""
 
-    __slots__ = _fields = ("rows", "legend", "width")
     rows: tuple[tuple[Cell, ...], ...]
     legend: tuple[tuple[str, int | None, str], ...]  # (symbol, side index, words)
-    width: int
-
-    def __init__(self, rows: tuple[tuple[Cell, ...], ...], legend: tuple[tuple[str, int | None, str], ...],
-                 width: int = 80) -> None:
-        _set(self, "rows", rows)
-        _set(self, "legend", legend)
-        _set(self, "width", width)
+    width: int = 80
 
     def lines(self) -> list[str]:
         return ["".join(c.char for c in row).rstrip() for row in self.rows]

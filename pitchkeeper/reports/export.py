@@ -9,10 +9,10 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pitchkeeper.errors import PitchError, did_you_mean
-from pitchkeeper.game.frozen import Frozen, _set
 from pitchkeeper.game.vocabulary import target_words
 from pitchkeeper.reports.chart import Progression, progression
 
@@ -38,21 +38,14 @@ def format_name(name: str) -> str:
     return key
 
 
-class Export(Frozen):
-    """What every format needs: the ruleset's point ids, the record and its replay (a game.frozen record)."""
+@dataclass(frozen=True, slots=True)
+class Export:
+    """What every format needs: the ruleset's point ids, the record and its replay."""
 
-    __slots__ = _fields = ("point_ids", "record", "state", "reach")
     point_ids: tuple[str, ...]
     record: MatchRecord
     state: MatchState
-    reach: str  # the ruleset's win.reach: "reach" the target, or "exceed" it
-
-    def __init__(self, point_ids: tuple[str, ...], record: MatchRecord, state: MatchState,
-                 reach: str = "reach") -> None:
-        _set(self, "point_ids", point_ids)
-        _set(self, "record", record)
-        _set(self, "state", state)
-        _set(self, "reach", reach)
+    reach: str = "reach"  # the ruleset's win.reach: "reach" the target, or "exceed" it
 
     @property
     def sides(self) -> tuple[str, ...]:

@@ -8,11 +8,11 @@ does, so one bad file never hides the others; the CLI decides what to print and 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game.frozen import Frozen, _set
 from pitchkeeper.game.records import HAND_KEYS, POINT_IDS
 
 if TYPE_CHECKING:
@@ -83,18 +83,14 @@ class RulesetCache:
         return r
 
 
-# The records below are game.frozen records (no dataclass compiled at every start; fields in `_fields`).
-
-
-class Read(Frozen):
+@dataclass(frozen=True, slots=True)
+class Read:
     """One file's outcome: a match's figures, a file that is not a match log, or a problem."""
 
-    __slots__ = _fields = ("path", "figures", "error", "skipped")
-    _defaults: ClassVar[dict[str, Any]] = {"figures": None, "error": None, "skipped": False}
     path: Path
-    figures: MatchFigures | None
-    error: str | None  # one line naming the file
-    skipped: bool
+    figures: MatchFigures | None = None
+    error: str | None = None  # one line naming the file
+    skipped: bool = False
 
 
 def read_match(path: Path, cache: RulesetCache, scanning: bool = False) -> Read:
@@ -138,11 +134,10 @@ def read_many(files: list[tuple[Path, bool]], workers: int | None = None,
 # Tallies
 
 
-class Line(Frozen):
+@dataclass(frozen=True, slots=True)
+class Line:
     """The figures of one player or one team (a partnership: the same players, whatever it was called)."""
 
-    _fields = ("name", "members", "names", "matches", "finished", "won", "hands", "bids", "made", "set", "pitched",
-               "bid_total", "taken", "scored", "points", "own", "own_hands")
     name: str
     members: tuple[str, ...]
     names: tuple[str, ...]  # team names used for this partnership (a player: their own name)
@@ -158,16 +153,8 @@ class Line(Frozen):
     taken: int  # points won in play by their side, over their hands
     scored: int  # net score change of their side (sets count against)
     points: dict[str, int]  # point id -> how often they won it
-    own: int  # points won by this player by name (a player line), in matches that record it
-    own_hands: int  # the hands of those matches
-
-    def __init__(self, name: str, members: tuple[str, ...], names: tuple[str, ...], matches: int, finished: int,
-                 won: int, hands: int, bids: int, made: int, set: int, pitched: int, bid_total: int, taken: int,
-                 scored: int, points: dict[str, int], own: int = 0, own_hands: int = 0) -> None:
-        """Positional and fast (not Frozen's generic one): a club that mixes its tables has thousands of partnerships."""
-        for f, v in zip(self._fields, (name, members, names, matches, finished, won, hands, bids, made, set, pitched,
-                                       bid_total, taken, scored, points, own, own_hands), strict=True):
-            _set(self, f, v)
+    own: int = 0  # points won by this player by name (a player line), in matches that record it
+    own_hands: int = 0  # the hands of those matches
 
     @property
     def own_per_hand(self) -> float | None:
@@ -198,8 +185,8 @@ class Line(Frozen):
                 "own_points_per_hand": self.own_per_hand, "scored": self.scored, "points": points}
 
 
-class Stats(Frozen):
-    _fields = ("matches", "finished", "hands", "players", "teams", "point_ids")
+@dataclass(frozen=True, slots=True)
+class Stats:
     matches: int
     finished: int
     hands: int
@@ -242,14 +229,13 @@ class Stats(Frozen):
                 "set_most": self.set_most(), "best_partnership": self.best_partnership()}
 
 
-class MatchFigures(Frozen):
+@dataclass(frozen=True, slots=True)
+class MatchFigures:
     """One match summed up: all that the tallies need, small enough to send between processes.
 
     Counts are keyed by player name and by side name (a team, or the player in individual play).
     """
 
-    _fields = ("players", "teams", "hands", "winner", "finished", "taken", "scored", "bids", "player_points",
-               "side_points", "rules", "date", "player_taken")
     players: tuple[str, ...]
     teams: tuple[tuple[str, tuple[str, ...]], ...]  # () in individual play
     hands: int
@@ -260,18 +246,9 @@ class MatchFigures(Frozen):
     bids: dict[str, tuple[int, int, int, int, int]]  # player -> (bids, made, set, pitched, sum of bids)
     player_points: dict[str, dict[str, int]]  # player -> point id -> times won
     side_points: dict[str, dict[str, int]]  # side -> point id -> times won
-    rules: str  # the ruleset's name (for --rules)
-    date: str  # YYYY-MM-DD the match began (its `created`, else the file's date; for --since/--until)
-    player_taken: dict[str, int] | None  # player -> points won by name; None: not recorded per player
-
-    def __init__(self, players: tuple[str, ...], teams: tuple[tuple[str, tuple[str, ...]], ...], hands: int,
-                 winner: str | None, finished: bool, taken: dict[str, int], scored: dict[str, int],
-                 bids: dict[str, tuple[int, int, int, int, int]], player_points: dict[str, dict[str, int]],
-                 side_points: dict[str, dict[str, int]], rules: str = "", date: str = "",
-                 player_taken: dict[str, int] | None = None) -> None:
-        for f, v in zip(self._fields, (players, teams, hands, winner, finished, taken, scored, bids, player_points,
-                                       side_points, rules, date, player_taken), strict=True):
-            _set(self, f, v)
+    rules: str = ""  # the ruleset's name (for --rules)
+    date: str = ""  # YYYY-MM-DD the match began (its `created`, else the file's date; for --since/--until)
+    player_taken: dict[str, int] | None = None  # player -> points won by name; None: not recorded per player
 
 
 def date_of(data: Mapping[str, Any], path: Path) -> str:
