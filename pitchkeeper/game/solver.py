@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import play
 from pitchkeeper.game.cards import SUITS, Card, Suit
+from pitchkeeper.game.kinds import KINDS, InPlay, Piles
 from pitchkeeper.game.rulesets import PointRule, Ruleset
 
 SUIT_ORDER: tuple[str, ...] = (*SUITS, play.TRUMP)  # a card's group (effective suit): 0-3 the plain suits, 4 trumps
@@ -70,8 +71,8 @@ def start_of_play(deal: Deal, held: Mapping[str, Sequence[Card]], leader: str) -
 
 
 # ---------------------------------------------------------------------------
-# ENGINE ADAPTER: all that the solver takes from the rules engine (game.play, game.kinds, the trump
-# plan), here and nowhere else. Issue 18 reshapes the point kinds' API; these functions follow it.
+# ENGINE ADAPTER: all that the solver takes from the rules engine (game.play's follow rules and trick
+# strengths, the point kinds' answers), here and nowhere else.
 
 
 class Tables(NamedTuple):
@@ -153,69 +154,43 @@ def _ordered(cards: Sequence[Card], group: Mapping[Card, int], rank: Sequence[in
     return True
 
 
-def _trump_plan(ruleset: Ruleset, trump: Suit) -> Any:
-    """The trump plan the card points' finders read (the lowest trump's order)."""
-    from pitchkeeper.game.compiled import compiled
-
-    return compiled(ruleset).plans[trump]
-
-
 def _card_points(ruleset: Ruleset, trump: Suit, in_play: Iterable[Card]) -> list[tuple[PointRule, Card]]:
-    """Each card point and the card that wins it, given the cards in play (the point kinds decide)."""
-    view = ruleset.views[trump]
-    owner = dict.fromkeys(in_play, "")
-    trumps = [c for c in owner if c in view.strength]
-    high = max(trumps, key=view.strength.__getitem__) if trumps else None  # as the engine finds it (scoring)
-    plan = _trump_plan(ruleset, trump)
+    """Each card point and the card that wins it, given the cards in play (its kind decides)."""
+    in_play = InPlay(ruleset.views[trump], frozenset(in_play))
     out = []
     for rule in ruleset.award_order:
-        find = rule.kind.card
-        if find is None:
-            continue
-        got = find(rule, view.point_card.get(rule.id), "", owner, high, plan)
-        if got is not None:
-            out.append((rule, got[0]))
+        if rule.kind.card is not None and (won := rule.kind.card(rule, in_play)) is not None:
+            out.append((rule, won.card))
     return out
 
 
 def _to_dealt(rule: PointRule) -> bool:
-    """Does the point go to the player dealt its card (whoever captures it)?"""
+    """Does the point go to the player dealt its card, whoever captures it (as game.scoring gives it)?"""
     return rule.kind.to_dealt and rule.to == "dealt"
 
 
 def _side_points(ruleset: Ruleset) -> list[tuple[PointRule, str]]:
-    """Each side point and what of the captured piles its kind reads: the game count per side (a game
-    kind is judged on its counts: the engine passes them so), which sides took a trick (the sweep), or
-    the piles themselves (any other kind: the search then remembers the piles, which is always enough)."""
-    sweep = _sweep_finder()
+    """Each side point and what of the captured piles decides it, for the search to remember (the kind
+    alone judges it, from the piles): the game count per side (a game kind: its count is the game count,
+    its rule's card values summed), which sides took a trick (the sweep), or, for any other kind, the
+    piles themselves (always enough)."""
+    sweep = KINDS["all-tricks"].side if "all-tricks" in KINDS else None
     out = []
     for rule in ruleset.award_order:
         kind = rule.kind
-        if kind.side is None:
-            continue
-        out.append((rule, "count" if kind.game else "took" if kind.side is sweep else "piles"))
+        if kind.side is not None:
+            out.append((rule, "count" if kind.game else "took" if kind.side is sweep else "piles"))
     return out
 
 
-def _sweep_finder() -> Any:
-    from pitchkeeper.game.kinds import KINDS
-
-    k = KINDS.get("all-tricks")
-    return None if k is None else k.side
-
-
-def _side_value(rules: Sequence[tuple[PointRule, str]], piles: Mapping[str, Sequence[Card]],
-                counts: Mapping[str, int], bid_side: str) -> int:
-    """The side points the bidding side takes, given each side's captured pile and game count."""
-    captured = tuple((s, tuple(cs)) for s, cs in piles.items())
-    key_side = {s: s for s in piles}
-    zero = dict.fromkeys(piles, 0)
+def _side_value(ruleset: Ruleset, trump: Suit, rules: Sequence[tuple[PointRule, str]],
+                piles: Mapping[str, Sequence[Card]], bid_side: str) -> int:
+    """The side points the bidding side takes, given what each side took (each point's kind decides)."""
+    took = Piles(ruleset.views[trump], piles, bid_side)
     got = 0
-    for rule, reads in rules:
+    for rule, _ in rules:
         assert rule.kind.side is not None
-        side, _, _ = rule.kind.side(rule, captured, key_side, zero, dict(counts) if reads == "count" else None,
-                                    bid_side)
-        if side == bid_side:
+        if rule.kind.side(rule, took).side == bid_side:
             got += rule.value
     return got
 
@@ -328,7 +303,7 @@ def setup(deal: Deal, pos: Position) -> Setup:
 
     def side_fn(pile_masks: Sequence[int], count_list: Sequence[int]) -> int:
         piles_now = {s: [card_of[c] for c in range(len(card_of)) if pile_masks[k] >> c & 1] for k, s in enumerate(sides)}
-        return _side_value(side_rules, piles_now, dict(zip(sides, count_list, strict=True)), bid)
+        return _side_value(ruleset, trump, side_rules, piles_now, bid)
 
     if len(sides) * ((sum(values.values()) + 1).bit_length() + 1) > 62:
         reads.add("piles")  # a summary too long for one number: the search keeps the piles instead (always enough)
