@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
+import re
+import sys
 from pathlib import Path
 from typing import Any
 
+import pexpect
 import pytest
 import solver_ref as ref
 import tomli_w
@@ -200,3 +204,23 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None
     assert message in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
     assert r.stdout == ""
+
+
+def test_at_a_40_column_terminal_the_analysis_reads_line_by_line(tmp_path: Path) -> None:
+    """`analyse hand` and `analyse odds` in a real pseudo-terminal 40 columns wide, as on a phone."""
+    _, _, rec = played("trickster-4", 5)
+    f = tmp_path / "hand.toml"
+    f.write_text(tomli_w.dumps(rec), encoding="utf-8")
+    env = {**os.environ, "COLUMNS": "40", "LINES": "24", "TERM": "xterm", "NO_COLOR": "1"}
+    for args in (["analyse", "hand", str(f)],
+                 ["analyse", "odds", "--rules", "trickster-4", "--cards", "AS KS 5S 2H 9D JC", "--trump", "S",
+                  "--samples", "20", "--seed", "3"]):
+        child = pexpect.spawn(sys.executable, ["-m", "pitchkeeper", *args], env=env, encoding="utf-8",
+                              dimensions=(24, 40), timeout=60)
+        text = child.read()
+        child.close()
+        assert child.exitstatus == 0, text
+        lines = [ln for ln in re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text).replace("\r\n", "\n").split("\n")]
+        assert max(len(ln) for ln in lines) <= 40
+        joined = " ".join(ln.strip() for ln in lines)
+        assert ("could take" in joined) if args[1] == "hand" else ("% made" in joined and "best bid:" in joined)
