@@ -13,6 +13,9 @@ built from, so a compiled module older than its source is never used (game.solve
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
+import sysconfig
 import tempfile
 import zlib
 from pathlib import Path
@@ -23,8 +26,22 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 MODULE = "pitchkeeper.game.search"
 
 
+def compiler() -> str | None:
+    """The C compiler the build would call (CC, else Python's own), if it is there."""
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or ""
+    words = shlex.split(cc)
+    return shutil.which(words[0]) if words else None
+
+
 class SolverCoreHook(BuildHookInterface):  # type: ignore[type-arg]
     PLUGIN_NAME = "custom"
+
+    def dependencies(self) -> list[str]:
+        """Cython and setuptools, only where there is a compiler for them to drive (an install without one
+        fetches nothing more than hatchling)."""
+        if os.environ.get("PITCHKEEPER_PURE") or compiler() is None:
+            return []
+        return ["Cython>=3.0", "setuptools>=61"]
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel" or os.environ.get("PITCHKEEPER_PURE"):

@@ -9,6 +9,8 @@ thousands-of-positions runs, and the compiled core against the pure one, are the
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 import solver_ref as ref
@@ -143,3 +145,21 @@ def test_a_bad_position_is_one_line() -> None:
         solver.Solver(g.deal, solver.start_of_play(g.deal, {first: ["JK"]}, first))
     with pytest.raises(PitchError, match="not at the table"):
         solver.Solver(g.deal, solver.Position({"Zed": ["AS"]}, (), first))
+
+
+def test_without_cython_installed_the_plain_python_solver_runs_as_written() -> None:
+    """search.py's Cython declarations stand for nothing where Cython is not installed (game.cython_shadow)."""
+    code = ("import sys\nsys.modules['cython'] = None  # as on a machine without Cython\n"
+            "from pitchkeeper.game import rulesets, solver\n"
+            "r = rulesets.load('seven-point')\n"
+            "d = solver.deal_of(r, 'S', ('A', 'B', 'C', 'D'), {'Us': ['A', 'C'], 'Them': ['B', 'D']}, 'A')\n"
+            "held = {'A': ['AS', 'KS', '2H', '3H', '4H', '5H'], 'B': ['QS', 'JS', '6H', '7H', '8H', '9H'],\n"
+            "        'C': ['10S', '2S', 'AH', 'KH', 'QH', 'JH'], 'D': ['3S', '4S', '10H', '2D', '3D', '4D']}\n"
+            "s = solver.Solver(d, solver.start_of_play(d, held, 'A'), 'pure')\n"
+            "print(s.value(), solver.cores()['pure'].COMPILED)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    held = {"A": ["AS", "KS", "2H", "3H", "4H", "5H"], "B": ["QS", "JS", "6H", "7H", "8H", "9H"],
+            "C": ["10S", "2S", "AH", "KH", "QH", "JH"], "D": ["3S", "4S", "10H", "2D", "3D", "4D"]}
+    d = solver.deal_of(rulesets.load("seven-point"), "S", ("A", "B", "C", "D"), {"Us": ["A", "C"], "Them": ["B", "D"]}, "A")
+    assert r.stdout.split() == [str(solver.solve(d, solver.start_of_play(d, held, "A"))), "False"]

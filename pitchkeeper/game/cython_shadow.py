@@ -34,6 +34,8 @@ int = _Type("int")  # (the names are Cython's)
 bint = _Type("bint")
 longlong = _Type("longlong")
 ulonglong = _Type("ulonglong")
+uchar = _Type("uchar")
+void = _Type("void")
 
 
 def _same(f: Any) -> Any:
