@@ -100,5 +100,5 @@ def show_ratios(title: str, medians: Mapping[str, float], goal: float) -> None:
 
 def figure(name: str, value: float, unit: str, goal: str, ok: bool, baseline: str) -> None:
     """One figure, its goal and its baseline on one line."""
-    digits = 3 if unit == "s" else 1 if unit in ("ms", "MiB", "x") else 0
+    digits = 3 if unit == "s" else 1 if unit in ("ms", "MiB") else 0
     print(f"  {name:<44} {value:>12,.{digits}f} {unit:<8} goal {goal:<14} {'ok' if ok else 'OVER':<5} baseline: {baseline}")
