@@ -29,8 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pitchkeeper.logbook import index
-from pitchkeeper.reports import ratings, stats
+from pitchkeeper.reports import index, ratings, stats
 from pitchkeeper.tournament import book, standings
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,6 +5,8 @@ start) costs nothing for it: `judge_hand`, `judge_match`, `Logbook`, `PitchError
 every card known (spec section 9): `analyse_hand`, `analyse_match`, `bid_odds`.
 """
 
+from importlib import import_module as _import_module
+
 __version__ = "0.1.0"
 
 _API = {
@@ -24,9 +26,7 @@ def __getattr__(name: str) -> object:
     module = _API.get(name)
     if module is None:
         raise AttributeError(f"module 'pitchkeeper' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(_import_module(module), name)
     globals()[name] = value
     return value
 

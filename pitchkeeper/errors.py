@@ -7,9 +7,9 @@ an escape sequence, a NUL), so a message stays one line and a file cannot paint 
 from __future__ import annotations
 
 import difflib
+import os
 import re
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 # C0 and C1 controls, DEL, the line and paragraph separators, and the bidi overrides (which reorder
 # what a terminal shows): none of them is plain text.
@@ -18,23 +18,12 @@ _CONTROLS = frozenset(map(chr, (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
+CONTROL = re.compile(f"[{re.escape(''.join(sorted(_CONTROLS)))}]")
+
+
 def has_control(s: str) -> bool:
-    """Whether `s` holds a control character (a set, not a regular expression: compiling that one cost
-    a third of a millisecond at every start, for text that almost never holds one)."""
+    """Whether `s` holds a control character."""
     return not _CONTROLS.isdisjoint(s)
-
-
-class _Controls:
-    """The control characters as a pattern, compiled on first use (`CONTROL.search`, `CONTROL.sub`)."""
-
-    def search(self, s: str) -> bool:
-        return has_control(s)
-
-    def sub(self, repl: Any, s: str) -> str:
-        return re.sub(f"[{re.escape(''.join(sorted(_CONTROLS)))}]", repl, s)
-
-
-CONTROL = _Controls()
 
 
 def _escape(m: re.Match[str]) -> str:
@@ -77,6 +66,23 @@ def utf8(v: str, where: str | None) -> str:
         raise PitchError(f"{shown(ascii(v))} holds bytes that are not UTF-8 text (is the terminal set to UTF-8?)",
                          where) from None
     return v
+
+
+REPORT = "please report it (see 'Reporting a bug' in the README: the command and its --debug output)"
+
+
+def bug_line(e: BaseException) -> str:
+    """An exception nobody foresaw, as the one line that names it a bug and says where to report it."""
+    what = shown(f"{type(e).__name__}: {e}" if str(e) else type(e).__name__)
+    if len(what) > 300:
+        what = what[:297] + "..."
+    return f"error: internal error (a bug): {what} - {REPORT}\n"
+
+
+def debug_wanted(args: Sequence[str] = ()) -> bool:
+    """Whether a bug shows its traceback: `--debug` among `args` (before a `--`), or PITCHKEEPER_DEBUG=1."""
+    end = list(args).index("--") if "--" in args else len(args)
+    return "--debug" in args[:end] or os.environ.get("PITCHKEEPER_DEBUG", "") not in ("", "0")
 
 
 class PitchError(ValueError):

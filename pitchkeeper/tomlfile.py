@@ -5,6 +5,10 @@ rules of Pitch (game.rulesets) read their files with it, the logbook reads match
 
 from __future__ import annotations
 
+import os
+import re
+import stat
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +22,7 @@ def read_record(path: str | Path) -> dict[str, Any]:
 
 MAX_BYTES = 64 * 1024 * 1024  # a record file is a few KB; a bigger one is a mistake, not a record
 MAX_DEPTH = 32  # tables and arrays nested deeper than this are no record (and would exhaust the stack)
+READ_CHUNK = 1 << 20  # what a file that grew while it was read is read on by
 INT_RANGE = (-(2**63), 2**63 - 1)  # TOML integers are 64-bit: anything else is refused, as the spec asks
 
 
@@ -27,7 +32,11 @@ def read_text(path: str | Path, kind: str = "match log (start one with `pitchkee
     A missing, unreadable, non-UTF-8 or non-regular file (a folder, a pipe, a device) is a PitchError
     naming it: a pipe is refused before it is read, so a command never waits on one.
     """
-    raw = read_bytes(path, kind)
+    return decoded(read_bytes(path, kind), path)
+
+
+def decoded(raw: bytes, path: str | Path) -> str:
+    """A file's bytes as text (read_text): UTF-8, CRLF line ends read as LF; anything else a PitchError."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -38,17 +47,14 @@ def read_text(path: str | Path, kind: str = "match log (start one with `pitchkee
 
 def read_bytes(path: str | Path, kind: str = "file") -> bytes:
     """A regular file's bytes; anything else is a PitchError naming the path (see read_text)."""
-    import os
-
-    what = kind.split(" (")[0]
     try:
-        if not hasattr(os, "O_NONBLOCK"):  # Windows: no pipe can be opened without waiting, so look first
+        if not _NONBLOCK:  # Windows: no pipe can be opened without waiting, so look first
             _regular(os.stat(path), path, kind)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        fd = os.open(path, _OPEN_FLAGS)
     except FileNotFoundError:
         raise PitchError(f"no such {kind}", str(path)) from None
     except IsADirectoryError:
-        raise PitchError(f"is a folder, not a {what}", str(path)) from None
+        raise PitchError(f"is a folder, not a {_what(kind)}", str(path)) from None
     except OSError as e:
         raise PitchError(f"cannot read: {e.strerror or e}", str(path)) from None
     except ValueError:  # a NUL in the name: no file can have it
@@ -56,26 +62,39 @@ def read_bytes(path: str | Path, kind: str = "file") -> bytes:
     try:
         st = os.fstat(fd)
         _regular(st, path, kind)
-    except BaseException:
-        os.close(fd)
-        raise
-    with os.fdopen(fd, "rb") as f:
         if st.st_size > MAX_BYTES:
-            raise PitchError(f"too large for a {what} ({st.st_size // 2**20} MB)", str(path))
-        try:
-            return f.read(MAX_BYTES + 1)
-        except OSError as e:
-            raise PitchError(f"cannot read: {e.strerror or e}", str(path)) from None
+            raise PitchError(f"too large for a {_what(kind)} ({st.st_size // 2**20} MB)", str(path))
+        # the size fstat gave, and one byte more (a file that grew meanwhile is read on, up to the limit);
+        # one read of the limit at once would make room for all of it, on every file
+        data, want = b"", st.st_size + 1
+        while len(data) <= MAX_BYTES:
+            chunk = os.read(fd, want)
+            if not chunk:
+                break
+            data += chunk
+            want = min(READ_CHUNK, MAX_BYTES + 1 - len(data))
+        return data
+    except OSError as e:
+        raise PitchError(f"cannot read: {e.strerror or e}", str(path)) from None
+    finally:
+        os.close(fd)
+
+
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_OPEN_FLAGS = os.O_RDONLY | _NONBLOCK | getattr(os, "O_BINARY", 0)
+
+
+def _what(kind: str) -> str:
+    """"match log (start one with ...)" -> "match log": what a file should have been, for a message."""
+    return kind.split(" (")[0]
 
 
 def _regular(st: Any, path: str | Path, kind: str) -> None:
-    import stat
-
-    what = kind.split(" (")[0]
+    if stat.S_ISREG(st.st_mode):
+        return
     if stat.S_ISDIR(st.st_mode):
-        raise PitchError(f"is a folder, not a {what}", str(path))
-    if not stat.S_ISREG(st.st_mode):
-        raise PitchError(f"is not a regular file (a pipe, socket or device), not a {what}", str(path))
+        raise PitchError(f"is a folder, not a {_what(kind)}", str(path))
+    raise PitchError(f"is not a regular file (a pipe, socket or device), not a {_what(kind)}", str(path))
 
 
 def is_file(path: str | Path) -> bool:
@@ -92,9 +111,6 @@ def parse_text(text: str, path: str | Path, note: str = "; the log was not chang
     Also bad input, not a crash: nesting too deep for the parser (or for anything that walks the
     data), and integers TOML does not have (beyond 64 bits; Python refuses thousands of digits).
     """
-    import re
-    import tomllib
-
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

@@ -149,3 +149,6 @@ def serve_process(log: Path, home: Path, pin: str) -> Iterator[str]:
     finally:
         p.send_signal(signal.SIGINT)
         p.wait(15)
+        for stream in (p.stdout, p.stderr):
+            if stream is not None:
+                stream.close()

@@ -5,8 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -258,17 +256,6 @@ def test_bad_input_one_line_exit_2_nothing_written(tmp_path: Path, args: list[st
     assert err.count("\n") == 1 and names in err, err
     assert "Traceback" not in err
     assert not out.exists()
-
-
-def test_export_json_never_imports_rich() -> None:
-    code = ("import sys; from pitchkeeper.cli import main; sys.argv = ['pitchkeeper', 'export', '--match', "
-            f"{str(DATA / 'partners.toml')!r}, '--format', 'json']\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print('RICH' if any(m == 'rich' or m.startswith('rich.') for m in sys.modules) else 'NO-RICH', "
-            "file=sys.stderr)")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert p.stderr.strip().endswith("NO-RICH"), p.stderr
-    assert json.loads(p.stdout)["winner"] == "Them"
 
 
 def test_bom_is_for_excel_only_on_request(tmp_path: Path) -> None:

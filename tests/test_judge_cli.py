@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import imported_by
 from typer.testing import CliRunner
 
 from pitchkeeper import __version__
@@ -130,15 +129,6 @@ def test_bad_input_in_a_real_process_has_no_traceback(tmp_path: Path) -> None:
     assert p.stdout == ""
     assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
     assert "did you mean 10S?" in p.stderr
-
-
-@pytest.mark.parametrize("extra", [["--json"], []])
-def test_judge_hand_never_imports_rich_or_pydantic(tmp_path: Path, extra: list[str]) -> None:
-    """The start-up budget, checked deterministically: what `judge hand` loads (the scorecard is drawn
-    with pitchkeeper.show.ansi, the JSON with json)."""
-    mods, p = imported_by(["judge", "hand", str(EXAMPLES / "seven-point-jokers.toml"), *extra])
-    assert p.returncode == 0 and "high" in p.stdout, p.stdout + p.stderr
-    assert [m for m in ("rich", "pydantic", "importlib.metadata", "platformdirs") if m in mods] == []
 
 
 # --- rules -----------------------------------------------------------------------------------

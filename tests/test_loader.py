@@ -12,6 +12,7 @@ from pitchkeeper.cli import app
 from pitchkeeper.errors import PitchError
 from pitchkeeper.logbook import loader, store
 from pitchkeeper.logbook.book import Logbook
+from pitchkeeper.logbook.problems import check_log
 
 runner = CliRunner()
 
@@ -55,7 +56,7 @@ def test_every_reader_reports_a_broken_log_in_one_shape(tmp_path: Path, old: str
     r = runner.invoke(app, ["check", str(path), "--json"])
     problems = json.loads(r.stdout)["problems"]
     assert r.exit_code == 2 and [(p["line"], p["where"]) for p in problems if not p["warning"]] == [(line, key)]
-    found = loader.check(path).errors
+    found = check_log(path).errors
     assert [str(f) for f in found] == [f"error: {shape}{found[0].message}"] and what in found[0].message
 
 

@@ -6,8 +6,10 @@ import os
 import shutil
 from pathlib import Path
 
-from pitchkeeper.logbook import index
-from pitchkeeper.reports import stats
+import pytest
+
+from pitchkeeper.logbook import loader
+from pitchkeeper.reports import index, stats
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -107,6 +109,63 @@ def test_a_file_replaced_by_one_of_the_same_size_and_time_is_read_again(tmp_path
     assert "Ana" in kt.players and "Ann" not in kt.players
 
 
+def test_a_file_edited_in_place_to_the_same_size_with_its_time_put_back_is_read_again(tmp_path: Path) -> None:
+    """The same file (its inode), the same size, its modification time put back: its bytes say it changed."""
+    root = _folder(tmp_path)
+    log = root / "matches" / "kitchen-table.toml"
+    before = {Path(s.path).name: s for s in index.kept(root, workers=1)[0]}["kitchen-table.toml"]
+    st = log.stat()
+    data = log.read_bytes()
+    old, new = b'low = "Them", jack = "Us", off-jack', b'low = "Us"  , jack = "Us", off-jack'  # Us took low too
+    assert len(old) == len(new) and data.count(old) == 1
+    with open(log, "r+b") as f:  # in place: no new file, no rename
+        f.write(data.replace(old, new))
+    os.utime(log, ns=(st.st_atime_ns, st.st_mtime_ns))
+    now = log.stat()
+    assert (now.st_size, now.st_mtime_ns, now.st_ino) == (st.st_size, st.st_mtime_ns, st.st_ino)
+    after, r = index.kept(root, workers=1)
+    assert (r.read, r.reused) == (1, 4)
+    kt = {Path(s.path).name: s for s in after}["kitchen-table.toml"]
+    assert kt.scores != before.scores
+    assert kt.scores == dict(loader.load(log).replay().scores)
+
+
+def test_an_edit_that_leaves_every_stat_field_as_it_was_is_read_again(tmp_path: Path, monkeypatch) -> None:
+    """A file system with coarse times, or whose "ctime" is the creation time (Windows), can show an edited
+    file with every field of its stat unchanged: the index goes by the bytes, not the stat."""
+    root = _folder(tmp_path)
+    log = root / "matches" / "kitchen-table.toml"
+    index.kept(root, workers=1)
+    frozen, real = os.stat(log), os.stat
+    data = log.read_bytes()
+    with open(log, "r+b") as f:
+        f.write(data.replace(b'low = "Them", jack = "Us", off-jack', b'low = "Us"  , jack = "Us", off-jack'))
+    monkeypatch.setattr(os, "stat", lambda p, *a, **k: frozen if str(p) == str(log) else real(p, *a, **k))
+    after, r = index.kept(root, workers=1)
+    assert r.read == 1
+    monkeypatch.undo()
+    kt = {Path(s.path).name: s for s in after}["kitchen-table.toml"]
+    assert kt.scores == dict(loader.load(log).replay().scores)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "elsewhere"])
+def test_a_pipe_or_a_link_planted_where_the_index_lives_is_replaced_by_the_index(tmp_path: Path, kind: str) -> None:
+    root = _folder(tmp_path)
+    db = index.index_path(root)
+    db.parent.mkdir(parents=True)
+    outside = tmp_path / "outside.sqlite3"
+    for at in (db, db.with_name(db.name + "-journal")):
+        if kind == "fifo":
+            os.mkfifo(at)
+        else:
+            os.symlink("/dev/zero" if kind == "dev-zero" else outside, at)
+    first, r1 = index.kept(root, workers=1)
+    assert r1.read == 5 and db.is_file() and not db.is_symlink()
+    again, r2 = index.kept(root, workers=1)
+    assert (r2.read, r2.reused) == (0, 5) and again == first
+    assert not outside.exists()  # nothing written through a link
+
+
 def test_tallies_add_up_what_the_files_hold_and_a_damaged_row_rebuilds_the_index(tmp_path: Path) -> None:
     import sqlite3
 
@@ -152,7 +211,7 @@ def test_an_unchanged_folder_reads_no_file_and_starts_no_pool(tmp_path: Path, mo
 
 def test_a_name_sqlite_cannot_hold_is_named_as_a_problem_and_the_rest_counted(tmp_path: Path) -> None:
     root = _folder(tmp_path)
-    odd = (str(root / "matches" / "bad-\udcff.toml"), 1, 2, 3, 4)  # a file name that is not UTF-8 (never read)
+    odd = (str(root / "matches" / "bad-\udcff.toml"), 1, 2, "never read")  # a file name that is not UTF-8
     wanted = sorted([*index.walk(root), odd])
     with index.open_kept(root) as idx:
         summaries, _ = idx.refresh_stated(wanted, workers=1)

@@ -159,18 +159,6 @@ def test_real_run_bad_input_exit_2_without_traceback(tmp_path: Path) -> None:
     assert "tricks[3].leader" in r.stderr and "(Cy) leads this trick" in r.stderr
 
 
-def test_json_paths_never_import_rich() -> None:
-    # start-up budget (docs/style.md): --json output must not pay for Rich
-    code = ("import sys\nfrom pitchkeeper.cli import app\n"
-            "for argv in (['judge','trick','-r','seven-point','-t','S','-c','Ann:JC Bob:AC','--json'],"
-            " ['rules','explain','off-jack','-r','seven-point','--json']):\n"
-            "    try:\n        app(argv)\n    except SystemExit as e:\n        assert not e.code, e.code\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('rich', 'pydantic')))")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.strip().splitlines()[-1] == "[]"
-
-
 def test_judge_trick_in_trump_only_play_takes_an_illegal_plain_card_back() -> None:
     """As in a replayed hand: a non-trump cannot win a trick of trump-only play."""
     import json

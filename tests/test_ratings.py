@@ -6,11 +6,10 @@ import json
 import shutil
 from pathlib import Path
 
-from helpers import imported_by
 from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
-from pitchkeeper.logbook import index
+from pitchkeeper.reports import index
 from pitchkeeper.reports.ratings import Game, games_of, rank_places, rate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,15 +68,6 @@ def test_a_swiss_event_seeded_by_ratings_lists_the_strongest_team_first(_home: P
     text = t.read_text(encoding="utf-8")
     assert text.index('["Ann", "Cy"]') < text.index('["Eve", "Fay"]') < text.index('["Bob", "Dee"]')
     assert 'seed = "ratings"' in text
-
-
-def test_stats_without_ratings_never_imports_openskill(_home: Path) -> None:
-    _keep_kitchen(_home)
-    mods, p = imported_by(["stats", "--all", "--json"], {"PITCHKEEPER_HOME": str(_home)})
-    assert p.returncode == 0, p.stderr
-    assert "openskill" not in mods  # (stats --all reads the data folder through the log index: sqlite3 is expected)
-    mods, p = imported_by(["stats", "--all", "--ratings", "--json"], {"PITCHKEEPER_HOME": str(_home)})
-    assert p.returncode == 0 and "openskill" in mods  # the check can see it when it is there
 
 
 def test_ratings_are_remembered_until_a_kept_file_changes(_home: Path) -> None:

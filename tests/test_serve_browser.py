@@ -185,3 +185,34 @@ def test_a_whole_game_tapped_on_a_phone_shows_on_the_scoreboard_live(server: tup
             assert all(p.stat().st_size > 10_000 for p in shots.glob("*.png"))
         finally:
             browser.close()
+
+
+def test_an_edit_of_the_log_that_keeps_its_size_and_time_shows_on_an_open_scoreboard(server: tuple[str, Path]) -> None:
+    """Someone fixes a hand in an editor, keeping the file's size, and its time is put back: the TV
+    shows the score the file now gives, at once and without a reload (issue 18)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("Playwright for Python is needed: pip install -e '.[browser]'", pytrace=False)
+    url, log = server
+    pitchkeeper.Logbook.open(log).append({"trump": "S", "bid": {"player": "Ann", "amount": 2},
+                                          "points": {"high": "Us", "low": "Us", "jack": "Them", "game": "Them"}})
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium(), args=FLAGS)
+        try:
+            tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+            watch = Watch(tv)
+            tv.goto(url + "/")
+            tv.wait_for_selector("#live.on")
+            tv.wait_for_selector('[data-side="Us"] [data-score="2"]')
+            st, data = log.stat(), log.read_bytes()
+            with open(log, "r+b") as f:  # Us took the jack too: 3 to 1, in as many bytes
+                f.write(data.replace(b'jack = "Them"', b'jack = "Us"  '))
+            os.utime(log, ns=(st.st_atime_ns, st.st_mtime_ns))
+            assert (log.stat().st_size, log.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+            assert pitchkeeper.judge_match(log)["scores"] == {"Us": 3, "Them": 1}
+            tv.wait_for_selector('[data-side="Us"] [data-score="3"]', timeout=5000)
+            tv.wait_for_selector('[data-side="Them"] [data-score="1"]', timeout=5000)
+            assert watch.navigations == 1 and watch.errors == []
+        finally:
+            browser.close()

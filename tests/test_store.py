@@ -71,7 +71,8 @@ def test_replace_keeps_the_comments_of_the_hand():
 
 def test_hands_that_cannot_be_cut_safely_are_refused():
     inline = 'rules = "x"\nhands = [{ dealer = "A" }]\n'
-    with pytest.raises(PitchError, match="only changes hands written as"):
+    with pytest.raises(PitchError, match=r"written as an inline array \(hands = \[\.\.\.\]\), which pitchkeeper "
+                                         r"cannot change safely: write each hand as a \[\[hands\]\] block"):
         store.hand_spans(inline, 1)
     hidden = 'note = """\n[[hands]]\n"""\n'
     with pytest.raises(PitchError):
@@ -86,7 +87,7 @@ def test_toml_values_read_back(value: str):
                                               "auction": [value, "B:2"], "odd key": True}
 
 
-# what `store.hand_toml` writes exactly: the replay checkpoint takes such a hand as read, without parsing it
+# what `store.hand_toml` writes reads back as exactly the table written
 _text = st.text(st.characters(codec="utf-8"), max_size=12)
 _plain = st.recursive(st.one_of(_text, st.integers(-2**63, 2**63 - 1), st.booleans()),
                       lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_text, inner, max_size=4), max_leaves=12)
@@ -94,9 +95,6 @@ _plain = st.recursive(st.one_of(_text, st.integers(-2**63, 2**63 - 1), st.boolea
 
 @given(st.dictionaries(_text, _plain, max_size=6))
 def test_a_plain_hand_reads_back_as_the_very_table_written(hand: dict):
-    from pitchkeeper.logbook import checkpoint
-
-    assert checkpoint._plain(hand)
     assert tomllib.loads(store.hand_toml(hand)) == {"hands": [hand]}
 
 
@@ -105,15 +103,6 @@ def test_a_string_is_escaped_as_json_escapes_it(s: str):
     import json
 
     assert store.toml_value(s) == json.dumps(s, ensure_ascii=False).replace("\x7f", "\\u007f")
-
-
-def test_what_may_not_read_back_the_same_is_not_plain():
-    import datetime
-
-    from pitchkeeper.logbook import checkpoint
-
-    for odd in (1.5, float("nan"), (1, 2), {1: "a"}, datetime.date(2026, 1, 1), None, ["x", {"y": 0.1}], 2**63):
-        assert not checkpoint._plain({"note": odd})
 
 
 def test_tricks_are_written_one_a_line():
@@ -174,23 +163,6 @@ def test_the_lock_is_exclusive_and_gives_up_clearly(tmp_path: Path):
         assert str(e.value) == f"another pitchkeeper is writing {p}; try again"
     with store.locked(p, wait=0):
         pass  # released
-
-
-def test_the_cache_follows_the_file(tmp_path: Path):
-    p = tmp_path / "m.toml"
-    p.write_text("a = 1\n")
-    rules = tmp_path / "r.toml"
-    rules.write_text("x = 1\n")
-    store.write_cache(p, store.stamp(p), (str(rules),), "1", {"scores": 1})
-    assert store.read_cache(p, "1") == {"scores": 1}
-    assert store.read_cache(p, "2") is None  # another pitchkeeper version
-    rules.write_text("x = 22\n")
-    assert store.read_cache(p, "1") is None  # the ruleset file changed
-    store.write_cache(p, store.stamp(p), (str(rules),), "1", {"scores": 1})
-    store.write_atomic(p, "a = 2\n")
-    assert store.read_cache(p, "1") is None  # the log changed
-    store.write_cache(p, None, (), "1", {"scores": 3})  # an unsure stamp is never cached
-    assert store.read_cache(p, "1") is None
 
 
 # -- crashes and races, with real processes
@@ -282,8 +254,8 @@ def test_two_writers_at_once_lose_nothing(tmp_path: Path):
     procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(p), f"w{w}", str(n)], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for w in range(3)]
     for proc in procs:
-        proc.wait(timeout=240)
-        assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+        _, err = proc.communicate(timeout=240)
+        assert proc.returncode == 0, err
     notes = sorted(h["note"] for h in _valid(p))
     assert notes == sorted(f"w{w}-{i}" for w in range(3) for i in range(n))
 

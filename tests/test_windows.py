@@ -64,7 +64,7 @@ def test_without_fcntl_a_match_is_kept_with_the_msvcrt_lock(tmp_path: Path) -> N
         assert p.returncode == 2 and b"another pitchkeeper is writing" in p.stderr
     finally:
         holder.kill()
-        holder.wait()
+        holder.communicate()
 
 
 def test_the_store_locks_with_msvcrt_when_fcntl_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -85,10 +85,10 @@ def test_the_store_locks_with_msvcrt_when_fcntl_is_missing(tmp_path: Path, monke
 
     fake = types.ModuleType("msvcrt")
     fake.LK_NBLCK, fake.LK_UNLCK, fake.locking = 2, 0, locking  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "fcntl", None)
-    monkeypatch.setitem(sys.modules, "msvcrt", fake)
     from pitchkeeper.logbook import store
 
+    monkeypatch.setattr(store, "fcntl", None)  # as on Windows, where the module imports msvcrt instead
+    monkeypatch.setattr(store, "msvcrt", fake, raising=False)
     p = tmp_path / "m.toml"
     with store.locked(p), pytest.raises(PitchError, match="another pitchkeeper is writing"), store.locked(p, wait=0.05):
         pass

@@ -11,15 +11,28 @@ have line editing and history (readline, where Python has it).
 
 from __future__ import annotations
 
+import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any
 
 import typer
 
 from pitchkeeper.cli import MatchOpt, interactive, topic, warn
+from pitchkeeper.cli.table import _names, start_match
 from pitchkeeper.errors import PitchError
-from pitchkeeper.logbook.entry import NOT_OUT, amount_of, auction_calls, owner_name
+from pitchkeeper.game import answers, rulesets
+from pitchkeeper.game import match as m
+from pitchkeeper.game.bidding import check_auction
+from pitchkeeper.game.cards import parse_cards, parse_suit
+from pitchkeeper.game.records import parse_hand
+from pitchkeeper.game.scoring import always_out, amount_worth, dealt_cards
+from pitchkeeper.logbook import store
+from pitchkeeper.logbook.book import Logbook
+from pitchkeeper.logbook.entry import NOBODY, NOT_OUT, HandEntry, amount_of, auction_calls, owner_name
+from pitchkeeper.show import board
+from pitchkeeper.show.ansi import Console, Text
 
 commands = topic()
 
@@ -32,7 +45,10 @@ class _Quit(Exception):
     """The player typed q (or input ended): stop, keeping the hands already saved."""
 
 
-class _Question(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _Question:
+    """One question of the dialogue: what it asks, its default, and how its answer is read."""
+
     key: str
     prompt: str
     default: str | None
@@ -74,8 +90,6 @@ def _ask(q: _Question, echo: bool, at_terminal: bool = False) -> tuple[str, Any]
 def _fit_prompt(prompt: str) -> str:
     """A prompt too wide for the terminal and an answer: its head printed as wrapped lines, the last line left
     to ask on."""
-    from pitchkeeper.show.ansi import Console, Text
-
     out = Console()
     parts = Text(prompt.rstrip()).wrap(out.width - 10, indent=0)  # room left for the answer typed
     for part in parts[:-1]:
@@ -85,17 +99,11 @@ def _fit_prompt(prompt: str) -> str:
 
 def _say(text: str) -> None:
     """A line of the dialogue, wrapped to the terminal (a phone is 40 columns)."""
-    from pitchkeeper.show.ansi import Console, Text
-
     Console().print(Text(text))
 
 
 def _questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> list[_Question]:
     """The questions of one hand, given the answers so far (the points asked depend on the entry chosen)."""
-    from pitchkeeper.game import answers
-    from pitchkeeper.game.cards import parse_cards, parse_suit
-    from pitchkeeper.game.scoring import always_out, dealt_cards
-
     r, table = k.ruleset, k.record.table
     b = r.settings["bidding"]
     who = ", ".join(table.sides)
@@ -139,15 +147,11 @@ def _questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> list[_Que
 def _auction(k: Any, values: dict[str, Any], text: str) -> list[str]:
     """The calls as typed, checked at once against the bidding rules and the bid already answered (so a
     disagreement is asked again here, not found after every point)."""
-    from pitchkeeper.game import match
-    from pitchkeeper.game.bidding import check_auction
-    from pitchkeeper.game.records import parse_hand
-
     table = k.record.table
     calls = auction_calls(text, table, "auction")
     if all(key in values for key in ("bidder", "amount", "trump")):
         first = next(iter(k.ruleset.points)).id  # a stand-in point: the hand is parsed only to check its auction
-        hand = parse_hand({"dealer": match.dealer_due(k.record), "trump": values["trump"],
+        hand = parse_hand({"dealer": m.dealer_due(k.record), "trump": values["trump"],
                            "bid": {"player": values["bidder"], "amount": values["amount"]}, "auction": calls,
                            "points": {first: table.sides[0]}}, table)
         try:
@@ -159,8 +163,6 @@ def _auction(k: Any, values: dict[str, Any], text: str) -> list[str]:
 
 def _question_of(e: PitchError, keys: list[str]) -> str:
     """The question whose answer a refused hand's error is about (where it names one), else the entry's."""
-    import re
-
     where = e.where or ""
     m = re.search(r"(auction|bid\.amount|bid|trump|points\.([\w-]+)|captured\.([^.:]+)|dealt)", where)
     if m:
@@ -177,10 +179,8 @@ def _question_of(e: PitchError, keys: list[str]) -> str:
 
 def _bid_in_range(text: str, ruleset: Any) -> int | str:
     """A bid typed at the prompt, checked against the ruleset's range at once (so it is asked again)."""
-    from pitchkeeper.game.scoring import amount_worth
-
     v = amount_of(text, ruleset)
-    amount_worth(ruleset, 0 if v == "smudge" else v, v == "smudge")
+    amount_worth(ruleset, v if isinstance(v, int) else 0, v == "smudge")
     return v
 
 
@@ -200,8 +200,6 @@ def _bad(message: str) -> Any:
 
 def _point_answer(table: Any, text: str, must: bool, rule: Any) -> str | None:
     """A side or player; None for an explicit nobody (-, none) or, for game, tie. Never a silent default."""
-    from pitchkeeper.game import answers
-
     if not text.strip():
         raise PitchError(f"say {answers.question(rule)[:-1]}: a side or player" +
                          ("" if must else ", - if not out") + (", tie" if rule.kind.ties else ""))
@@ -213,8 +211,6 @@ def _point_answer(table: Any, text: str, must: bool, rule: Any) -> str | None:
 def _entry(k: Any, values: dict[str, Any]) -> Any:
     """The answers of one hand as a HandEntry: recorded exactly as `hand` records its options. Every
     point was asked, so the entry requires every point (a None answer is an explicit nobody)."""
-    from pitchkeeper.logbook.entry import NOBODY, HandEntry
-
     auction = values.get("auction") or None
     if values["entry"] == "points":
         points = {rule.id: values[f"pt:{rule.id}"] or NOBODY for rule in k.ruleset.points if f"pt:{rule.id}" in values}
@@ -239,9 +235,6 @@ def _line_editing() -> None:
 
 def _start_match(echo: bool, at_terminal: bool) -> Path:
     """No current match: ask for the ruleset, the players and the first dealer, and start one (as `new`)."""
-    from pitchkeeper.cli.table import _names, start_match
-    from pitchkeeper.game import rulesets
-    from pitchkeeper.logbook import store
 
     _say("no current match: start one (q stops)")
     rules = _ask(_Question("rules", "ruleset (rules list names them)", "seven-point",
@@ -276,11 +269,6 @@ def play(
 
     With no current match, it starts one (ruleset, players, first dealer).
     """
-    from pitchkeeper.game import match as m
-    from pitchkeeper.logbook import store
-    from pitchkeeper.logbook.book import Logbook
-    from pitchkeeper.show import board
-
     at_terminal = interactive()
     if not at_terminal and not piped:
         raise PitchError("play asks questions, and standard input is not a terminal; to pipe the answers "

@@ -13,6 +13,13 @@ import typer
 
 from pitchkeeper.cli import JsonOpt, RulesOpt, emit_json, fail, need_ruleset, topic, warn
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game import play, scoring
+from pitchkeeper.game.cards import SUIT_NAMES, parse_suit
+from pitchkeeper.game.play import TRUMP
+from pitchkeeper.logbook import loader
+from pitchkeeper.show import render, scorecard
+from pitchkeeper.show.ansi import Table, Text
+from pitchkeeper.show.render import card_text, console, suit_text
 
 if TYPE_CHECKING:
     from pitchkeeper.game.play import TrickJudgement
@@ -31,9 +38,6 @@ def judge_hand(
     as_json: JsonOpt = False,
 ) -> None:
     """Judge one hand: every point with its reason, the game count, the bid and the score change."""
-    from pitchkeeper.game import scoring
-    from pitchkeeper.logbook import loader
-
     ruleset, table, hand = loader.load_hand(file, rules)
     try:
         v = scoring.verdict(ruleset, table, hand)
@@ -42,15 +46,12 @@ def judge_hand(
     if as_json:
         emit_json(v.to_json())
         return
-    from pitchkeeper.show import scorecard
 
     scorecard.draw(v, table, ruleset.name)
 
 
 def load_match(path: Path, rules: str | None) -> Any:
     """Read a match record file through the one loader; its warnings go to stderr."""
-    from pitchkeeper.logbook import loader
-
     k = loader.load(path, rules=rules, kind="file")
     warn(k.warnings)
     return k
@@ -67,7 +68,6 @@ def judge_match(
     if as_json:
         emit_json(state.to_json())
         return
-    from pitchkeeper.show import render
 
     render.match_sheet(state)
 
@@ -88,10 +88,6 @@ def judge_trick(
     as_json: JsonOpt = False,
 ) -> None:
     """Who wins a trick and why; with --held, whether each play kept the rules, and what else was allowed."""
-    from pitchkeeper.errors import PitchError
-    from pitchkeeper.game import play
-    from pitchkeeper.game.cards import parse_suit
-
     ruleset = need_ruleset(rules, "judge trick")
     if not trump:
         fail("--trump: say which suit is trump (S, H, D or C)")
@@ -111,11 +107,6 @@ def judge_trick(
 
 
 def _draw_trick(j: TrickJudgement) -> None:
-    from pitchkeeper.game.cards import SUIT_NAMES
-    from pitchkeeper.game.play import TRUMP
-    from pitchkeeper.show.ansi import Table, Text
-    from pitchkeeper.show.render import card_text, console, suit_text
-
     def card(c: str | None) -> Text:
         return Text("folds", style="dim") if c is None else card_text(c)
 

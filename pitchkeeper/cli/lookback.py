@@ -6,6 +6,7 @@ by the drawing paths (render_chart), never for export or --json.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,14 +15,17 @@ import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, may_write_over, topic, warn
 from pitchkeeper.errors import PitchError, shown
+from pitchkeeper.game import rulesets
+from pitchkeeper.game.vocabulary import target_words
+from pitchkeeper.logbook import loader, paths, store
+from pitchkeeper.reports import chart, export
+from pitchkeeper.show import render_chart
 
 commands = topic()
 
 
 def _replayed(match_opt: str | None) -> tuple[Any, Any, Any, Path]:
     """The match log named by --match (or the current one), read and replayed: errors name the file."""
-    from pitchkeeper.logbook import loader, store
-
     path = store.resolve_match_path(match_opt)
     k = loader.load(path, kind="file")
     warn(k.warnings)
@@ -53,8 +57,6 @@ def export_cmd(
                                         "log).")] = False,
 ) -> None:
     """Export a match: CSV for spreadsheets, JSON (judge match + the log's keys), Markdown, or a printable HTML page."""
-    from pitchkeeper.reports import export
-
     if fmt is None:
         if out is None:
             raise PitchError("say which format: csv, json, md, html or text", "--format")
@@ -70,8 +72,6 @@ def export_cmd(
     ruleset, record, state, _ = _replayed(match_opt)
     ex = export.build(ruleset, record, state)
     if name == "text":
-        from pitchkeeper.game.vocabulary import target_words
-
         text = export.to_text(ex, target_words(ruleset.settings["win"]["reach"], state.target))
     else:
         text = export.render(name, ex)
@@ -80,7 +80,6 @@ def export_cmd(
     if out is None:
         _write_stdout(text)
         return
-    from pitchkeeper.logbook import store
 
     store.write_atomic(out, text)
     sys.stderr.write(f"wrote {shown(out)} ({name}, {len(state.hands)} hands)\n")
@@ -89,15 +88,11 @@ def export_cmd(
 @commands.command("chart")
 def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The score after each hand as a chart in the terminal: one symbol per side, the target dotted."""
-    from pitchkeeper.game.vocabulary import target_words
-    from pitchkeeper.reports import chart
-
     ruleset, record, state, path = _replayed(match_opt)
     p = chart.progression(state, ruleset.settings["win"]["reach"])
     if as_json:
         emit_json(p.to_json())
         return
-    from pitchkeeper.show import render_chart
 
     title = record.header.get("title") if isinstance(record.header.get("title"), str) else None
     what = f"{state.rules}, {target_words(ruleset.settings['win']['reach'], state.target)}"
@@ -126,16 +121,11 @@ def stats_cmd(
     A log that cannot be read is named on standard error (one line) and left out; the others are
     still counted. The exit status is 0 unless --strict is given, or no log at all could be read.
     """
-    import os
-
-    from pitchkeeper.logbook import paths, store
     from pitchkeeper.reports import stats
 
     since = stats.day(since, "--since") if since is not None else None
     until = stats.day(until, "--until") if until is not None else None
     if rules is not None:
-        from pitchkeeper.game import rulesets
-
         try:  # a typo is one line naming the known rulesets, not an empty table
             rules = rulesets.load(rules).name
         except PitchError as e:
@@ -170,7 +160,7 @@ def stats_cmd(
     if all_logs:
         # every log of the data folder through the shared index: only the logs changed since are read again,
         # and SQLite adds up the rest (a log also named above counts once: the index keys files by absolute path)
-        from pitchkeeper.logbook import index
+        from pitchkeeper.reports import index
 
         kept = index.kept_tallies(progress=_progress, rules=rules, since=since, until=until,
                                   leave_out=[os.path.abspath(f) for f, _ in todo])
@@ -196,8 +186,6 @@ def stats_cmd(
             obj["ratings"] = [r.to_json() for r in rated]
         emit_json(obj)
     else:
-        from pitchkeeper.show import render_chart
-
         render_chart.stats(result)
         if n_chosen < n_read:
             sys.stderr.write(f"{n_read - n_chosen} match(es) left out by --rules/--since/--until\n")

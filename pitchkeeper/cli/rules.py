@@ -15,6 +15,13 @@ import typer
 
 from pitchkeeper.cli import JsonOpt, emit_json, fail, may_write_over, need_ruleset, topic
 from pitchkeeper.errors import shown
+from pitchkeeper.game import rulesets
+from pitchkeeper.logbook import loader, store
+from pitchkeeper.reports import houserules
+from pitchkeeper.show import render
+from pitchkeeper.show.ansi import Table, Text
+from pitchkeeper.show.render import console
+from pitchkeeper.words import disputes, explain
 
 if TYPE_CHECKING:
     from pitchkeeper.words.disputes import Answer
@@ -29,18 +36,15 @@ commands = topic()
 @commands.command("list")
 def rules_list(as_json: JsonOpt = False) -> None:
     """The built-in rulesets."""
-    from pitchkeeper.game import rulesets
-    from pitchkeeper.logbook import rulecache
 
     rows = []
     for name in rulesets.builtin_names():
-        r = rulecache.load(name)
+        r = rulesets.load(name)
         rows.append({"name": name, "title": r.title, "source": r.source, "target": r.settings["win"]["target"],
                      "points": r.max_points, "jokers": r.settings["deck"]["jokers"]})
     if as_json:
         emit_json(rows)
         return
-    from pitchkeeper.show import render
 
     render.rules_list(rows)
 
@@ -51,17 +55,14 @@ def rules_show(
     as_json: JsonOpt = False,
 ) -> None:
     """A ruleset in plain words."""
-    from pitchkeeper.logbook import rulecache
-    from pitchkeeper.words import explain
 
-    r = rulecache.load(name)
+    r = rulesets.load(name)
     words = explain.describe(r)
     if as_json:
         emit_json({"name": r.name, "title": r.title, "source": r.source, "files": list(r.chain),
                    "rules": {k: v[1] for k, v in words.items()}, "notes": list(r.notes),
                    "settings": r.settings, "points": [p.id for p in r.points]})
         return
-    from pitchkeeper.show import render
 
     render.rules_show(r, words)
 
@@ -71,8 +72,6 @@ def rules_check(
     file: Annotated[str, typer.Argument(help="A ruleset file (or built-in name).", show_default=False)],
 ) -> None:
     """Validate a ruleset file: every problem with its key, exit 2 if there is any."""
-    from pitchkeeper.game import rulesets
-
     problems, chain = rulesets.check(file)
     if problems:
         for p in problems:  # one line each, `error: FILE: key: what`; a count when there are several
@@ -93,16 +92,13 @@ def rules_diff(
     as_json: JsonOpt = False,
 ) -> None:
     """What two rulesets disagree on, in words."""
-    from pitchkeeper.logbook import rulecache
-    from pitchkeeper.words import explain
 
-    ra, rb = rulecache.load(a), rulecache.load(b)
+    ra, rb = rulesets.load(a), rulesets.load(b)
     rows = explain.diff(ra, rb)
     if as_json:
         emit_json([{"topic": t, ra.name: x, rb.name: y} if ra.name != rb.name else
                    {"topic": t, "a": x, "b": y} for t, x, y in rows])
         return
-    from pitchkeeper.show import render
 
     render.rules_diff(ra, rb, rows)
 
@@ -114,15 +110,11 @@ def rules_new(
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
 ) -> None:
     """Start a house-rules file that extends a ruleset, naming every setting it may change."""
-    from pitchkeeper.game import rulesets
-    from pitchkeeper.reports import houserules
-
     base = rulesets.load(extends)
     may_write_over(file, None)  # never over a match log, even with --force
     if file.exists() and not force:
         fail(f"{file}: already exists (use --force to overwrite)")
     text = houserules.starter(base, extends, file.stem)
-    from pitchkeeper.logbook import store
 
     store.write_atomic(file, text)
     sys.stdout.write(f"wrote {shown(file)}: uncomment and change what your table plays differently, "
@@ -132,8 +124,6 @@ def rules_new(
 
 def _current_ruleset() -> Any:
     """The ruleset the current match is played under (the version its log pins), or None."""
-    from pitchkeeper.logbook import loader, store
-
     path = store.current_match()
     if path is None or not path.exists():
         return None
@@ -149,8 +139,6 @@ def rules_explain(
     as_json: JsonOpt = False,
 ) -> None:
     """Settle a table argument: this ruleset's answer to a common dispute, with an example."""
-    from pitchkeeper.words import disputes
-
     ruleset = _current_ruleset() if not rules else None
     ruleset = ruleset or need_ruleset(rules, "rules explain")
     if topic is None:
@@ -170,9 +158,6 @@ def rules_explain(
 
 
 def _draw_topics(name: str, answers: list[Answer]) -> None:
-    from pitchkeeper.show.ansi import Table, Text
-    from pitchkeeper.show.render import console
-
     out = console()
     out.print(Text.assemble((name, "bold"), ": the usual table arguments, and this ruleset's answer"))
     t = Table()
@@ -185,9 +170,6 @@ def _draw_topics(name: str, answers: list[Answer]) -> None:
 
 
 def _draw_answer(name: str, a: Answer) -> None:
-    from pitchkeeper.show.ansi import Text
-    from pitchkeeper.show.render import console
-
     out = console()
     out.print(Text.assemble((a.question, "bold"), (f"  ({name}, digest {a.dispute})", "dim")))
     out.print(Text(a.answer))

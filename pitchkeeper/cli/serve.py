@@ -1,17 +1,19 @@
 """`pitchkeeper serve`: the match on the TV and every phone at the table (pitchkeeper.web).
 
-The web stack (Starlette, uvicorn, Jinja2, segno) is imported inside the command only: loading this
-module for `--help` or a listing costs nothing, and the table commands never see it.
+The web stack (Starlette, uvicorn, Jinja2, segno) is imported inside the command only: `serve --help`
+and the table commands never load it, and a missing install is one line, not a traceback.
 """
 
 from __future__ import annotations
 
+import socket
 import sys
 from typing import Annotated
 
 import typer
 
 from pitchkeeper.cli import MatchOpt, fail, topic
+from pitchkeeper.logbook import store
 
 commands = topic()
 
@@ -20,8 +22,6 @@ LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
 def _lan_address() -> str | None:
     """This machine's address on the local network (the route a packet would take; nothing is sent)."""
-    import socket
-
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         try:
             s.connect(("10.254.254.254", 1))
@@ -44,8 +44,6 @@ def _check_pin(pin: str) -> str:
 
 
 def _listen(host: str, port: int) -> object:
-    import socket
-
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
         return socket.create_server((host.strip("[]"), port), family=family, reuse_port=False)
@@ -73,8 +71,6 @@ def serve(
 
     Reading needs nothing; every write needs the PIN. Ctrl-C stops it.
     """
-    from pitchkeeper.logbook import store
-
     try:
         import jinja2  # noqa: F401
         import segno

@@ -13,14 +13,17 @@ import typer
 
 from pitchkeeper.cli import JsonOpt, emit_json, topic
 from pitchkeeper.errors import PitchError, shown
+from pitchkeeper.game import rulesets
+from pitchkeeper.game.vocabulary import target_words
+from pitchkeeper.logbook import paths, shelf, store
+from pitchkeeper.logbook.book import Logbook
+from pitchkeeper.reports.sheet import blank_sheet
+from pitchkeeper.show.ansi import Console, Text
 
 commands = topic()
 
 
 def _row(number: int, f: Path, current: Path | None) -> dict[str, Any]:
-    from pitchkeeper.game.vocabulary import target_words
-    from pitchkeeper.logbook.book import Logbook
-
     row: dict[str, Any] = {"number": number, "id": f.stem, "match": str(f),
                            "current": current is not None and f.resolve() == current.resolve()}
     try:
@@ -45,8 +48,6 @@ def matches(
 
     `pitchkeeper use NUMBER` (or a part of the name) makes one the current match again.
     """
-    from pitchkeeper.logbook import paths, shelf, store
-
     if show_path:
         sys.stdout.write(f"{paths.matches_dir()}\n")
         return
@@ -61,7 +62,6 @@ def matches(
     if not rows:
         sys.stdout.write(f"no matches yet in {paths.matches_dir()}: start one with `pitchkeeper new`\n")
         return
-    from pitchkeeper.show.ansi import Console, Text
 
     out = Console()
 
@@ -92,9 +92,6 @@ def use(
     as_json: JsonOpt = False,
 ) -> None:
     """Make a kept match the current one again (every table command then works on it)."""
-    from pitchkeeper.logbook import shelf, store
-    from pitchkeeper.logbook.book import Logbook
-
     path = shelf.find(which)
     k, state = Logbook(path).load()  # a broken log is refused: the table would meet its error on every command
     store.write_pointer(path)
@@ -109,8 +106,6 @@ def use(
 @commands.command("where")
 def where(as_json: JsonOpt = False) -> None:
     """The data folder (match logs, the current-match pointer) and the current match."""
-    from pitchkeeper.logbook import paths, store
-
     try:
         current = store.current_match()
     except PitchError:
@@ -140,9 +135,6 @@ def sheet(
     = None,
 ) -> None:
     """A printable blank score sheet for a ruleset: one HTML page with a column for each of its points."""
-    from pitchkeeper.game import rulesets
-    from pitchkeeper.reports.sheet import blank_sheet
-
     try:
         r = rulesets.load(rules)
     except PitchError as e:
@@ -157,7 +149,6 @@ def sheet(
     if out is None:
         sys.stdout.write(text)
         return
-    from pitchkeeper.logbook import store
 
     store.write_atomic(out, text)
     sys.stderr.write(f"wrote {out}: a blank {r.name} score sheet ({len(r.points)} point columns)\n")

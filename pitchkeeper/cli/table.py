@@ -7,6 +7,7 @@ drawn with show.ansi, never Rich; `--json` loads no drawing code).
 
 from __future__ import annotations
 
+import inspect
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,7 +16,17 @@ import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, book_of, emit_json, interactive, topic, warn
 from pitchkeeper.errors import PitchError, shown, utf8
+from pitchkeeper.game import rulesets
+from pitchkeeper.game.answers import NOBODY as NOBODY_WORDS
+from pitchkeeper.game.answers import entry_hint
 from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
+from pitchkeeper.game.records import parse_table
+from pitchkeeper.game.vocabulary import target_words
+from pitchkeeper.logbook import paths, problems, store
+from pitchkeeper.logbook.book import Logbook
+from pitchkeeper.logbook.entry import HandEntry
+from pitchkeeper.show import board
+from pitchkeeper.show.ansi import Console
 
 commands = topic()
 
@@ -101,9 +112,6 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
                 title: str | None, match: str | None, rematch: bool, of: str | None, force: bool, as_json: bool,
                 in_play: bool = False) -> None:
     """`new`, and `play` with no match (which then asks its questions: no hint to run it)."""
-    from pitchkeeper.game.records import parse_table
-    from pitchkeeper.logbook import paths, rulecache, store
-    from pitchkeeper.logbook.book import Logbook
 
     if match:  # the current-match pointer keeps the path as UTF-8 text: refused before anything is written
         utf8(match, "--match")
@@ -138,7 +146,7 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
         if team and solo:
             raise PitchError("give teams or --solo, not both")
         teams = dict(_team_specs(team, table)) if team else {} if solo else None
-        path = Path(match) if match else paths.new_log_path(rulecache.load(ref).name)
+        path = Path(match) if match else paths.new_log_path(rulesets.load(ref).name)
         book = Logbook.create(path, ref, list(table.players), teams, first, title, target, stake=stake)
     path = book.path
     store.write_pointer(path)
@@ -151,9 +159,6 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
                    "first_dealer": first, "target": target or ruleset.settings["win"]["target"],
                    "stake": stake, "rematch_of": rematch_of})
         return
-    from pitchkeeper.game.answers import entry_hint
-    from pitchkeeper.game.vocabulary import target_words
-    from pitchkeeper.show.ansi import Console
 
     sides = ", ".join(f"{t} ({' & '.join(ms)})" for t, ms in table.teams) if table.teams else "each for himself"
     goal = target_words(ruleset.settings["win"]["reach"], target or ruleset.settings["win"]["target"])
@@ -170,8 +175,6 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
 
 def _hand_parameters() -> list[Any]:
     """The options of `hand` (and `edit`), one for every point id of the contract: made, not written."""
-    import inspect
-
     def p(name: str, annotation: Any, default: Any = None) -> inspect.Parameter:
         return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
 
@@ -230,9 +233,6 @@ def entry_of(kw: dict[str, Any], new: bool = True) -> Any:
     A new hand entered by points answers every point (`--rest none` for those not out); a point
     named twice is an error, not "the last one wins".
     """
-    from pitchkeeper.game.answers import NOBODY as NOBODY_WORDS
-    from pitchkeeper.logbook.entry import HandEntry
-
     points: dict[str, str] = {}
     for pid in POINT_IDS:
         v = kw.get("pt_" + pid.replace("-", "_"))
@@ -276,19 +276,17 @@ def _who_cards(specs: list[str] | None, where: str) -> dict[str, str] | None:
     return out
 
 
-def record_hand(entry: Any, match: str | None, dry_run: bool = False, quick: bool = False) -> Any:
+def record_hand(entry: Any, match: str | None, dry_run: bool = False) -> Any:
     """Append one hand to the log (the Logbook's locked write path); the Change made."""
-    return book_of(match).record(entry, dry_run=dry_run, quick=quick)
+    return book_of(match).record(entry, dry_run=dry_run)
 
 
 def _hand_command(**kw: Any) -> None:
-    # the board needs only the last hands: a replay checkpoint will do; --json prints every hand
-    w = record_hand(entry_of(kw), kw.get("match"), bool(kw.get("dry_run")), quick=not kw.get("as_json"))
+    w = record_hand(entry_of(kw), kw.get("match"), bool(kw.get("dry_run")))
     warn(w.warnings)
     if kw.get("as_json"):
         emit_json(w.state.to_json())
         return
-    from pitchkeeper.show import board
 
     board.verdict(w.state.hands[w.number - 1].verdict, w.state.table)
     board.draw(w.scoreboard().to_json())
@@ -299,7 +297,7 @@ def _hand_command(**kw: Any) -> None:
 def _edit_command(**kw: Any) -> None:
     number = kw["number"]
     book = book_of(kw.get("match"))
-    change = book.prepare_replace(number, entry_of(kw, new=False), quick=True)
+    change = book.prepare_replace(number, entry_of(kw, new=False))
     old, new = change.before.data["hands"][number - 1], change.after.data["hands"][number - 1]
     if not change.changes_anything or old == new:  # the same hand (perhaps written otherwise): nothing written
         if kw.get("as_json"):
@@ -324,8 +322,6 @@ def _edit_command(**kw: Any) -> None:
 
 
 def _register_hand_commands() -> None:
-    import inspect
-
     params = _hand_parameters()
 
     def hand(**kw: Any) -> None:
@@ -365,7 +361,6 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
                    "scores": {"before": before.scores, "after": after.scores},
                    "winner": {"before": before.winner, "after": after.winner}})
         return
-    from pitchkeeper.show import board
 
     board.change(before, after, number)
 
@@ -382,10 +377,6 @@ def status(
     as_json: JsonOpt = False,
 ) -> None:
     """The scoreboard: scores, who deals next, points needed, who is in the hole, the last hand."""
-    from pitchkeeper import __version__
-    from pitchkeeper.logbook import store
-
-    path = store.resolve_match_path(match)
     if share:
         from pitchkeeper.game.vocabulary import target_words
         from pitchkeeper.reports import export
@@ -394,18 +385,7 @@ def status(
         goal = target_words(k.ruleset.settings["win"]["reach"], state.target)
         sys.stdout.write(export.to_text(export.build(k.ruleset, k.record, state), goal))
         return
-    st = store.read_cache(path, __version__)  # an unchanged log need not be parsed and replayed again
-    if st is None:
-        from pitchkeeper.logbook import checkpoint, loader
-        from pitchkeeper.logbook.book import remember
-
-        opened = checkpoint.opened(path, replay=True)  # the replay checkpoint (made now if there is none)
-        if opened is not None:
-            k, state = opened[0], checkpoint.state_of(*opened)
-        else:
-            k = loader.load(path)
-            state = k.replay()
-        st = remember(k, state, k.stamp)
+    st = book_of(match).scoreboard().to_json()
     warn(st["warnings"])
     if as_json:
         emit_json(st)
@@ -430,7 +410,6 @@ def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
                    "scores": state.scores, "winner": state.winner,
                    "won_on_hand": state.ending.hand if state.ending else None})
         return
-    from pitchkeeper.show import board
 
     board.history(k, state)
     warn(list(k.warnings) + list(state.warnings))
@@ -445,7 +424,7 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
     """Drop the last hand of the match (after asking)."""
 
     book = book_of(match)
-    change = book.prepare_drop(quick=not as_json)
+    change = book.prepare_drop()
     count, k = change.number, change.before
     v = change.replayed_before.hands[-1].verdict
     what = (f"hand {count}: {k.record.hands[-1].dealer} dealt, {v.bid.player} bid {v.bid.label} in {v.trump}; "
@@ -473,9 +452,7 @@ def check(
     as_json: JsonOpt = False,
 ) -> None:
     """Check a hand-edited match log: every problem with its hand and line; exit 2 if there is any."""
-    from pitchkeeper.logbook import loader, store
-
-    report = loader.check(store.resolve_match_path(file))
+    report = problems.check_log(store.resolve_match_path(file))
     path, warnings = report.path, report.warnings
     found = [f.to_json() for f in report.problems]
     if as_json:

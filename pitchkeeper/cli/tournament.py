@@ -6,6 +6,7 @@ is written only by the library (atomic, locked, nothing written on bad input).
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -14,6 +15,8 @@ import typer
 
 from pitchkeeper.cli import JsonOpt, emit_json, may_write_over, topic
 from pitchkeeper.errors import PitchError
+from pitchkeeper.logbook import store
+from pitchkeeper.tournament import book, html, standings
 
 commands = topic()
 
@@ -42,8 +45,6 @@ def new_cmd(
     title: Annotated[str, typer.Option("--title", help="A name for the event.")] = "",
 ) -> None:
     """Start a tournament file."""
-    from pitchkeeper.tournament import book
-
     team_list = [_split(tm, "&") for tm in _split(teams)]
     names = _split(players)
     if not names and not team_list:
@@ -75,19 +76,13 @@ def seat_cmd(
                                                "score sheets (HTML) to this file.", show_default=False)] = None,
 ) -> None:
     """Seat the next round (or show the current one, while tables are still playing)."""
-    from pitchkeeper.tournament import book
-
     rnd, new = book.seat(file)
     if cards is not None:
-        from pitchkeeper.logbook import store
-        from pitchkeeper.tournament import html
-
         may_write_over(cards, None)  # never over a match log or a tournament
         store.write_atomic(cards, html.table_cards(book.load(file), rnd))
     if as_json:
         emit_json(rnd.to_json())
         return
-    from pitchkeeper.tournament import html
 
     if not new:
         t = book.load(file)
@@ -117,8 +112,6 @@ def record_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Record a table's result from its match log or its final scores; the standings follow."""
-    from pitchkeeper.tournament import book, standings
-
     if round_from is not None:
         if table is not None or log is not None or score is not None:
             raise PitchError("--round-from records every table of the round: give no --table, --match or --score",
@@ -173,8 +166,6 @@ def standings_cmd(
                                                 show_default=False)] = None,
 ) -> None:
     """The standings: ranks (equal figures share one), points, wins and games."""
-    from pitchkeeper.tournament import book, standings
-
     if fmt not in ("text", "json", "csv", "html"):
         raise PitchError(f"expected text, json, csv or html, got {fmt!r}", "--format")
     t = book.load(file)
@@ -187,19 +178,14 @@ def standings_cmd(
         if out is None:
             emit_json(s)
             return
-        import json
 
         text = json.dumps(s, ensure_ascii=False, indent=2) + "\n"
     else:
-        from pitchkeeper.tournament import html  # the pages and the text, never for JSON
-
         text = (html.standings_csv(t) if fmt == "csv" else html.standings_html(t, refresh) if fmt == "html"
                 else html.standings_text(s))
     if out is None:
         sys.stdout.write(text)
     else:
-        from pitchkeeper.logbook import store
-
         may_write_over(out, None)  # never over a match log or a tournament
         store.write_atomic(out, text)
         sys.stderr.write(f"wrote {out}\n")
@@ -213,9 +199,6 @@ def cards_cmd(
                                             show_default=False)] = None,
 ) -> None:
     """Printable table cards and score sheets for a round: one page a table, names and partners."""
-    from pitchkeeper.logbook import store
-    from pitchkeeper.tournament import book, html
-
     t = book.load(file)
     if not t.rounds:
         raise PitchError("no round has been seated yet: run `pitchkeeper tournament seat` first", str(file))
@@ -230,8 +213,6 @@ def cards_cmd(
 @commands.command("check")
 def check_cmd(file: FileArg) -> None:
     """Check a tournament file (after a change by hand): exit 2 with the problem's key if there is one."""
-    from pitchkeeper.tournament import book
-
     t = book.load(file)
     done = sum(1 for r in t.rounds if t.complete(r))
     sys.stdout.write(f"{file}: ok - {t.format}, {len(t.players)} players, {len(t.rounds)} of {t.planned} round(s) "

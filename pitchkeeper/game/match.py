@@ -329,12 +329,10 @@ def stakes(ruleset: Ruleset, record: MatchRecord, state: MatchState) -> Stakes |
     the stake from every other player, and the pool of forfeited counters."""
     st = ruleset.settings["stakes"]
     stake = record.stake if record.stake is not None else st["per_game"]
-    forfeits: dict[str, int] | None = getattr(state.hands, "forfeits", None)  # a checkpoint's tail keeps their sum
-    if forfeits is None:
-        forfeits = {}
-        for h in state.hands:
-            for p, n in (h.verdict.counters or {}).items():
-                forfeits[p] = forfeits.get(p, 0) + n
+    forfeits: dict[str, int] = {}
+    for h in state.hands:
+        for p, n in (h.verdict.counters or {}).items():
+            forfeits[p] = forfeits.get(p, 0) + n
     if not stake and not forfeits:
         return None
     settled = None

@@ -18,7 +18,7 @@ Rule ids (the `rule` of an illegal play):
 from __future__ import annotations
 
 from collections.abc import Container, Mapping, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game.cards import SUIT_NAMES, SUITS, Card, Suit, parse_card, pretty, suit_of
@@ -27,6 +27,7 @@ from pitchkeeper.game.rulesets import Ruleset, TrumpView
 from pitchkeeper.game.vocabulary import SYMBOL_WORDS
 
 TRUMP = "T"  # the effective suit of every trump in a TrumpView
+Seat = TypeVar("Seat")  # a player, by name or by seat
 
 
 
@@ -327,7 +328,7 @@ def winner_index(view: TrumpView, cards: Sequence[Card]) -> int:
     return ranks.index(max(ranks))
 
 
-def next_in(order: Sequence[str], due: str, out: Container[str]) -> str:
+def next_in(order: Sequence[Seat], due: Seat, out: Container[Seat]) -> Seat:
     """Who leads when `due` should: `due`, or when `due` is out (folded, in trump-only play) the next
     player clockwise still in (`due` itself when nobody is)."""
     n = len(order)

@@ -19,6 +19,8 @@ The search (each technique's soundness is argued where it is used):
   refutation usually comes first, and bounds from the points still out.
 """
 
+from typing import Any
+
 try:
     import cython
 except ImportError:  # no Cython: the declarations are no-ops (game.cython_shadow)
@@ -67,8 +69,8 @@ class Search:
     need_took: cython.bint  # a side point reads which sides took a trick
     need_piles: cython.bint  # a side point reads the captured cards themselves
     count_base: cython.longlong  # one more than any game count
-    side_fn: object  # (piles, counts) -> the side points the bidding side takes (game.solver)
-    lead_fn: object  # (seats, due, out) -> who leads when `due` is out (game.play.next_in)
+    side_fn: Any  # (piles, counts) -> the side points the bidding side takes (game.solver)
+    lead_fn: Any  # (seats, due, out) -> who leads when `due` is out (game.play.next_in)
     memo: dict  # summary -> side points (side_fn's answers)
     tt: dict  # (cards still held, summary, leader and first) -> (lower, upper) bound of the points still to come
     use_tt: cython.bint
@@ -101,7 +103,7 @@ class Search:
 
     def __init__(self, n: cython.int, nsides: cython.int, bid_side: cython.int, side_of: list, group: list,
                  rank: list, cv: list, gw: list, sig: list, follow: list, side_max: cython.int, needs: tuple,
-                 count_base: cython.longlong, side_fn: object, lead_fn: object, trumps: tuple, cls: list) -> None:
+                 count_base: cython.longlong, side_fn: Any, lead_fn: Any, trumps: tuple, cls: list) -> None:
         if not cython.compiled:
             self.side_of, self.pn, self.hands, self.pile, self.count = [0] * 9, [0] * 9, [0] * 9, [0] * 9, [0] * 9
             self.tcard, self.tseat = [0] * 9, [0] * 9

@@ -79,7 +79,7 @@ class Tables(NamedTuple):
     """One ruleset and trump, over card indices: what the search reads that does not depend on the deal."""
 
     cards: tuple[Card, ...]  # index -> card: grouped by effective suit, each group from its weakest card up
-    index: Mapping[Card, int]
+    index_of: Mapping[Card, int]
     group: tuple[int, ...]  # index -> effective suit (SUIT_ORDER)
     rank: tuple[int, ...]  # [led * 64 + index] -> strength in a trick so led (game.play.trick_rank)
     follow: tuple[tuple[tuple[int, int], ...], ...]  # [first * 6 + led] -> the follow rule's steps as masks
@@ -156,10 +156,10 @@ def _ordered(cards: Sequence[Card], group: Mapping[Card, int], rank: Sequence[in
 
 def _card_points(ruleset: Ruleset, trump: Suit, in_play: Iterable[Card]) -> list[tuple[PointRule, Card]]:
     """Each card point and the card that wins it, given the cards in play (its kind decides)."""
-    in_play = InPlay(ruleset.views[trump], frozenset(in_play))
+    cards = InPlay(ruleset.views[trump], frozenset(in_play))
     out = []
     for rule in ruleset.award_order:
-        if rule.kind.card is not None and (won := rule.kind.card(rule, in_play)) is not None:
+        if rule.kind.card is not None and (won := rule.kind.card(rule, cards)) is not None:
             out.append((rule, won.card))
     return out
 
@@ -239,12 +239,12 @@ def setup(deal: Deal, pos: Position) -> Setup:
     where: dict[Card, str] = {}  # card -> where it is (for a card named twice)
 
     def place(card: Card, at: str) -> int:
-        if card not in t.index:
+        if card not in t.index_of:
             raise PitchError(f"{card} is not in {ruleset.name}'s deck ({ruleset.deck_words()})", at)
         if card in where:
             raise PitchError(f"{card} is both {where[card]} and {at}", at)
         where[card] = at
-        return t.index[card]
+        return t.index_of[card]
 
     def seat(player: str, at: str) -> int:
         if player not in seat_of:
@@ -285,7 +285,7 @@ def setup(deal: Deal, pos: Position) -> Setup:
             if deal.side_of[dealt[card]] == bid:
                 fixed += rule.value
         else:
-            cv[t.index[card]] += rule.value
+            cv[t.index_of[card]] += rule.value
     side_rules = _side_points(ruleset)
     reads = {r for _, r in side_rules}
     values = _game_values(ruleset)
@@ -383,7 +383,7 @@ class Solver:
         self.deal = deal
         s = setup(deal, pos)
         self.seats, self.cards = s.seats, s.tables.cards
-        self.index = s.tables.index
+        self.index = s.tables.index_of
         self.search = core(core_name).Search(*s.init)
         self.search.switches(tt, equivalence and s.equivalence)
         try:

@@ -1,21 +1,30 @@
 """`Logbook`: a kept match as a library - the one write path of every front end (CLI, web, API).
 
-The log's text is the source of truth. A write builds the new text (a hand's block appended, or
-one block cut or replaced, so comments a person wrote survive), reads it back through the one
-loader and replays it whole; only then is it written, atomically and under the log's lock. Bad
-input is a PitchError and leaves the file as it was.
+The log's text is the source of truth, and every call reads it as it stands: nothing derived from it
+is kept on disk. A write builds the new text (a hand's block appended, or one block cut or replaced,
+so comments a person wrote survive), parses it and replays it whole; only then is it written,
+atomically and under the log's lock. Bad input is a PitchError (one line) and leaves the file as it
+was; so is a log whose hands are not written as `[[hands]]` blocks, which a text change could break.
 """
 
 from __future__ import annotations
 
-import time
+import hashlib
+import os
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game import match, rulesets
+from pitchkeeper.game.match import MatchState
+from pitchkeeper.game.records import parse_table
+from pitchkeeper.game.scoreboard import Scoreboard, scoreboard
 from pitchkeeper.logbook import loader, store
+from pitchkeeper.logbook.entry import now, ordered
 from pitchkeeper.logbook.loader import Loaded
+from pitchkeeper.logbook.paths import new_log_path
 
 # A typed hand (logbook.entry.HandEntry, or anything with its `to_table(log, base)` and `source`)
 Entry = Any
@@ -27,45 +36,42 @@ class Change(NamedTuple):
     number: int  # the hand added, corrected or dropped
     before: Loaded
     after: Loaded
-    state: Any  # game.match.MatchState after the change
+    state: MatchState  # after the change
     text: str  # the new text of the log
-    replayed_before: Any = None  # MatchState before the change (edit, undo)
+    replayed_before: MatchState | None = None  # before the change (edit, undo)
     warnings: tuple[str, ...] = ()
     what: str = "edit"  # the command a stale change asks to run again
-    points: Any = None  # made on a replay checkpoint: its (last, one before) points after the change
 
     @property
     def changes_anything(self) -> bool:
         return self.text != self.before.text
 
-    def scoreboard(self) -> Any:
-        """The scoreboard (game.scoreboard.Scoreboard) of the match after the change."""
-        from pitchkeeper.game.scoreboard import scoreboard
-
+    def scoreboard(self) -> Scoreboard:
+        """The scoreboard of the match after the change."""
         k = self.after
         return scoreboard(k.ruleset, k.record, self.state, match=str(k.path), warnings=k.warnings)
 
 
-_KEY_ORDER = ("dealer", "trump", "bid", "auction", "points", "captured", "tricks", "dealt", "held", "revokes",
-              "note", "announced", "recorded")
+class Reading(NamedTuple):
+    """One reading of the log: its version and what those very bytes hold, replayed."""
+
+    version: str  # as Logbook.version: a digest of the bytes read
+    loaded: Loaded
+    state: MatchState
 
 
-def ordered(hand: Mapping[str, Any]) -> dict[str, Any]:
-    """A hand's keys in the order the log writes them (the known ones first, as a person reads them)."""
-    return {k: hand[k] for k in sorted(hand, key=lambda k: _KEY_ORDER.index(k) if k in _KEY_ORDER else 99)}
-
-
-def now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%S")
+def version_of(data: bytes) -> str:
+    """`Logbook.version` of a log's bytes."""
+    return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
 class Logbook:
     """A match log kept on disk. Every method reads the file as it stands (another writer may have
     changed it) and every write is whole or nothing, locked against any other writer."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self._seen: tuple[Loaded, Any] | None = None  # the last text read, replayed
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = _log_path(path)
+        self._seen: Reading | None = None  # the last reading, reused while the file's bytes are the same
 
     def __repr__(self) -> str:
         return f"Logbook({str(self.path)!r})"
@@ -73,14 +79,14 @@ class Logbook:
     # -- opening and creating
 
     @classmethod
-    def open(cls, path: str | Path) -> Logbook:
+    def open(cls, path: str | os.PathLike[str]) -> Logbook:
         """A kept match; a missing or broken log is a PitchError (in the one shape)."""
         book = cls(path)
-        book.load()
+        book.read()
         return book
 
     @classmethod
-    def create(cls, path: str | Path, rules: str, players: Sequence[str],
+    def create(cls, path: str | os.PathLike[str], rules: str | os.PathLike[str], players: Sequence[str],
                teams: Mapping[str, Sequence[str]] | Sequence[tuple[str, Sequence[str]]] | None = None,
                first_dealer: str | None = None, title: str | None = None, target: int | None = None, *,
                stake: int | None = None, rematch_of: str | None = None) -> Logbook:
@@ -90,23 +96,22 @@ class Logbook:
         partnerships (as `pitchkeeper new`); an empty mapping has each play for himself.
         `first_dealer`: default the first player.
         """
-        from pitchkeeper.game.records import parse_table
-        from pitchkeeper.logbook import rulecache
-
+        path = _log_path(path)
+        if not isinstance(rules, str | os.PathLike) or isinstance(rules, bytes):
+            raise PitchError(f"expected a ruleset name or the path of a ruleset file, got {_kind(rules)}", "rules")
         if isinstance(players, str) or not isinstance(players, Sequence):
             raise PitchError("expected a list of names in seating order", "players")
-        if target is not None and (not isinstance(target, int) or isinstance(target, bool) or target < 1):
-            raise PitchError(f"expected a whole number above 0, got {target!r}", "target")
-        ref = str(rules)
-        ruleset = rulecache.load(ref)
+        _optional(first_dealer, str, "first_dealer", "a player's name")
+        _optional(title, str, "title", "text")
+        _optional(rematch_of, str, "rematch_of", "the path of a match log")
+        for value, what in ((target, "target"), (stake, "stake")):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise PitchError(f"expected a whole number above 0, got {value!r}", what)
+        ref = os.fspath(rules)
+        ruleset = rulesets.load(ref)
         merged = dict(ruleset.raw)  # the merged TOML, which the log pins a copy of
         table = parse_table({"players": [p.strip() if isinstance(p, str) else p for p in players]})
-        if teams is None:
-            pairs = auto_teams(ruleset, table.players)
-        elif isinstance(teams, Mapping):
-            pairs = tuple((str(t), tuple(table.player(m, f"teams.{t}") for m in ms)) for t, ms in teams.items())
-        else:
-            pairs = tuple((str(t), tuple(table.player(m, f"teams.{t}") for m in ms)) for t, ms in teams)
+        pairs = auto_teams(ruleset, table.players) if teams is None else _team_pairs(teams, table)
         data: dict[str, Any] = {"players": list(table.players)}
         if pairs:
             data["teams"] = {t: list(ms) for t, ms in pairs}
@@ -114,30 +119,24 @@ class Logbook:
         table.check_against(ruleset)
         first = table.player(first_dealer, "first_dealer") if first_dealer is not None else table.players[0]
         if ref.endswith(".toml") or "/" in ref:
-            import os
-
             # absolute, but not through its links: a house-rules file reached by a link extends what
             # sits beside the link, and the log must name the file as it was read
             ref = os.path.abspath(ref)
         text = header_text(rules=ref, ruleset=ruleset, merged=merged, players=table.players, teams=table.teams,
                            first_dealer=first, target=target, stake=stake, title=title, rematch_of=rematch_of)
-        path = Path(path)
-        k = loader.load(path, text)  # the header must read back as a valid match before it is written
+        loader.load(path, text)  # the header must read back as a valid match before it is written
         store.create_new(path, text)
-        from pitchkeeper.logbook import checkpoint
-
-        start = checkpoint.Point(0, dict.fromkeys(k.record.table.sides, 0), None, (), {}, None, None, None)
-        checkpoint.save(path, checkpoint.Entry(text, k.data, k.ruleset.digest, start, None))  # a quick first hand
         return cls(path)
 
-    def rematch(self, path: str | Path | None = None, *, first_dealer: str | None = None, target: int | None = None,
-                stake: int | None = None, title: str | None = None, force: bool = False) -> Logbook:
+    def rematch(self, path: str | os.PathLike[str] | None = None, *, first_dealer: str | None = None,
+                target: int | None = None, stake: int | None = None, title: str | None = None,
+                force: bool = False) -> Logbook:
         """The next game at the same table: the same players, teams, rules, target and stake, the deal
         passed on (or to `first_dealer`). Refused while this game is on, unless `force`. `path`:
         default a new file in the data folder."""
-        from pitchkeeper.game import match
-        from pitchkeeper.logbook.paths import new_log_path
-
+        new = _log_path(path) if path is not None else None
+        _optional(first_dealer, str, "first_dealer", "a player's name")
+        _optional(title, str, "title", "text")
         prev, state = self.load()
         if state.ending is None and not force:
             raise PitchError(f"{self.path}: the game is still on (hand {len(state.hands)}); finish it, or add --force")
@@ -145,7 +144,7 @@ class Logbook:
         table = rec.table
         first = table.player(first_dealer, "--dealer") if first_dealer else match.dealer_due(rec) or table.players[0]
         title = title or prev.data.get("title")
-        return Logbook.create(path if path is not None else new_log_path(prev.ruleset.name),
+        return Logbook.create(new if new is not None else new_log_path(prev.ruleset.name),
                               loader.rules_ref(prev.data, self.path, None), list(table.players),
                               {t: list(ms) for t, ms in table.teams} if table.teams else {}, first,
                               title if isinstance(title, str) else None,
@@ -154,42 +153,51 @@ class Logbook:
 
     # -- reading
 
-    def load(self) -> tuple[Loaded, Any]:
+    def read(self) -> Reading:
+        """The log as it stands, read once: its version, the log as loaded, and its replay.
+
+        A reading is reused only for the very same bytes (their digest) whose ruleset, found again,
+        is the same one (its digest): an edit however made - the same size, its time put back - or a
+        changed house-rules file is read afresh.
+        """
+        raw = store.read_bytes(self.path, loader.LOG)
+        version = version_of(raw)
+        seen = self._seen
+        if seen is not None and seen.version == version:
+            k = loader.load(self.path, seen.loaded.text, data=seen.loaded.data)  # the same bytes parse the same
+            if (k.ruleset.digest, k.warnings, k.files) == (seen.loaded.ruleset.digest, seen.loaded.warnings,
+                                                           seen.loaded.files):
+                return seen
+        else:
+            k = loader.load(self.path, store.decoded(raw, self.path))
+        reading = Reading(version, k, k.replay())
+        self._seen = reading
+        return reading
+
+    def load(self) -> tuple[Loaded, MatchState]:
         """The log as it stands, read and replayed: (Loaded, MatchState)."""
-        k = loader.load(self.path)
-        if self._seen is not None and self._seen[0].text == k.text \
-                and self._seen[0].ruleset.digest == k.ruleset.digest:
-            return self._seen
-        seen = (k, k.replay())
-        self._seen = seen
-        return seen
+        reading = self.read()
+        return reading.loaded, reading.state
 
     def state(self) -> dict[str, Any]:
         """The `judge match` object of the log as it stands."""
-        return self.load()[1].to_json()
+        return self.read().state.to_json()
 
-    def scoreboard(self) -> Any:
-        """The scoreboard (game.scoreboard.Scoreboard) of the log as it stands."""
-        from pitchkeeper.game.scoreboard import scoreboard
-
+    def scoreboard(self) -> Scoreboard:
+        """The scoreboard of the log as it stands (`status --json` prints its `to_json()`)."""
         k, state = self.load()
         return scoreboard(k.ruleset, k.record, state, match=str(k.path), warnings=k.warnings)
 
     @property
     def version(self) -> str:
         """Opaque; changes with every write, whoever wrote (a digest of the file's bytes)."""
-        return _digest(store.read_bytes(self.path, loader.LOG))
+        return version_of(store.read_bytes(self.path, loader.LOG))
 
     def snapshot(self) -> tuple[dict[str, Any], str]:
         """The `judge match` object and the version of one and the same reading of the file (a page
         that shows the state and then waits for the next version must not miss a write in between)."""
-        raw = store.read_bytes(self.path, loader.LOG)
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            return self.state(), _digest(raw)  # the loader says what is wrong, in its words
-        k = loader.load(self.path, text.replace("\r\n", "\n") if "\r" in text else text)
-        return k.replay().to_json(), _digest(raw)
+        reading = self.read()
+        return reading.state.to_json(), reading.version
 
     # -- writing (the public API)
 
@@ -214,83 +222,62 @@ class Logbook:
 
     # -- writing, step by step (a front end that shows a change before it is saved)
 
-    def record(self, hand: Mapping[str, Any] | Entry, *, dry_run: bool = False, quick: bool = False) -> Change:
+    def record(self, hand: Mapping[str, Any] | Entry, *, dry_run: bool = False) -> Change:
         """Append a hand under the lock (read, build, check, write): two writers never lose a hand.
-
-        `quick`: on the log's replay checkpoint when it has one for this very text; the Change's state
-        then holds only the last hands (enough for the board, not for its `to_json`).
-        """
+        `dry_run`: the change checked and replayed, not written."""
         with store.locked(self.path):
             store.sweep_temps(self.path)
-            if quick:
-                from pitchkeeper.logbook import checkpoint
-
-                change = checkpoint.append(self, hand)
-                if change is not None:
-                    if not dry_run:
-                        self._write_text(change.text, change.after, change.state)
-                        self._checkpoint(change)
-                    return change
             k = loader.load(self.path)
             n = len(k.record.hands) + 1
+            _blocks(k, n - 1)
             table = hand_table(hand, k, None)
             text = store.append_hand(k.text, block(table, n, self.path))
             try:
-                k2, state = validated(self.path, text, n, k)
+                k2, state = _validated(self.path, text, k, [*k.data.get("hands", []), None])
             except PitchError as e:
                 raise new_hand_error(e, self.path, n, getattr(hand, "source", None)) from None
             if not dry_run:
-                store.hand_spans(text, len(k2.record.hands))  # the block can be found again by undo and edit
-                self._write_text(text, k2, state)
+                self._write_text(text)
         warnings = tuple(w for w in state.warnings if w.startswith(f"hands[{n}]")) + k.warnings
-        change = Change(n, k, k2, state, text, None, warnings, "hand")
-        if not dry_run:
-            self._checkpoint(change)
-        return change
+        return Change(n, k, k2, state, text, None, warnings, "hand")
 
-    def prepare_replace(self, n: int, hand: Mapping[str, Any] | Entry, *, quick: bool = False) -> Change:
-        """Hand `n` corrected and the match replayed, not yet written (see `commit`). `quick`: the last
-        hand on the replay checkpoint when there is one (the states then hold only the last hands)."""
-        if quick:
-            from pitchkeeper.logbook import checkpoint
-
-            change = checkpoint.replace_last(self, n, hand)
-            if change is not None:
-                return change
+    def prepare_replace(self, n: int, hand: Mapping[str, Any] | Entry) -> Change:
+        """Hand `n` corrected and the match replayed, not yet written (see `commit`)."""
         k = loader.load(self.path)
         before = k.replay()
         count = len(k.record.hands)
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= count:
             raise PitchError(f"there is no hand {n}: the log has {count} hand(s)", str(self.path))
-        raw = k.data["hands"][n - 1]
-        table = hand_table(hand, k, raw)
+        _blocks(k, count)
+        hands = list(k.data["hands"])
+        table = hand_table(hand, k, hands[n - 1])
         text = store.replace_hand(k.text, n, count, block(table, n, self.path))
+        hands[n - 1] = None
         try:
-            k2, after = validated(self.path, text, count, k)
+            k2, after = _validated(self.path, text, k, hands)
         except PitchError as e:
             raise PitchError(e.message + " (nothing was written)", e.where) from None
         return Change(n, k, k2, after, text, before, k2.warnings, "edit")
 
-    def prepare_drop(self, *, quick: bool = False) -> Change:
-        """The log without its last hand, replayed, not yet written (see `commit`). `quick`: on the replay
-        checkpoint when there is one (the states then hold only the last hands)."""
-        if quick:
-            from pitchkeeper.logbook import checkpoint
-
-            change = checkpoint.drop(self)
-            if change is not None:
-                return change
+    def prepare_drop(self) -> Change:
+        """The log without its last hand, replayed, not yet written (see `commit`)."""
         k = loader.load(self.path)
         count = len(k.record.hands)
         if not count:
             raise PitchError("the match has no hands to undo", str(self.path))
         before = k.replay()
+        _blocks(k, count)
         text = store.remove_hand(k.text, count, count)
-        k2, after = validated(self.path, text, count - 1, k)
+        try:
+            k2, after = _validated(self.path, text, k, list(k.data["hands"][:-1]))
+        except PitchError as e:
+            raise PitchError(e.message + " (nothing was written)", e.where) from None
         return Change(count, k, k2, after, text, before, k2.warnings, "undo")
 
     def commit(self, change: Change) -> None:
         """Write a prepared change, unless the log changed since it was prepared (then nothing is written)."""
+        if not isinstance(change, Change):
+            raise PitchError(f"expected a change made by prepare_replace or prepare_drop, got {_kind(change)}")
         with store.locked(self.path):
             self._write(change)
 
@@ -302,56 +289,88 @@ class Logbook:
             when = "meanwhile" if change.what == "undo" else f"while this {change.what} was prepared"
             raise PitchError(f"the log changed {when}; {again}", str(self.path))
         if change.changes_anything:
-            self._write_text(change.text, change.after, change.state)
-            self._checkpoint(change)
+            self._write_text(change.text)
 
-    def _write_text(self, text: str, k: Loaded, state: Any) -> None:
+    def _write_text(self, text: str) -> None:
         store.write_atomic(self.path, text)
-        remember(k, state, store.stamp(self.path))
         self._seen = None
-
-    def _checkpoint(self, change: Change) -> None:
-        """Remember the replay of the text written and of the text it replaced (an undo, or a file put
-        back, finds it), so the next change at the end of the log need not replay it (best effort)."""
-        from pitchkeeper.logbook import checkpoint
-
-        before = change.before
-        header = {key: v for key, v in change.after.data.items() if key != "hands"}
-        if change.points is not None:  # made on the checkpoint of the text before, which is kept near
-            checkpoint.save(self.path, checkpoint.Entry(change.text, header, change.after.ruleset.digest,
-                                                        *change.points), touch=before.text)
-            return
-        new = checkpoint.entries_of(change.after, change.state)
-        if change.replayed_before is not None:
-            old = checkpoint.entries_of(before, change.replayed_before)
-        else:  # a hand appended: the text before it is the new replay without its last hand
-            old = checkpoint.entries_of(change.after, change.state, drop=1)._replace(text=before.text)
-        checkpoint.save(self.path, new, old)
 
 
 # ---------------------------------------------------------------------------
 # Helpers of the write path
 
 
-def _digest(data: bytes) -> str:
-    return store.blake2(data, 12)
+def _kind(value: object) -> str:
+    return "None" if value is None else type(value).__name__
 
 
-def remember(k: Loaded, state: Any, stamp: list[int] | None) -> dict[str, Any]:
-    """The scoreboard of a replayed log, cached beside it for the next `status` (keyed by the file's version)."""
-    from pitchkeeper import __version__
-    from pitchkeeper.game.scoreboard import scoreboard
+def _log_path(path: object) -> Path:
+    """The path of a log given by a caller: text or a path-like, never None, bytes or a number."""
+    if isinstance(path, str | os.PathLike) and not isinstance(path, bytes):
+        name = os.fspath(path)
+        if isinstance(name, str) and name and "\0" not in name:
+            return Path(name)
+        if isinstance(name, str):
+            raise PitchError("expected the path of a match log, got " + ("an empty name" if not name else
+                             "a name holding a NUL character"), "path")
+    raise PitchError(f"expected the path of a match log (text or a pathlib.Path), got {_kind(path)}", "path")
 
-    board = scoreboard(k.ruleset, k.record, state, match=str(k.path), warnings=k.warnings).to_json()
-    store.write_cache(k.path, stamp, k.files, __version__, board)
-    return board
+
+def _optional(value: object, kind: type, what: str, said: str) -> None:
+    if value is not None and not isinstance(value, kind):
+        raise PitchError(f"expected {said}, got {_kind(value)}", what)
+
+
+def _team_pairs(teams: object, table: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`teams` of `create` (a mapping of team name -> players, or pairs of them) as pairs, names checked."""
+    if isinstance(teams, Mapping):
+        items = list(teams.items())
+    elif isinstance(teams, Sequence) and not isinstance(teams, str):
+        items = list(teams)
+        if not all(isinstance(i, Sequence) and not isinstance(i, str) and len(i) == 2 for i in items):
+            raise PitchError("expected a mapping of team name -> players, or (name, players) pairs", "teams")
+    else:
+        raise PitchError(f"expected a mapping of team name -> players, got {_kind(teams)}", "teams")
+    out = []
+    for t, ms in items:
+        if not isinstance(t, str):
+            raise PitchError(f"expected a team's name, got {_kind(t)}", "teams")
+        if isinstance(ms, str) or not isinstance(ms, Sequence):
+            raise PitchError(f"expected a list of the team's players, got {_kind(ms)}", f"teams.{t}")
+        out.append((t, tuple(table.player(m, f"teams.{t}") for m in ms)))
+    return tuple(out)
+
+
+def _blocks(k: Loaded, count: int) -> None:
+    """Refuse to change a log whose hands are not `count` [[hands]] blocks (an inline array, say)."""
+    problem = store.blocks_problem(k.text, count)
+    if problem is not None:
+        raise PitchError(f"{problem} (nothing was written)", f"{k.path}: hands")
+
+
+def _validated(path: Path, text: str, like: Loaded, hands: list[Any]) -> tuple[Loaded, MatchState]:
+    """Parse and replay the new text whole: nothing is written unless this succeeds. `hands`: what
+    the new text must hold, hand by hand (None: the hand changed); the header must be as it was."""
+    try:
+        data = store.parse_text(text, path)
+    except PitchError:  # the old text parsed: the change breaks it (hands in a shape TOML closes)
+        raise PitchError(f"this change would break the log's TOML (are its hands all [[hands]] blocks?): "
+                         f"{store.FIX_BLOCKS}", f"{path}: hands") from None
+    k = loader.load(path, text, like, data=data)
+    got = k.data.get("hands", [])
+    if len(got) != len(hands) or any(want is not None and h != want for h, want in zip(got, hands, strict=True)):
+        raise PitchError(f"this change would also alter another hand (are its hands all [[hands]] blocks?): "
+                         f"{store.FIX_BLOCKS}", f"{path}: hands")
+    changed = sorted(key for key in {*k.data, *like.data} - {"hands"} if k.data.get(key) != like.data.get(key))
+    if changed:  # a cut that took more than a hand's own lines: refuse it rather than lose them
+        raise PitchError(f"this change would also alter {', '.join(changed)}; the log was not changed", str(path))
+    store.check_blocks(text, len(got), f"{path}: hands")  # what is written can be changed again
+    return k, k.replay()
 
 
 def hand_table(hand: Mapping[str, Any] | Entry, k: Loaded, base: Mapping[str, Any] | None) -> dict[str, Any]:
     """The hand as the log keeps it. A mapping is taken as written (a missing dealer is the
     rotation's, or the corrected hand's); an entry is built against the log."""
-    from pitchkeeper.game import match
-
     if not isinstance(hand, Mapping):
         if hasattr(hand, "to_table"):
             return hand.to_table(k, base)
@@ -378,24 +397,9 @@ def block(hand: Mapping[str, Any], n: int, path: Path) -> str:
         raise PitchError(f"{e} (nothing was written)", f"{path}: hands[{n}]") from None
 
 
-def validated(path: Path, text: str, number: int, like: Loaded | None = None) -> tuple[Loaded, Any]:
-    """Parse and replay the new text whole: nothing is written unless this succeeds."""
-    k = loader.load(path, text, like)
-    if len(k.record.hands) < number:
-        raise PitchError("the new hand did not read back from the log", str(path))
-    if like is not None:
-        changed = sorted(key for key in {*k.data, *like.data} - {"hands"} if k.data.get(key) != like.data.get(key))
-        if changed:  # a cut that took more than a hand's own lines: refuse it rather than lose them
-            raise PitchError(f"this change would also alter {', '.join(changed)}; the log was not changed",
-                             str(path))
-    return k, k.replay()
-
-
 def new_hand_error(e: PitchError, path: Path, n: int, source: str | None = None) -> PitchError:
     """An error in the hand being added names the hand, not a line of a file that was not written;
     for a hand read from a file (`--from`), that file and its key."""
-    import re
-
     where = e.where or ""
     prefix = f"{path}:"
     if where.startswith(prefix):
@@ -425,12 +429,11 @@ def header_text(*, rules: str, ruleset: Any, merged: dict[str, Any], players: tu
                 teams: tuple[tuple[str, tuple[str, ...]], ...] | None, first_dealer: str, target: int | None,
                 stake: int | None, title: str | None, rematch_of: str | None) -> str:
     """The header of a new match log: the table, the dealer, and the pinned ruleset."""
-    from pitchkeeper.logbook.store import FORMAT, multiline, table_toml, toml_value
-
+    toml_value = store.toml_value
     lines = [
         "# pitchkeeper match log: one [[hands]] block per hand, in the order played.",
         "# You may correct it by hand; then run `pitchkeeper check` on this file.",
-        f"format = {FORMAT}",
+        f"format = {store.FORMAT}",
         f"rules = {toml_value(rules)}",
     ]
     if title:
@@ -453,6 +456,6 @@ def header_text(*, rules: str, ruleset: Any, merged: dict[str, Any], players: tu
         "[ruleset]",
         f"name = {toml_value(ruleset.name)}",
         f"digest = {toml_value(ruleset.digest)}",
-        f"copy = {multiline(table_toml(merged))}",
+        f"copy = {store.multiline(store.table_toml(merged))}",
     ]
     return "\n".join(lines) + "\n"

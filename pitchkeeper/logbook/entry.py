@@ -8,14 +8,35 @@ in any case or as a unique prefix; the log keeps them exactly.
 A point's answer is a side or player, or `NOBODY` (said explicitly: not out, or a tied game); a
 point left out of `points` was not answered. `require_every_point` makes an unanswered point an
 error, for a front end that asks every point (issue 11).
+
+The CLI's command modules import this one at their top, and `pitchkeeper --help` loads every command
+module to list them: the rules engine and the file layer are imported where a hand is built, so that
+listing the commands loads neither.
 """
 
+import re
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from pitchkeeper.errors import PitchError, did_you_mean, utf8
+from pitchkeeper.errors import PitchError, did_you_mean, unknown_key, utf8
+from pitchkeeper.game.points import POINT_IDS
+
+_KEY_ORDER = ("dealer", "trump", "bid", "auction", "points", "captured", "tricks", "dealt", "held", "revokes",
+              "note", "announced", "recorded")
+
+
+def ordered(hand: Mapping[str, Any]) -> dict[str, Any]:
+    """A hand's keys in the order the log writes them (the known ones first, as a person reads them)."""
+    return {k: hand[k] for k in sorted(hand, key=lambda k: _KEY_ORDER.index(k) if k in _KEY_ORDER else 99)}
+
+
+def now() -> str:
+    """The time a hand is recorded, as the log keeps it."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S")
+
 
 NOT_OUT = ("-", "none", "nobody", "no")  # typed words for "nobody took it"
 
@@ -74,8 +95,6 @@ class HandEntry(NamedTuple):
 
     def answer_label(self, given: str, pid: str) -> str:
         """Where the answer for point `pid` (typed as `given`) came from: --high, or --point high."""
-        from pitchkeeper.game.points import POINT_IDS
-
         if given in self.by_point or pid not in POINT_IDS:
             return f"{self.label('point')} {given}"
         return self.label("points", pid)
@@ -84,7 +103,6 @@ class HandEntry(NamedTuple):
         """The hand as the log keeps it (TOML-ready, names written exactly), for the log `log`
         (a logbook.loader.Loaded). `base` is the hand being corrected: fields given replace its keys."""
         from pitchkeeper.game import match
-        from pitchkeeper.logbook.book import now, ordered
 
         table = log.record.table
         hand: dict[str, Any] = dict(base) if base else {}
@@ -140,8 +158,6 @@ class HandEntry(NamedTuple):
                 hand.pop("auction", None)
             else:
                 hand["auction"] = auction_calls(", ".join(calls_in), table, self.label("auction"))
-        from pitchkeeper.game.points import POINT_IDS
-
         ids = [p.id for p in ruleset.points]
         # a contract id the ruleset lacks is named by its own field (--off-jack); anything else by --point
         points: dict[str, Any] = {}
@@ -242,7 +258,6 @@ class HandEntry(NamedTuple):
 
     def _from_file(self, log: Any) -> dict[str, Any]:
         """The per-hand keys of a hand record file. Header keys it has must agree with the match."""
-        from pitchkeeper.errors import unknown_key
         from pitchkeeper.game.records import HAND_RECORD_KEYS
         from pitchkeeper.logbook import store
 
@@ -308,8 +323,6 @@ def _same_points(table: Any, given: Mapping[str, str], judged: Mapping[str, str]
 
 def auction_calls(text: str, table: Any, where: str) -> list[str]:
     """"Bob:pass Dee Dee:2, Ann:3" -> the calls as the log keeps them (a name may have spaces)."""
-    import re
-
     from pitchkeeper.game.records import parse_call
 
     call = r"[^:,]+?\s*:\s*[^\s,]+"

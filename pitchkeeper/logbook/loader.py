@@ -2,16 +2,18 @@
 
 Every reader of a match log goes through `load` and `Loaded.replay`, so a broken log is reported
 in one shape wherever it is read: `file:line: hands[n].key: what is wrong` (the line of the hand's
-`[[hands]]` header; a problem in the header is `file: key: what is wrong`). `check` returns every
-problem of a log as data, in the same shape, for `pitchkeeper check`.
+`[[hands]]` header; a problem in the header is `file: key: what is wrong`). `logbook.problems`
+returns every problem of a log as data, in the same shape, for `pitchkeeper check`.
 """
 
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, control_free
+from pitchkeeper.game import match, records, rulesets, scoring
 from pitchkeeper.logbook import store
 
 
@@ -24,13 +26,10 @@ class Loaded(NamedTuple):
     ruleset: Any
     record: Any
     warnings: tuple[str, ...]
-    files: tuple[str, ...] = ()  # the ruleset files consulted (the status cache watches them)
-    stamp: list[int] | None = None  # the version of the file the text was read from (None: unsure)
+    files: tuple[str, ...] = ()  # the ruleset files consulted (base first)
 
     def replay(self) -> Any:
         """The match replayed (game.match.MatchState); a hand that cannot be scored is placed by its line."""
-        from pitchkeeper.game import match
-
         try:
             return match.replay(self.ruleset, self.record)
         except PitchError as e:
@@ -46,18 +45,13 @@ def load(path: str | Path, text: str | None = None, like: Loaded | None = None, 
 
     `text`: the text to read instead of the file (a change not yet written). `like`: a Loaded whose
     header is the same, so its ruleset need not be loaded again. `rules`: a ruleset that overrides
-    the record's own (`--rules`). `load_ruleset`: loads a ruleset by reference (a cache). `kind`:
-    what the file should be, for the message when it is missing. `data`: `text` already parsed.
+    the record's own (`--rules`). `load_ruleset`: loads a ruleset by reference (`stats` keeps the
+    rulesets of many logs read at once). `kind`: what the file should be, for the message when it is
+    missing. `data`: `text` already parsed.
     """
-    from pitchkeeper.game import match
-
     path = Path(path)
-    st = None
     if text is None:
-        st = store.stamp(path)
         text = store.read_text(path, kind)
-        if store.stamp(path) != st:
-            st = None  # changed while it was read: do not remember anything about this text
     if data is None:
         data = store.parse_text(text, path) if kind == LOG else store.parse_text(text, path, "")
     try:
@@ -69,7 +63,7 @@ def load(path: str | Path, text: str | None = None, like: Loaded | None = None, 
         record = match.parse_match(data)
     except PitchError as e:
         raise place(e, path, text) from None
-    return Loaded(path, text, data, ruleset, record, tuple(warnings), tuple(files), st)
+    return Loaded(path, text, data, ruleset, record, tuple(warnings), tuple(files))
 
 
 def place(e: PitchError, path: Path, text: str) -> PitchError:
@@ -114,8 +108,6 @@ def rules_ref(data: Mapping[str, Any], path: str | Path, override: str | None) -
 
 
 def _builtin(name: str) -> bool:
-    from pitchkeeper.game import rulesets
-
     return store.is_file(rulesets.builtin_dir() / f"{name}.toml")
 
 
@@ -127,14 +119,10 @@ def pinned_ruleset(data: Mapping[str, Any], path: str | Path, override: str | No
     ruleset TOML. When the ruleset named by `rules` still has that digest it is used; when it has
     changed (a house-rules file edited, pitchkeeper upgraded) the pinned copy is used and a warning
     names both versions, so history never changes silently. `--rules` (override) wins, as for
-    every record. `load` loads a ruleset by reference (a cache, when many logs are read).
+    every record. `load` loads a ruleset by reference (default game.rulesets.load).
     """
-    from pitchkeeper.game import rulesets
-
     if load is None:
-        from pitchkeeper.logbook import rulecache
-
-        load = rulecache.load
+        load = rulesets.load
     if override:
         try:
             r = load(override)
@@ -194,8 +182,6 @@ def hand_of(data: Mapping[str, Any], path: str | Path, rules: str | None = None,
             name: str | None = None) -> tuple[Any, Any, Any]:
     """A hand record's table: (ruleset, table, hand). `path` finds a ruleset file named beside it;
     `name` (the file) prefixes every message."""
-    from pitchkeeper.game import records
-
     try:
         ruleset = pinned_ruleset(data, path, rules)[0]  # a hand record pins none: its `rules` or --rules
         table, hand = records.parse_hand_record(data)
@@ -217,16 +203,12 @@ def _named(e: PitchError, name: str | None) -> PitchError:
 
 def _a_record(record: object, kind: str) -> None:
     """A program's mistake (None, a list) is bad input too: a PitchError, never a TypeError."""
-    import os
-
     if not isinstance(record, Mapping | str | os.PathLike):
         raise PitchError(f"a {kind} record is a mapping of its keys or the path of its file, not {type(record).__name__}")
 
 
 def judge_hand(record: Mapping[str, Any] | str | Path, rules: str | None = None) -> dict[str, Any]:
     """The `judge hand` object of a hand record: a mapping of its keys, or the path of its file."""
-    from pitchkeeper.game import scoring
-
     _a_record(record, "hand")
     if isinstance(record, Mapping):
         name, (ruleset, table, hand) = None, hand_of(record, ".", rules)
@@ -240,8 +222,6 @@ def judge_hand(record: Mapping[str, Any] | str | Path, rules: str | None = None)
 
 def judge_match(record: Mapping[str, Any] | str | Path, rules: str | None = None) -> dict[str, Any]:
     """The `judge match` object of a match record: a mapping of its keys, or the path of its file (a log)."""
-    from pitchkeeper.game import match
-
     _a_record(record, "match")
     if not isinstance(record, Mapping):
         return load(record, rules=rules, kind="file").replay().to_json()
@@ -250,14 +230,3 @@ def judge_match(record: Mapping[str, Any] | str | Path, rules: str | None = None
         return match.replay(ruleset, match.parse_match(record)).to_json()
     except PitchError as e:
         raise PitchError(e.message, key_path(e.where or "") or None) from None
-
-
-# ---------------------------------------------------------------------------
-# Checking a log: every problem, as data (logbook.problems, loaded only by `check`)
-
-
-def check(path: str | Path) -> Any:
-    """Every problem of a (hand-edited) log, each with its hand and line: a logbook.problems.Checked."""
-    from pitchkeeper.logbook.problems import check_log
-
-    return check_log(path)

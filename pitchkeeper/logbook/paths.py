@@ -1,13 +1,14 @@
-"""Where pitchkeeper keeps its match logs (the user data dir, or $PITCHKEEPER_HOME) and its caches, and
-what names and keys those caches (`fingerprint`, `code_stamp`).
+"""Where pitchkeeper keeps its match logs: the user data dir, or $PITCHKEEPER_HOME.
 
-platformdirs costs a few ms to import, so it is imported only when the override is unset, and not on
-Linux, where the answer is the XDG data home.
+platformdirs is imported only where it is asked: not when the override is set, nor on Linux, where
+the answer is the XDG data home (docs/performance.md).
 """
 
 from __future__ import annotations
 
 import os
+import sys
+import time
 from pathlib import Path
 
 CURRENT = "current"
@@ -31,8 +32,6 @@ def _xdg_data_dir() -> str | None:
     """On Linux, what platformdirs answers (tests/test_paths.py compares them), without its import: the
     XDG data home (when absolute), else ~/.local/share. None: ask platformdirs (another system, Android,
     or a HOME that is not an absolute path)."""
-    import sys
-
     if sys.platform != "linux" or hasattr(sys, "getandroidapilevel") or (
             os.environ.get("ANDROID_DATA") == "/data" and os.environ.get("ANDROID_ROOT") == "/system"):
         return None
@@ -50,7 +49,7 @@ def matches_dir() -> Path:
 
 
 def cache_dir() -> Path:
-    """Caches of derived state (status, replay checkpoints): disposable, never the truth."""
+    """The folder of the `stats` index (reports.index): what the logs give again, never the truth."""
     return data_dir() / "cache"
 
 
@@ -61,8 +60,6 @@ def current_pointer() -> Path:
 
 def new_log_path(rules_name: str) -> Path:
     """A new log's path in the data folder: the date and the ruleset, numbered if taken."""
-    import time
-
     folder = matches_dir()
     stem = f"{time.strftime('%Y-%m-%d')}-{Path(rules_name).stem}"
     p = folder / f"{stem}.toml"
@@ -71,28 +68,3 @@ def new_log_path(rules_name: str) -> Path:
         p = folder / f"{stem}-{n}.toml"
         n += 1
     return p
-
-
-_code: list[list[tuple[str, int, int]]] = []
-
-
-def code_stamp() -> list[tuple[str, int, int]]:
-    """The rules engine's source files as they are (name, size, mtime): a cache made by other code (a
-    developer's edit, an upgrade that kept the version number) is not used. Read once per run."""
-    if not _code:
-        folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "game")
-        try:
-            _code.append(sorted((e.name, e.stat().st_size, e.stat().st_mtime_ns) for e in os.scandir(folder)
-                                if e.name.endswith(".py")))
-        except OSError:
-            _code.append([])
-    return _code[0]
-
-
-def fingerprint(data: bytes) -> str:
-    """Two checksums of `data` (64 bits): a cache file's name. Two paths of one name would only share
-    files that each check whose they are (a checkpoint matches its text by `blake2`), and zlib is
-    loaded already (the CLI's Typer loads it), where even CPython's own blake2 costs half a millisecond."""
-    import zlib
-
-    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"

@@ -3,13 +3,15 @@ so a large set is split over worker processes; the results come back in the orde
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-# Below this many files a worker pool costs more than it saves (it starts in ~20 ms with fork).
+# Below this many files a worker pool costs more than it saves (docs/performance.md).
 PARALLEL_FROM = 64
 
 
@@ -27,9 +29,6 @@ def in_order(read_chunk: Callable[[list[T]], list[Any]], items: Sequence[T], wor
             out += read_chunk([item])
             tick(1)
         return out
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
     size = max(8, len(items) // (workers * 4))

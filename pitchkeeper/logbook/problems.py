@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from pitchkeeper.errors import PitchError, shown
+from pitchkeeper.game import match
 from pitchkeeper.logbook import store
+from pitchkeeper.logbook.loader import key_path, pinned_ruleset, place
 
 
 @dataclass(frozen=True)
@@ -50,9 +52,6 @@ class Checked:
 def check_log(path: str | Path) -> Checked:
     """Every problem of a (hand-edited) log, each with its hand and line. A file that cannot be read
     as TOML at all, or whose ruleset cannot be found, is a PitchError (there is nothing to check)."""
-    from pitchkeeper.game import match
-    from pitchkeeper.logbook.loader import key_path, pinned_ruleset, place
-
     path = Path(path)
     text = store.read_text(path)
     data = store.parse_text(text, path)

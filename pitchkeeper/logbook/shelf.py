@@ -9,14 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from pitchkeeper.errors import PitchError
+from pitchkeeper.logbook import store
+from pitchkeeper.logbook.paths import matches_dir
 
 
 def kept() -> list[Path]:
     """The match logs in the data folder's matches folder, by file name (dated, so oldest first),
     and the current match after them when it lives elsewhere."""
-    from pitchkeeper.logbook import store
-    from pitchkeeper.logbook.paths import matches_dir
-
     folder = matches_dir()
     files = sorted(p for p in folder.glob("*.toml") if not p.name.startswith(".")) if folder.is_dir() else []
     try:
@@ -29,12 +28,10 @@ def kept() -> list[Path]:
 
 
 def _title(path: Path) -> str:
-    """The `title` of a log, read cheaply (the header is at the top); "" when it has none or is broken."""
-    import tomllib
-
+    """The `title` of a log; "" when it has none or is broken (or is no regular file: a pipe is never waited on)."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = store.parse_text(store.read_text(path, "file"), path, "")
+    except PitchError:
         return ""
     t = data.get("title")
     return t if isinstance(t, str) else ""

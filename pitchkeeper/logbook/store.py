@@ -7,14 +7,24 @@ without importing the file layer.
 
 from __future__ import annotations
 
+import math
+import os
+import re
+import signal
+import stat
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game.records import HAND_KEYS
+from pitchkeeper.logbook.paths import current_pointer, data_dir
 from pitchkeeper.tomlfile import (  # noqa: F401 (the reading half of the file layer, as store.*)
     INT_RANGE,
     MAX_BYTES,
     MAX_DEPTH,
+    decoded,
     is_file,
     parse_text,
     read_bytes,
@@ -24,6 +34,12 @@ from pitchkeeper.tomlfile import (  # noqa: F401 (the reading half of the file l
     text_line,
 )
 
+try:
+    import fcntl
+except ImportError:  # Windows: msvcrt locks instead
+    fcntl = None  # type: ignore[assignment]
+    import msvcrt
+
 
 def write_atomic(path: str | Path, text: str) -> None:
     """Write a whole file or nothing: temp file in the same folder, fsync, rename.
@@ -31,13 +47,11 @@ def write_atomic(path: str | Path, text: str) -> None:
     A symlink is written through to its target (the link stays a link). The file keeps its line
     ends: a file written with CRLF (edited on Windows) gets CRLF again, unless `text` has its own.
     """
-    import os
-
     p = target(path)
     folder = p.parent if str(p.parent) else Path(".")
     newline = "\r\n" if "\r" not in text and _crlf(p) else "\n"
     try:
-        fd, tmp = mkstemp(folder, f".{p.name}.", ".tmp")
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
     except (OSError, ValueError) as e:
         raise PitchError(f"cannot write: {getattr(e, 'strerror', None) or e}", str(path)) from None
     try:
@@ -86,21 +100,6 @@ def write_atomic(path: str | Path, text: str) -> None:
         raise
 
 
-def mkstemp(folder: Path, prefix: str, suffix: str) -> tuple[int, str]:
-    """tempfile.mkstemp without its import (tempfile and random cost a `hand` a few ms): a new
-    private file (0600) with a random name, opened for writing; never an existing file or a link."""
-    import os
-
-    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-    for _ in range(100):
-        name = os.path.join(folder, f"{prefix}{os.urandom(6).hex()}{suffix}")
-        try:
-            return os.open(name, flags, 0o600), name
-        except FileExistsError:
-            continue
-    raise FileExistsError(f"no free temporary name in {folder}")
-
-
 # The kill test's hook: a writer with $PITCHKEEPER_CRASH_AT set to one of these steps kills itself
 # there, so that the test kills writers at chosen points of the write instead of at random times.
 CRASH_AT = "PITCHKEEPER_CRASH_AT"
@@ -108,17 +107,12 @@ CRASH_STEPS = ("locked", "temp", "half", "synced", "renamed")
 
 
 def _crash_point(chosen: str, step: str) -> None:
-    import os
-    import signal
-
     if chosen == step:
         os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
 
 
 def _crlf(path: Path) -> bool:
     """Whether a file's first line ends in CRLF (False: LF, or no such regular file)."""
-    import os
-    import stat
 
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
@@ -137,10 +131,6 @@ def current_match() -> Path | None:
     The pointer is one absolute path on one line (write_pointer); anything else is a corrupt
     pointer, reported as such rather than followed.
     """
-    import os
-
-    from pitchkeeper.logbook.paths import current_pointer
-
     ptr = current_pointer()
     try:
         text = read_text(ptr, "file").strip()
@@ -164,11 +154,6 @@ def holds_a_record(path: str | Path) -> bool:
 
     Used by commands that write a file a user names (`export -o`), which must never fork or lose a log.
     """
-    import os
-
-    from pitchkeeper.game.records import HAND_KEYS
-    from pitchkeeper.logbook.paths import data_dir
-
     real = target(path)
     try:
         current = current_match()
@@ -220,8 +205,6 @@ def lock_path(path: Path) -> Path:
 
 def target(path: str | Path) -> Path:
     """The file a write to `path` lands in: a symlink is followed (to be written through, not replaced)."""
-    import os
-
     p = Path(path)
     if not p.is_symlink():
         return p
@@ -233,8 +216,6 @@ def target(path: str | Path) -> Path:
 
 def lock_wait() -> float:
     """Seconds a writer waits for another: $PITCHKEEPER_LOCK_WAIT, a finite number from 0 up."""
-    import math
-    import os
 
     text = os.environ.get("PITCHKEEPER_LOCK_WAIT")
     if text is None:
@@ -256,7 +237,6 @@ class locked:
     this lock created is removed again when the write is refused, so a refused command leaves the
     folder as it found it; a writer that waited on a removed sidecar notices and locks afresh.
     """
-
     def __init__(self, path: Path, wait: float | None = None) -> None:
         self.path = path
         self.wait = lock_wait() if wait is None else wait
@@ -264,9 +244,6 @@ class locked:
         self.created = False
 
     def __enter__(self) -> locked:
-        import os
-        import time
-
         lock = lock_path(self.path)
         deadline = time.monotonic() + self.wait
         while True:
@@ -288,8 +265,6 @@ class locked:
             self._close()  # the sidecar was removed (a refused write) while this one waited: lock the new one
 
     def __exit__(self, exc_type: object, *exc: object) -> None:
-        import os
-
         if self.fd < 0:
             return
         if exc_type is not None and self.created and os.name == "posix":
@@ -300,8 +275,6 @@ class locked:
         self._close()
 
     def _close(self) -> None:
-        import os
-
         if self.fd >= 0:
             _unlock(self.fd)
             os.close(self.fd)
@@ -310,13 +283,9 @@ class locked:
 
 def _try_lock(fd: int) -> bool:
     """Take the exclusive lock on an open file without waiting: True if it is ours now."""
-    try:
-        import fcntl
-    except ImportError:  # Windows: lock the first byte (a lock file is empty; locking past its end is fine)
-        import msvcrt
-
+    if fcntl is None:  # Windows: lock the first byte (a lock file is empty; locking past its end is fine)
         try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined,unused-ignore]  # Windows only
             return True
         except OSError:
             return False
@@ -328,16 +297,10 @@ def _try_lock(fd: int) -> bool:
 
 
 def _unlock(fd: int) -> None:
-    import os
-
-    try:
-        import fcntl
-    except ImportError:
-        import msvcrt
-
+    if fcntl is None:
         try:
             os.lseek(fd, 0, os.SEEK_SET)
-            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined,unused-ignore]  # Windows only
         except OSError:
             pass
         return
@@ -345,8 +308,6 @@ def _unlock(fd: int) -> None:
 
 
 def _same_file(fd: int, path: Path) -> bool:
-    import os
-
     try:
         a, b = os.fstat(fd), os.stat(path)
     except OSError:
@@ -356,8 +317,6 @@ def _same_file(fd: int, path: Path) -> bool:
 
 def sweep_temps(path: Path) -> None:
     """Remove the temp files a killed writer left beside the log. Call only while holding its lock."""
-    import os
-
     real = target(path)
     # (Caches live in the data folder, not here. A scan by prefix and suffix rather than a glob: no pattern
     # to compile on every hand.)
@@ -373,10 +332,46 @@ def sweep_temps(path: Path) -> None:
             pass
 
 
-def _hands_headers(text: str) -> list[int]:
-    import re
+_HANDS_HEADER = re.compile(r"(?m)^[ \t]*\[\[[ \t]*hands[ \t]*\]\][ \t]*(?:#.*)?$")
+_TABLE_HEADER = re.compile(r"(?m)^[ \t]*\[\[?[ \t]*([^\]\s.]+)")
+_HANDS_KEY = re.compile(r"(?m)^[ \t]*(?:hands|\"hands\"|'hands')[ \t]*=")
+_NO_HANDS = re.compile(r"(?m)^[ \t]*hands[ \t]*=[ \t]*\[\s*\][ \t]*(?:#.*)?\n?")  # `hands = []`, what a TOML writer makes
+FIX_BLOCKS = "write each hand as a [[hands]] block, then run `pitchkeeper check`"
 
-    return [m.start() for m in re.finditer(r"(?m)^[ \t]*\[\[[ \t]*hands[ \t]*\]\][ \t]*(?:#.*)?$", text)]
+
+def _hands_headers(text: str) -> list[int]:
+    return [m.start() for m in _HANDS_HEADER.finditer(text)]
+
+
+def _top_keys(text: str) -> str:
+    """The text before the first table header: where a top-level `hands = [...]` can stand."""
+    m = _TABLE_HEADER.search(text)
+    return text if m is None else text[:m.start()]
+
+
+def blocks_problem(text: str, count: int) -> str | None:
+    """Why the `count` hands of a log cannot be changed as text blocks (None: they can).
+
+    TOML lets a person write the hands as an inline array (`hands = [ { ... } ]`) or under another
+    spelling of the key; a `[[hands]]` block appended to such a file, or a block cut out of it, would
+    break it or change another hand. Such a log is refused whole, before anything is written.
+    """
+    top = _top_keys(text)
+    key = _HANDS_KEY.search(top)
+    if key is not None and (count or _NO_HANDS.match(top, key.start()) is None):
+        return f"written as an inline array (hands = [...]), which pitchkeeper cannot change safely: {FIX_BLOCKS}"
+    heads = len(_hands_headers(text))
+    if heads != count:
+        return (f"{count} hand(s) but {heads} [[hands]] line(s) (a hand written another way, or such a line in "
+                f"a string), which pitchkeeper cannot change safely: {FIX_BLOCKS}")
+    return None
+
+
+def check_blocks(text: str, count: int, where: str | None = None) -> None:
+    """Refuse (a PitchError at `where`) a log whose hands are not written as `count` [[hands]] blocks."""
+    problem = blocks_problem(text, count)
+    if problem is not None:
+        raise PitchError(problem, where)
 
 
 def hand_spans(text: str, count: int | None = None) -> list[tuple[int, int]]:
@@ -388,43 +383,16 @@ def hand_spans(text: str, count: int | None = None) -> list[tuple[int, int]]:
     belong to a hand). `count`, the number of hands the TOML holds, guards against a header
     hidden in a string or hands written as an inline array, which cannot be cut safely.
     """
-    import re
-
+    if count is not None:
+        check_blocks(text, count, "hands")
     heads = _hands_headers(text)
-    if count is not None and count != len(heads):
-        raise PitchError(f"the log holds {count} hand(s) but {len(heads)} [[hands]] line(s): pitchkeeper only "
-                         "changes hands written as [[hands]] blocks")
     starts = [_comments_above(text, h) for h in heads]
-    others = [_comments_above(text, m.start()) for m in re.finditer(r"(?m)^[ \t]*\[\[?[ \t]*([^\]\s.]+)", text)
-              if m.group(1) != "hands"]
+    others = [_comments_above(text, m.start()) for m in _TABLE_HEADER.finditer(text) if m.group(1) != "hands"]
     spans = []
     for i, (start, head) in enumerate(zip(starts, heads, strict=True)):
         end = starts[i + 1] if i + 1 < len(starts) else len(text)
         spans.append((start, min([o for o in others if head < o < end], default=end)))
     return spans
-
-
-def last_span(text: str) -> tuple[int, int] | None:
-    """`hand_spans(text)[-1]` read from the end of the text: the cost of the last block, not of the log.
-
-    Only for a text whose [[hands]] lines are known to be its hands (hand_spans with a count passed).
-    """
-    import re
-
-    head_re = re.compile(r"(?m)^[ \t]*\[\[[ \t]*hands[ \t]*\]\][ \t]*(?:#.*)?$")
-    width = 8192
-    while True:
-        pos = 0 if width >= len(text) else text.find("\n", len(text) - width) + 1
-        heads = [m.start() for m in head_re.finditer(text, pos)]
-        if heads or pos == 0:
-            break
-        width *= 8
-    if not heads:
-        return None
-    head = heads[-1]
-    others = [_comments_above(text, m.start()) for m in re.compile(r"(?m)^[ \t]*\[\[?[ \t]*([^\]\s.]+)").finditer(
-        text, head) if m.group(1) != "hands"]
-    return _comments_above(text, head), min([o for o in others if head < o], default=len(text))
 
 
 def _comments_above(text: str, line_start: int) -> int:
@@ -449,34 +417,34 @@ def append_hand(text: str, block: str) -> str:
     """The log with one more hand: its text appended, the rest left byte for byte.
 
     A match record written by a tool may say `hands = []` (what a TOML writer makes of no hands);
-    that line goes, since [[hands]] blocks cannot follow it.
+    that line goes, since [[hands]] blocks cannot follow it. The caller checks the log's shape
+    first (check_blocks): hands written as an inline array are refused, never appended to.
     """
-    cut = text.find("\n[")  # such a key can only stand before the first table (else: no pattern to compile)
-    if any(line.lstrip().startswith("hands") for line in (text if cut < 0 else text[:cut]).splitlines()):
-        import re
-
-        text = re.sub(r"(?m)^[ \t]*hands[ \t]*=[ \t]*\[[ \t]*\][ \t]*(?:#.*)?\n?", "", text, count=1)
+    top = _top_keys(text)
+    empty = _NO_HANDS.search(top)
+    if empty is not None:
+        text = text[:empty.start()] + text[empty.end():]
     if text and not text.endswith("\n"):
         text += "\n"
     return text + "\n" + block
 
 
-def remove_hand(text: str, number: int, count: int, span: tuple[int, int] | None = None) -> str:
-    """The log without hand `number` (the blank line that separated it goes too). `span`: its block, when known."""
-    start, end = span or hand_spans(text, count)[number - 1]
+def remove_hand(text: str, number: int, count: int) -> str:
+    """The log without hand `number` (the blank line that separated it goes too)."""
+    start, end = hand_spans(text, count)[number - 1]
     before, after = text[:start], text[end:]
     if not after and before.endswith("\n\n"):
         before = before[:-1]
     return before + after
 
 
-def replace_hand(text: str, number: int, count: int, block: str, span: tuple[int, int] | None = None) -> str:
+def replace_hand(text: str, number: int, count: int, block: str) -> str:
     """The log with hand `number`'s keys replaced by `block` (a `[[hands]]` block).
 
     Comment lines of the old block are kept: those above it stay above it, those inside it
     follow the new `[[hands]]` line; so do the blank lines that end it.
     """
-    start, end = span or hand_spans(text, count)[number - 1]
+    start, end = hand_spans(text, count)[number - 1]
     old = text[start:end]
     head = _hands_headers(old)[0]
     above = old[:head]
@@ -565,8 +533,6 @@ def multiline(text: str) -> str:
 
 def write_pointer(log: Path) -> None:
     """Make `log` the current match (the pointer file in the data dir)."""
-    from pitchkeeper.logbook.paths import current_pointer
-
     ptr = current_pointer()
     try:
         ptr.parent.mkdir(parents=True, exist_ok=True)
@@ -585,99 +551,3 @@ def create_new(path: Path, text: str) -> None:
         if path.exists():
             raise PitchError("already exists; choose another --match path", str(path))
         write_atomic(path, text)
-
-
-# -- a memo of a log's derived state, so `status` need not parse and replay an unchanged log
-
-
-def stamp(path: str | Path) -> list[int] | None:
-    """What identifies a file's version: size, modification and change times, inode (None: no file)."""
-    import os
-
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-
-
-def cache_path(log: Path, suffix: str = ".status") -> Path:
-    """Where a cache of `log` lives: in the data folder, keyed by the log's real path, never beside the log
-    (a reading command must leave the user's folder as it found it)."""
-    import os
-
-    from pitchkeeper.logbook.paths import cache_dir, fingerprint
-
-    real = os.path.realpath(log)
-    key = _cache_keys.get(real)
-    if key is None:  # (two paths of one key would only share files that each check whose they are)
-        key = _cache_keys[real] = fingerprint(real.encode("utf-8", "surrogateescape"))
-    return cache_dir() / f"{key}{suffix}"
-
-
-_cache_keys: dict[str, str] = {}  # real path -> its key (a command asks for the same few, several times)
-
-
-
-def blake2(data: bytes, size: int) -> str:
-    """A blake2b hex digest without hashlib: hashlib loads OpenSSL, a few ms on every command that
-    writes or reads a cache; CPython's own _blake2 costs a fraction of that."""
-    try:
-        from _blake2 import blake2b
-    except ImportError:  # an interpreter built without it
-        from hashlib import blake2b
-    return blake2b(data, digest_size=size).hexdigest()
-
-
-def put_cache(target: Path, data: bytes) -> None:
-    """Write a cache file whole or not at all (best effort: a cache that cannot be written is skipped)."""
-    import os
-
-    tmp = None
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = mkstemp(target.parent, f".{target.name}.", ".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, target)
-    except (OSError, ValueError):
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-
-
-def read_cache(log: Path, version: str) -> dict[str, Any] | None:
-    """The state cached for `log`, if the log and its ruleset files are exactly as they were."""
-    import marshal
-
-    try:
-        c = marshal.loads(cache_path(log).read_bytes())
-        if c["path"] != str(log) or c["version"] != version or c["log"] is None or c["log"] != stamp(log):
-            return None
-        for f, st in c["rules"]:
-            if stamp(f) != st:
-                return None
-        return c["state"]
-    except Exception:  # missing, corrupt or foreign: only a slower command
-        return None
-
-
-def write_cache(log: Path, log_stamp: list[int] | None, files: tuple[str, ...], version: str,
-                state: dict[str, Any]) -> None:
-    """Remember `state` for this version of the log (best effort: a cache that cannot be written is skipped).
-
-    `log_stamp` must be the stamp of the very text `state` was derived from.
-    """
-    import marshal
-
-    if log_stamp is None:
-        return
-    c = {"path": str(log), "version": version, "log": log_stamp, "rules": [[f, stamp(f)] for f in files], "state": state}
-    try:
-        data = marshal.dumps(c)  # built into the interpreter: `status` reads it back with nothing to import
-        target = cache_path(log)
-    except (OSError, ValueError, TypeError):
-        return
-    put_cache(target, data)

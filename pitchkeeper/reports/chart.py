@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
+from pitchkeeper.cells import cell_len, cut
+
 if TYPE_CHECKING:
     from pitchkeeper.game.match import MatchState
 
@@ -96,8 +98,8 @@ class TextChart:
         used = 0
         for entry in self.legend:
             sym, _, words = entry
-            words = words if len(words) <= self.width - 6 else words[: self.width - 9] + "..."
-            w = len(sym) + 1 + len(words) + 2
+            words = cut(words, self.width - 6)  # in terminal cells: a name of wide letters is cut sooner
+            w = cell_len(sym) + 1 + cell_len(words) + 2
             if out[-1] and used + w > self.width:
                 out.append([])
                 used = 0

@@ -7,7 +7,9 @@ Every format is derived from the same replay (match.MatchState), so each export 
 from __future__ import annotations
 
 import csv
+import html
 import io
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -131,8 +133,6 @@ def to_json_obj(ex: Export) -> dict[str, Any]:
 
 
 def to_json_text(ex: Export) -> str:
-    import json
-
     return json.dumps(to_json_obj(ex), ensure_ascii=False, indent=2) + "\n"
 
 
@@ -248,8 +248,6 @@ svg text { font: 12px system-ui, sans-serif; fill: #1f2328; }
 
 
 def _e(text: object) -> str:
-    import html
-
     return html.escape(str(text), quote=True)
 
 

@@ -1,8 +1,8 @@
 """A rating per player from every game kept: match logs and tournament results, rated with openskill.
 
 openskill (Weng-Lin, Plackett-Luce) rates teams of any size and games of any number of sides, so
-partnership and cutthroat games rate alike; its ~30 ms import happens only here, in the commands
-that show or use ratings. Games are rated in the order they were kept (file modification time,
+partnership and cutthroat games rate alike; it is imported only here, in the commands that show or
+use ratings (docs/performance.md). Games are rated in the order they were kept (file modification time,
 then a tournament's rounds); a tournament result taken from a match log that is itself kept is
 counted once. Only finished games count: the winner first, the other sides by final score.
 """
@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from pitchkeeper.cells import cell_len, ljust
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +58,7 @@ def rate(games: Iterable[Game]) -> list[Rating]:
     played: dict[str, int] = {}
     for g in games:
         teams = [[now.get(p) or model.rating(name=p) for p in side] for side in g.sides]
-        new = model.rate(teams, ranks=rank_places(g))
+        new = model.rate(teams, ranks=[float(r) for r in rank_places(g)])
         for side, rated in zip(g.sides, new, strict=True):
             for p, r in zip(side, rated, strict=True):
                 now[p] = r
@@ -66,7 +68,7 @@ def rate(games: Iterable[Game]) -> list[Rating]:
 
 
 def games_of(summaries: Sequence[Any]) -> list[Game]:
-    """The finished games of indexed files (logbook.index.Summary), in the order they were kept."""
+    """The finished games of indexed files (reports.index.Summary), in the order they were kept."""
     logs = {s.path for s in summaries if s.kind == "match"}
     out: list[Game] = []
     for s in sorted(summaries, key=lambda s: (s.mtime_ns, s.path)):
@@ -87,13 +89,13 @@ def rate_kept(root: Path | None = None, summaries: Sequence[Any] | None = None,
               stamps: Sequence[Any] | None = None) -> list[Rating]:
     """Ratings from everything kept in the data folder (through the per-log index).
 
-    Rating every game again costs ~0.1 ms a game in openskill, so the result is remembered in the
-    index under the fingerprint of every file's version (path, modification time, size): while no
-    file changed, a walk of the folder is all it costs. `summaries`: just refreshed by the caller;
-    `stamps`: the folder just walked by the caller (index.walk).
+    Rating every game again is openskill's work over every game kept, so the result is remembered in the
+    index under the fingerprint of every file's version (path, modification time, size, a digest of
+    its bytes): while no file changed, a walk of the folder is all it costs. `summaries`: just
+    refreshed by the caller; `stamps`: the folder just walked by the caller (index.walk).
     """
-    from pitchkeeper.logbook import index
     from pitchkeeper.logbook.paths import data_dir
+    from pitchkeeper.reports import index
 
     with index.open_kept(root) as idx:
         files = summaries if summaries is not None else stamps if stamps is not None else index.walk(root or data_dir())
@@ -112,8 +114,8 @@ def ratings_text(rated: Sequence[Rating]) -> str:
     """The ratings as a plain table (the rating is openskill's ordinal, mu - 3 sigma)."""
     if not rated:
         return "Ratings: no finished game kept yet\n"
-    width = max(len(r.name) for r in rated)
+    width = max(cell_len(r.name) for r in rated)  # in terminal cells: 李雷 is 4
     lines = ["Ratings (every finished game kept; rating = mu - 3 sigma)",
-             f"  {'name':<{width}}  {'rating':>7}  {'mu':>6}  {'sigma':>6}  {'games':>5}"]
-    lines += [f"  {r.name:<{width}}  {r.ordinal:>7.2f}  {r.mu:>6.2f}  {r.sigma:>6.2f}  {r.games:>5}" for r in rated]
+             f"  {ljust('name', width)}  {'rating':>7}  {'mu':>6}  {'sigma':>6}  {'games':>5}"]
+    lines += [f"  {ljust(r.name, width)}  {r.ordinal:>7.2f}  {r.mu:>6.2f}  {r.sigma:>6.2f}  {r.games:>5}" for r in rated]
     return "\n".join(lines) + "\n"

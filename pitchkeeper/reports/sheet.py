@@ -6,6 +6,7 @@ and its head says the target the way the table says it. Self-contained: no scrip
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -24,8 +25,6 @@ th { height: auto; padding: .3em .2em; font-weight: 600; } th.n, td.n { width: 2
 
 
 def _e(text: object) -> str:
-    import html
-
     return html.escape(str(text), quote=True)
 
 

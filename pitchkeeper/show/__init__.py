@@ -1,1 +1,1 @@
-"""The terminal: the fast drawing of every command (pitchkeeper.show.ansi; no Rich)."""
+"""The terminal: how every command draws (pitchkeeper.show.ansi, plain text in terminal cells; no Rich)."""

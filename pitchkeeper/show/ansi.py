@@ -1,17 +1,22 @@
 """Styled text and plain tables for every command that draws.
 
-Every command must feel instant, and Rich costs 25-60 ms to import on every run (more than the
-rest of a command), so the CLI draws with this stand-in. It has the shape of the part of Rich the
-commands use (Text: assemble, append, join, cell_len; Table: add_column, add_row; Console.print)
-and writes ANSI styles only to a terminal that wants them (not piped, NO_COLOR unset, TERM not dumb).
+The CLI draws with this rather than Rich, whose import would be most of a table command's start
+(docs/performance.md). It has the shape of the part of Rich the commands use (Text: assemble, append,
+join, cell_len; Table: add_column, add_row; Console.print), measures text in terminal cells as Rich
+does (pitchkeeper.cells: 李雷 is four cells wide, an emoji two, a combining mark none), and writes
+ANSI styles only to a terminal that wants them (not piped, NO_COLOR unset, TERM not dumb).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Iterable
 from typing import Any
+
+from pitchkeeper.cells import cell_len, cluster_width, graphemes, wrap_cells
+from pitchkeeper.show import palette
 
 _CODES = {"bold": "1", "dim": "2", "italic": "3", "underline": "4", "red": "31", "green": "32", "yellow": "33",
           "blue": "34", "magenta": "35", "cyan": "36"}
@@ -76,24 +81,31 @@ class Text:
 
     @property
     def cell_len(self) -> int:
-        return len(self.plain)
+        return cell_len(self.plain)
 
     def __bool__(self) -> bool:
         return bool(self.plain)
 
     def wrap(self, width: int, indent: int = 2) -> list[Text]:
-        """The line broken at spaces to fit `width` columns, later lines indented (a phone is 40 wide)."""
+        """The line broken at spaces to fit `width` cells, later lines indented (a phone is 40 wide)."""
         if self.cell_len <= width or width < 10:
             return [self]
-        chars = [(ch, s) for t, s in self.spans for ch in t]
+        # (cluster, style, cells) for each grapheme cluster: a line never ends inside one
+        chars = [(g, s, cluster_width(g)) for t, s in self.spans for g in graphemes(t)]
         lines: list[Text] = []
         start, room = 0, width
-        while len(chars) - start > room:
-            cut = start + room
-            brk = max((i for i in range(start + 1, cut + 1) if chars[i][0] == " "), default=None)
+        while sum(w for _, _, w in chars[start:]) > room:
+            cut, used = start, 0
+            while cut < len(chars) and used + chars[cut][2] <= room:
+                used += chars[cut][2]
+                cut += 1
+            brk = max((i for i in range(start + 1, min(cut, len(chars) - 1) + 1) if chars[i][0] == " "), default=None)
             if brk is None:  # one word longer than the line (a path): kept whole, never cut in two
                 brk = next((i for i in range(cut, len(chars)) if chars[i][0] == " "), len(chars))
-            lines.append(_from_chars(chars[start:brk], self.style))
+            end = brk
+            while end > start and chars[end - 1][0] == " ":  # no line ends in spaces
+                end -= 1
+            lines.append(_from_chars(chars[start:end], self.style))
             start = brk + 1
             while start < len(chars) and chars[start][0] == " ":
                 start += 1
@@ -114,9 +126,9 @@ class Text:
         return "".join(out)
 
 
-def _from_chars(chars: list[tuple[str, str]], style: str) -> Text:
+def _from_chars(chars: list[tuple[str, str, int]], style: str) -> Text:
     out = Text(style=style)
-    for ch, s in chars:
+    for ch, s, _ in chars:
         if out.spans and out.spans[-1][1] == s:
             out.spans[-1] = (out.spans[-1][0] + ch, s)
         else:
@@ -133,8 +145,6 @@ class Console:
 
     @property
     def width(self) -> int:
-        import shutil
-
         return shutil.get_terminal_size((80, 24)).columns
 
     def print(self, *objects: Any, wrap: bool = True, **options: Any) -> None:
@@ -190,7 +200,6 @@ def _fit(rows: list[list[Any]], right: tuple[int, ...], width: int) -> list[list
         widths[col] = caps[col] = max(8, widths[col] - over, second if second < widths[col] else widths[col] - 1)
     if not caps:
         return cells
-    import textwrap
 
     out: list[list[Any]] = [cells[0]]
     for row in cells[1:]:
@@ -200,7 +209,7 @@ def _fit(rows: list[list[Any]], right: tuple[int, ...], width: int) -> list[list
             if c.cell_len > room:
                 one = {st for _, st in c.spans} == {c.spans[0][1]}
                 style = " ".join(x for x in (c.style, c.spans[0][1] if one else "") if x)
-                pieces[i] = [Text(p, style=style) for p in textwrap.wrap(c.plain, room) or [""]]
+                pieces[i] = [Text(p, style=style) for p in wrap_cells(c.plain, room) or [""]]
         depth = max((len(p) for p in pieces.values()), default=1)
         for k in range(depth):
             out.append([pieces[i][k] if i in pieces and k < len(pieces[i]) else
@@ -270,18 +279,12 @@ def grid(rows: list[list[Any]], right: tuple[int, ...] = (), width: int = 80) ->
 
 def card(c: str | None) -> Text:
     """A card with its suit symbol, red for hearts, diamonds and the high joker (show.palette)."""
-    from pitchkeeper.show import palette
-
     return Text(*palette.card(c))
 
 
 def suit(s: str) -> Text:
-    from pitchkeeper.show import palette
-
     return Text(*palette.suit(s))
 
 
 def signed(n: int) -> Text:
-    from pitchkeeper.show import palette
-
     return Text(*palette.signed(n))

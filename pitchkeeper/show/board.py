@@ -1,8 +1,8 @@
-"""The table commands' drawing without Rich (show.ansi, ~25 ms less to start): the scoreboard, the
-verdict on a hand, the history, and a correction before and after.
+"""The table commands' drawing (show.ansi, not Rich): the scoreboard, the verdict on a hand, the
+history, and a correction before and after.
 
-The scoreboard is drawn from the `status --json` object (game.scoreboard), so a cached status draws
-without replaying the log.
+The scoreboard is drawn from the `status --json` object (game.scoreboard): the terminal shows what the
+JSON says.
 """
 
 from __future__ import annotations
@@ -10,19 +10,19 @@ from __future__ import annotations
 from typing import Any
 
 from pitchkeeper.errors import shown
-from pitchkeeper.show import palette
-from pitchkeeper.show.ansi import Console, Text, grid
+from pitchkeeper.game.vocabulary import target_words
+from pitchkeeper.show import history as narrow
+from pitchkeeper.show import palette, scorecard
+from pitchkeeper.show.ansi import Console, Text, grid, signed, suit
 
 
 def verdict(v: Any, table: Any) -> None:
     """The verdict on the hand just recorded (the scorecard without the card-by-card game count)."""
-    from pitchkeeper.show import scorecard
-
     scorecard.draw(v, table, breakdown=False)
 
 
 def draw(st: dict[str, Any], last: bool = False) -> None:
-    """The scoreboard, drawn from `status --json` data (so a cached status draws without replaying)."""
+    """The scoreboard, drawn from `status --json` data."""
     rows: list[list[Any]] = [["side"] + (["players"] if st["teams"] else []) + ["score", "needs", ""]]
     for s, v in st["scores"].items():
         need = st["needed"][s]
@@ -33,7 +33,6 @@ def draw(st: dict[str, Any], last: bool = False) -> None:
         rows.append([*cells, Text(*palette.score(v)), str(need) if need else "out", flag])
     out = Console()
     t = grid(rows, right=(len(rows[0]) - 3, len(rows[0]) - 2), width=out.width)
-    from pitchkeeper.game.vocabulary import target_words
 
     head = (f"{shown(st['rules'])} {target_words(st['reach'], st['target'])}"
             + (f" - {shown(st['title'])}" if st["title"] else "")
@@ -72,14 +71,9 @@ NARROW = 72  # below this many columns, `history` draws each hand as stacked lin
 def history(k: Any, state: Any) -> None:
     """`history`: the match hand by hand, with each side's running score and change; in a narrow
     terminal (a phone), each hand as a few short lines rather than columns cut to pieces."""
-    from pitchkeeper.game.vocabulary import target_words
-    from pitchkeeper.show.ansi import signed, suit
-
     out = Console()
     head = f"{shown(k.ruleset.name)} {target_words(k.ruleset.settings['win']['reach'], state.target)}"
     if out.width < NARROW:
-        from pitchkeeper.show import history as narrow
-
         for line in narrow.lines(state, k.record, head, shown(k.path), out.width):
             out.print(line)
     else:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from pitchkeeper.game.cards import SUIT_SYMBOLS
 from pitchkeeper.show.ansi import Text, signed
 
 
 def lines(state: Any, record: Any, head: str, where: str, width: int) -> list[Text]:
     """The match hand by hand: who dealt and bid, the points, each side's change and total."""
-    from pitchkeeper.game.cards import SUIT_SYMBOLS
-
     out = Text(head, style="bold").wrap(width) + Text(where, style="dim").wrap(width, indent=0)
     for h, hand in zip(state.hands, record.hands, strict=True):
         v = h.verdict

@@ -1,6 +1,5 @@
-"""Terminal output of the reports (rules, judge match). Drawn with pitchkeeper.show.ansi, not Rich:
-a command that draws starts as fast as one that prints JSON, and 1,000 hands are drawn as fast as
-they are computed. Never imported by the domain."""
+"""Terminal output of the reports (rules, judge match), drawn with pitchkeeper.show.ansi (not Rich).
+Never imported by the domain."""
 
 from __future__ import annotations
 

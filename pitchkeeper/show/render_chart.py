@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pitchkeeper.cells import cell_len
 from pitchkeeper.reports.chart import Progression, TextChart, text_chart
 from pitchkeeper.show.ansi import Console, Text
 from pitchkeeper.show.ansi import Table as RTable
@@ -107,7 +108,7 @@ def _stacked(console: Console, s: Any, title: str, lines: Any) -> None:
         console.print(Text(ln.name, style="bold"))
         row = ""
         for fig in _figures(ln, title == "players"):  # packed into lines, never split inside a figure
-            if row and len(row) + 2 + len(fig) > console.width:
+            if row and cell_len(row) + 2 + cell_len(fig) > console.width:
                 console.print(Text(row))
                 row = ""
             row = f"{row}  {fig}" if row else f"  {fig}"

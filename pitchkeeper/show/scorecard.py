@@ -1,7 +1,7 @@
 """The verdict on a hand, drawn for a person: each award with its reason, the game count card by
 card, illegal plays, and the settlement. Used by `judge hand` and by `hand` after recording.
 
-Drawn with pitchkeeper.show.ansi rather than Rich, so that these commands start fast.
+Drawn with pitchkeeper.show.ansi, as every table command draws.
 """
 
 from __future__ import annotations

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.logbook import store
+from pitchkeeper.game import rulesets
+from pitchkeeper.logbook import loader, store
 from pitchkeeper.tournament import model, seating
 from pitchkeeper.tournament.model import Result, Round, Seating, Tournament, side_name
 
@@ -50,53 +51,15 @@ def load(path: str | Path) -> Tournament:
     return _read(Path(path))[1]
 
 
-def _cache_path(p: Path) -> Path:
-    return store.cache_path(p, ".tournament.json")  # in the data folder, never beside the file
-
-
 def _read(p: Path) -> tuple[str, Tournament, dict[str, Any]]:
-    """The file's text, the tournament, and the TOML table it was read from.
-
-    TOML parsing is most of a read (~30 ms for a 50-table night), so the table is remembered in a
-    JSON file beside it, keyed by the file's stamp (size, times, inode): a file changed in any way,
-    by hand included, is parsed again. Every check of the tournament runs on every read all the same.
-    """
-    import json
-
-    before = store.stamp(p)
+    """The file's text, the tournament, and the TOML table it was read from (read whole, every time)."""
     text = store.read_text(p, KIND)
-    data = None
-    if before is not None and store.stamp(p) == before:
-        try:
-            c = json.loads(_cache_path(p).read_text(encoding="utf-8"))
-            if c.get("stamp") == before and c.get("format") == FORMAT_VERSION:
-                data = c["data"]
-        except (OSError, ValueError, KeyError, TypeError):
-            data = None
-    fresh = data is None
-    if data is None:
-        data = store.parse_text(text, p, "")
+    data = store.parse_text(text, p, "")
     try:
         t = model.parse(data)
     except PitchError as e:
         raise e.at(str(p)) from None
-    if fresh and before is not None and store.stamp(p) == before:
-        _remember(p, before, data)
     return text, t, data
-
-
-def _remember(p: Path, stamp: list[int] | None, data: dict[str, Any]) -> None:
-    """Best effort: a cache that cannot be written is only a slower next read."""
-    import json
-
-    if stamp is None:
-        return
-    try:
-        text = json.dumps({"format": FORMAT_VERSION, "stamp": stamp, "data": data}, ensure_ascii=False, default=str)
-        target = _cache_path(p)
-    except (OSError, ValueError, TypeError):
-        return
-    store.put_cache(target, text.encode("utf-8"))
 
 
 def _parse(text: str, path: str | Path) -> Tournament:
@@ -107,19 +70,16 @@ def _parse(text: str, path: str | Path) -> Tournament:
         raise e.at(str(path)) from None
 
 
-def _write_results(p: Path, text: str, data: dict[str, Any], done: Sequence[tuple[Result, Seating]]) -> str:
-    """Append result blocks in one write, each checked to read back as the result meant; remember the new table."""
+def _write_results(p: Path, text: str, done: Sequence[tuple[Result, Seating]]) -> str:
+    """Append result blocks in one write, each checked to read back as the result meant."""
     new = text
-    entries = []
     for res, seat in done:
         block = result_text(res, seat)
         entry = store.parse_text(block, p, "")["results"][0]
         if model.parse_scores(entry["scores"], entry["winner"], seat) != (res.scores, res.winner):
             raise AssertionError("a result block must read back as written")
         new = _append(new, block)
-        entries.append(entry)
     store.write_atomic(p, new)
-    _remember(p, store.stamp(p), {**data, "results": [*data.get("results", []), *entries]})
     return new
 
 
@@ -183,8 +143,6 @@ def create(path: str | Path, rules: str, fmt: str, players: Sequence[str], teams
            ratings: Mapping[str, float] | None = None) -> Tournament:
     """Start a tournament file (refusing to replace one). With `ratings`, fixed teams (or players) are listed
     strongest first, which is the order Swiss pairs by before any result and breaks ties by."""
-    from pitchkeeper.game import rulesets
-
     p = Path(path)
     ruleset = rulesets.load(rules)
     names = tuple(x.strip() for x in players)
@@ -247,7 +205,6 @@ def seat(path: str | Path) -> tuple[Round, bool]:
         except PitchError as e:
             raise AssertionError(f"a seated round must pass the file's checks: {e}") from None
         store.write_atomic(p, _append(text, block))
-        _remember(p, store.stamp(p), after)
     return rnd, True
 
 
@@ -298,8 +255,6 @@ def from_scores(t: Tournament, seat: Seating, scores: Mapping[str, int], winner:
 
 def read_log(log: str | Path) -> tuple[Any, Any]:
     """A match log replayed: (its table, its state), through the one loader (the ruleset the log pins governs)."""
-    from pitchkeeper.logbook import loader
-
     loaded = loader.load(log, kind="match log")
     return loaded.record.table, loaded.replay()
 
@@ -340,7 +295,6 @@ def rules_name(t: Tournament) -> str:
     """The name of the tournament's ruleset (it may be given as a file)."""
     if not t.rules.endswith(".toml"):
         return t.rules
-    from pitchkeeper.game import rulesets
 
     return rulesets.load(t.rules).name
 
@@ -393,7 +347,7 @@ def record_many(path: str | Path, entries: Sequence[Entry], *, rnd: int | None =
             raise PitchError(f"table {table}: give its match log (--match) or its final scores (--score)", "record")
     logs = {i: read_log(e[3]) for i, e in enumerate(entries) if e[3] is not None}  # outside the lock: replays
     with _naming(p), store.locked(p):
-        text, t, data = _read(p)
+        text, t, _ = _read(p)
         number = rnd if rnd is not None else len(t.rounds)
         done: list[tuple[Result, Seating]] = []
         for i, (table, scores, winner, log) in enumerate(entries):
@@ -408,7 +362,7 @@ def record_many(path: str | Path, entries: Sequence[Entry], *, rnd: int | None =
                 ordered, win = from_scores(t, seat, scores, winner)
                 ref = None
             done.append((Result(number, table, ordered, win, ref, (number, table) in t.final), seat))
-        _write_results(p, text, data, done)
+        _write_results(p, text, done)
     results = [r for r, _ in done]
     return dataclasses.replace(t, results=(*t.results, *results)), results
 
@@ -423,7 +377,7 @@ def record_folder(path: str | Path, folder: str | Path, force: bool = False) -> 
         raise PitchError("no match logs (*.toml) in this folder", str(folder))
     read = [(x, *read_log(x)) for x in logs]
     with _naming(p), store.locked(p):
-        text, t, data = _read(p)
+        text, t, _ = _read(p)
         if not t.rounds:
             raise PitchError("no round has been seated yet: run `pitchkeeper tournament seat` first", str(p))
         cur = t.rounds[-1]
@@ -442,6 +396,6 @@ def record_folder(path: str | Path, folder: str | Path, force: bool = False) -> 
             ordered, win = from_log(t, seat, x, table, state)
             res = Result(cur.number, seat.table, ordered, win, _log_ref(p, x), (cur.number, seat.table) in t.final)
             results.append((res, seat))
-        _write_results(p, text, data, results)
+        _write_results(p, text, results)
     done = [r for r, _ in results]
     return dataclasses.replace(t, results=(*t.results, *done)), done

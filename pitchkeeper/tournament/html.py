@@ -11,6 +11,7 @@ import io
 from html import escape
 from typing import Any
 
+from pitchkeeper.cells import cell_len, ljust
 from pitchkeeper.tournament.model import Round, Tournament, side_name
 from pitchkeeper.tournament.standings import standings
 
@@ -111,9 +112,9 @@ def standings_text(s: dict[str, Any]) -> str:
     for key in ("teams", "players"):
         if key not in s:
             continue
-        width = max((len(r["name"]) for r in s[key]), default=4)
+        width = max((cell_len(r["name"]) for r in s[key]), default=4)  # in terminal cells: 李雷 is 4
         lines.append(f"  {key}:")
-        lines.append(f"    {'rank':>4}  {'name':<{width}}  {'points':>6}  {'wins':>4}  {'games':>5}")
-        lines += [f"    {r['rank']:>4}  {r['name']:<{width}}  {r['points']:>6}  {r['wins']:>4}  {r['games']:>5}"
+        lines.append(f"    {'rank':>4}  {ljust('name', width)}  {'points':>6}  {'wins':>4}  {'games':>5}")
+        lines += [f"    {r['rank']:>4}  {ljust(r['name'], width)}  {r['points']:>6}  {r['wins']:>4}  {r['games']:>5}"
                   for r in s[key]]
     return "\n".join(lines) + "\n"

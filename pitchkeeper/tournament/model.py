@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, did_you_mean, or_list, unknown_key
+from pitchkeeper.game.records import _text
 
 FORMATS = ("progressive", "round-robin", "swiss")
 FILE_KEYS = ("format_version", "kind", "title", "rules", "format", "rounds_planned", "table", "players", "teams",
@@ -27,7 +28,8 @@ def side_name(side: tuple[str, ...]) -> str:
     return "&".join(side)
 
 
-# The small records are NamedTuples: a dataclass costs ~1 ms of start-up each to build.
+# The small records are NamedTuples (they are compared and unpacked as tuples); the two that hold
+# the others are frozen dataclasses.
 class Shape(NamedTuple):
     """A table: `sides` sides of `size` players each (size 1: individual play)."""
 
@@ -143,8 +145,6 @@ def _names(v: Any, where: str) -> tuple[str, ...]:
     out = []
     for i, p in enumerate(v):
         if not isinstance(p, str) or not p.strip() or _CONTROL.search(p):
-            from pitchkeeper.game.records import _text
-
             _text(p, f"{where}[{i + 1}]")  # raises, with the usual words
         out.append(p.strip())
     return tuple(out)

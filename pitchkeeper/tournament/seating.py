@@ -140,7 +140,7 @@ def progressive(t: Tournament, number: int) -> Round:
     out = choose_sitters(t.players, len(prev.sitting_out), sat)
     back = [p for p in prev.sitting_out if p not in out]
     # a player sitting out leaves a seat; a player coming back takes it
-    swap = {}
+    swap: dict[str, str] = {}
     for sides in tables:
         for side in sides:
             for p in side:
@@ -237,7 +237,7 @@ def pair(order: Sequence[int], met: set[frozenset[int]], allow_rematch: bool = F
         if key in dead:
             return None
         a = rest[0]
-        order = range(1, len(rest))
+        order: Sequence[int] = range(1, len(rest))
         if allow_rematch:  # still a new opponent first where there is one
             order = sorted(order, key=lambda j: frozenset((a, rest[j])) in met)
         for j in order:

@@ -19,10 +19,14 @@ import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
+import jinja2
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -31,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 from pitchkeeper.errors import PitchError
 from pitchkeeper.web import form as entry_form
 from pitchkeeper.web import view
+from pitchkeeper.web.body import checked
 from pitchkeeper.web.events import Hub
 from pitchkeeper.web.guard import CLIENT_COOKIE, PIN_HEADER, SESSION_COOKIE, Guard, same_origin
 from pitchkeeper.web.served import Served, Snapshot
@@ -50,8 +55,6 @@ class Site:
     """One run of `serve`: the match, its watcher, the PIN, and the templates."""
 
     def __init__(self, path: Path, pin: str, poll: float = 0.05, entry_url: str | None = None) -> None:
-        import jinja2
-
         self.served = Served(path)
         self.guard = Guard(pin)
         self.hub = Hub(self.served.path, self.served.event, poll)
@@ -163,8 +166,6 @@ async def api_match(request: Request) -> Response:
 
 async def hand_body(request: Request, number: int | None) -> dict[str, Any]:
     """The JSON hand, its shape checked (hand `number`, or the next one) before the library judges it."""
-    from pitchkeeper.web.body import checked
-
     site = site_of(request)
     hand = await json_body(request)
     s = await site.snapshot()
@@ -175,9 +176,9 @@ async def hand_body(request: Request, number: int | None) -> dict[str, Any]:
 def api_write_error(site: Site, e: PitchError) -> JSONResponse:
     """400 with the one line, the log named by its file name (the server's own paths are not the client's)."""
     path = site.served.path
-    where = e.where or ""
-    where = where.replace(str(path), path.name) if str(path) in where else \
-        (f"{path.name}: {where}" if where.startswith("hands[") else where) or None
+    given = e.where or ""
+    where = given.replace(str(path), path.name) if str(path) in given else \
+        (f"{path.name}: {given}" if given.startswith("hands[") else given) or None
     message = e.message.replace(str(path), path.name)
     if where and where.startswith(path.name) and "nothing was written" not in message:
         message += " (nothing was written)"
@@ -328,8 +329,6 @@ class Fields(dict):
 
 
 async def read_form(request: Request) -> Fields:
-    from urllib.parse import parse_qsl
-
     raw = await request.body()
     if len(raw) > MAX_BODY:
         return Fields([])
@@ -406,7 +405,7 @@ async def enter_check(request: Request, save: bool = False) -> Response:
             if number is None and count != seen and form.get("again") != "1":
                 # someone else saved a hand since this verdict was shown: show it again, ask once more
                 change = await run_in_threadpool(site.served.preview_append, hand)
-                notice = (f"Hand {count} was saved from another device since you checked this one. "
+                notice: str | None = (f"Hand {count} was saved from another device since you checked this one. "
                           "If this is a different hand, save it; if it is the same, go back to the scoreboard.")
                 return await entry_page(request, answers=answers, number=number, notice=notice,
                                         preview=preview_of(site, s, change, number, answers, again=True))
@@ -558,9 +557,6 @@ def create_app(path: str | Path, pin: str, *, poll: float = 0.05, allowed_hosts:
     ]
     middleware = []
     if allowed_hosts:
-        from starlette.middleware import Middleware
-        from starlette.middleware.trustedhost import TrustedHostMiddleware
-
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers={HTTPException: not_found, PitchError: broken_log,

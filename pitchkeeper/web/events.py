@@ -1,18 +1,18 @@
 """One watcher of the match log for every open page: the server-sent events of `GET /api/events`.
 
 The log can be written by anyone (a phone through this server, the CLI in another terminal, a script
-through the Python API), so the server does not trust its own writes to know when it changed: one task
-polls the file's stat (cheap: no read) and, when it moved, reads the log's version and tells every
-subscriber. A write made through this server calls `check()` before and after it, so its event does
-not wait for the next poll and is not merged with another writer's. Everything runs on the event
-loop thread, so events go out in the order the file moved.
+through the Python API, a person's editor), so the server does not trust its own writes to know when
+it changed: one task polls the log's version - a digest of its bytes, not its stat, which an edit that
+keeps the size and puts the time back leaves as it was - and, when it moved, tells every subscriber.
+A write made through this server calls `check()` before and after it, so its event does not wait for
+the next poll and is not merged with another writer's. Everything runs on the event loop thread, so
+events go out in the order the file moved.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -31,15 +31,7 @@ class Hub:
         self.subscribers: set[asyncio.Queue[dict[str, Any] | None]] = set()
         self.closing = False
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._stat = self._stat_now()
         self.last: dict[str, Any] = self._read_or_last()
-
-    def _stat_now(self) -> tuple[int, int, int] | None:
-        try:
-            st = os.stat(self.path)
-        except OSError:
-            return None
-        return st.st_mtime_ns, st.st_size, st.st_ino
 
     def _read_or_last(self) -> dict[str, Any]:
         try:
@@ -49,10 +41,6 @@ class Hub:
 
     def check(self) -> bool:
         """Look at the file now; tell every subscriber if its version changed. True if it did."""
-        st = self._stat_now()
-        if st == self._stat:
-            return False
-        self._stat = st
         data = self._read_or_last()
         if data.get("version") == self.last.get("version"):
             return False

@@ -12,6 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game import answers
+from pitchkeeper.game.cards import parse_suit
+from pitchkeeper.game.scoring import always_out
+from pitchkeeper.logbook.entry import NOBODY, HandEntry
 
 NOT_OUT = "-"
 TIE = "tie"
@@ -81,9 +85,6 @@ def point_words(rule: Any) -> str:
 
 def build(ruleset: Any, table: Any) -> Form:
     """The questions of a ruleset at a table (pure data: the template only lays them out)."""
-    from pitchkeeper.game import answers
-    from pitchkeeper.game.scoring import always_out
-
     b = ruleset.settings["bidding"]
     teams = dict(table.teams or ())
     sides = tuple(Choice(s, s, " & ".join(teams[s]) if s in teams else "") for s in table.sides)
@@ -142,8 +143,6 @@ def to_hand(a: Answers, f: Form) -> Any:
     """The hand the answers describe: the library's HandEntry (the CLI's too), which checks names, bids,
     cards and points against the log it goes to. Here only what the page itself asks: that each
     question was answered (with the ruleset's own question, so "who was dealt low?" is named so)."""
-    from pitchkeeper.logbook.entry import NOBODY, HandEntry
-
     if not a.bidder:
         raise PitchError("who won the bid? tap the bidder", "bidder")
     if not a.amount:
@@ -172,13 +171,13 @@ def to_hand(a: Answers, f: Form) -> Any:
 def answers_of(hand: Mapping[str, Any], f: Form) -> tuple[Answers, str | None]:
     """The answers that would give a hand of the log (to correct it): (answers, a notice if the form
     cannot show all of it, such as a hand recorded trick by trick)."""
-    bid = hand.get("bid") if isinstance(hand.get("bid"), Mapping) else {}
+    bid = hand.get("bid")
+    bid = bid if isinstance(bid, Mapping) else {}
     a = Answers(bidder=str(bid.get("player", "")), amount=str(bid.get("amount", "")), trump=str(hand.get("trump", "")),
                 note=str(hand.get("note", "")),  # dealer: "" keeps the recorded one
                 auction=" ".join(str(c) for c in hand.get("auction", []) or []),
                 revokes=[str(r) for r in hand.get("revokes", []) or []])
     notice = None
-    from pitchkeeper.game.cards import parse_suit
 
     try:
         a.trump = parse_suit(a.trump) if a.trump else ""

@@ -52,7 +52,7 @@ class Guard:
         now = time.monotonic()
         while q and now - q[0] > WINDOW:
             q.popleft()
-        return bool(q) and len(q) >= MAX_FAILURES
+        return q is not None and len(q) >= MAX_FAILURES
 
     def failed(self, client: str) -> None:
         if client not in LOOPBACK:

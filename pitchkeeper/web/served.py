@@ -1,16 +1,19 @@
-"""The one match `serve` serves: reads cached by the file's version, writes through `Logbook`.
+"""The one match `serve` serves: reads keyed by the file's content, writes through `Logbook`.
 
-The log is the source of truth and may change under us (the CLI, another program): every read looks at
-the file's stat first and reuses the last replay only while the file is the same one.
+The log is the source of truth and may change under us (the CLI, another program, an editor): every
+read reads the file's bytes and reuses the last page's data only for the very same bytes (their
+digest, `Logbook.read`), so no edit - the same size, its time put back - leaves a stale score.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from pitchkeeper.game.scoreboard import scoreboard
+from pitchkeeper.logbook.book import Logbook, Reading
 
 
 @dataclass(frozen=True)
@@ -43,40 +46,26 @@ class Snapshot:
         return {**self.state, "version": self.version}
 
 
-def _stat(path: Path) -> tuple[int, int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st.st_mtime_ns, st.st_size, st.st_ino
-
-
 class Served:
     """A match log served over HTTP. Thread-safe: reads and writes run in worker threads."""
 
     def __init__(self, path: Path) -> None:
-        from pitchkeeper import Logbook
-
         self.path = Path(path)
         self.book = Logbook.open(self.path)  # a missing or broken log stops `serve` before it listens
         self._lock = threading.Lock()
-        self._cache: tuple[tuple[int, int, int] | None, Snapshot] | None = None
+        self._last: tuple[Reading, Snapshot] | None = None
 
     def snapshot(self) -> Snapshot:
-        st = _stat(self.path)
+        reading = self.book.read()  # the file's bytes, read now; parsed and replayed again only if they changed
         with self._lock:
-            if self._cache is not None and st is not None and self._cache[0] == st:
-                return self._cache[1]
-        from pitchkeeper.game.scoreboard import scoreboard
-
-        version = self.book.version  # before the state: a change in between brings an event, never a stale version
-        loaded, state = self.book.load()
-        # the scoreboard of this very reading (Logbook.scoreboard() would read and parse the file again)
+            if self._last is not None and self._last[0] is reading:
+                return self._last[1]
+        loaded, state = reading.loaded, reading.state
         board = scoreboard(loaded.ruleset, loaded.record, state, match=str(loaded.path),
                            warnings=loaded.warnings).to_json()
-        snap = Snapshot(version, loaded, state.to_json(), board)
+        snap = Snapshot(reading.version, loaded, state.to_json(), board)
         with self._lock:
-            self._cache = (st if _stat(self.path) == st else None, snap)
+            self._last = (reading, snap)
         return snap
 
     def event(self) -> dict[str, Any]:

@@ -8,6 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import segno
+from markupsafe import Markup
+
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 # one colour per side, readable on the dark scoreboard and the light entry page alike
@@ -87,9 +90,6 @@ def number(n: int) -> str:
 
 def qr_svg(url: str) -> Any:
     """The QR code of an address as inline SVG (dark on white, as every phone camera reads it)."""
-    import segno
-    from markupsafe import Markup
-
     svg = segno.make(url, error="m").svg_inline(scale=5, dark="#10151c", light="#ffffff", border=3, omitsize=True)
     return Markup(svg)  # segno's own markup, of our own address: nothing from outside
 

@@ -1,16 +1,18 @@
-"""A per-log index: one summary row per kept file, in SQLite in the data folder.
+"""A per-log index: one summary row per kept file, in SQLite in the data folder's cache/.
 
 The files stay the truth. The index only remembers what reading each file gave (its kind, rules,
 players, teams, final scores, winner, and the per-player / per-side figures `stats` sums), keyed by
-the file's path and stamp (modification time, size, inode and change time: a file replaced by
-one of the same size and time still differs); a refresh re-reads exactly the files whose stamp
-changed, adds new ones and forgets removed ones. Deleting the index file loses nothing: the next
-refresh rebuilds it. A damaged index (SQLite says so, or a row does not decode) is rebuilt the
-same way, never trusted. It lives in the data folder's cache/, never beside the logs.
+the file's path and a digest of its bytes: a file changed in any way - the same size, its times put
+back, on a file system whose times are coarse or whose "ctime" is the creation time - is read again.
+A stamp of the file's metadata alone (size, times, inode) would be cheaper to take, but only the
+bytes say for certain that a log is the one that was summed (docs/performance.md has the figures).
+A refresh re-reads exactly the files whose digest changed, adds new ones and forgets removed ones.
+Deleting the index file loses nothing: the next refresh rebuilds it. A damaged index (SQLite says
+so, or a row does not decode) is rebuilt the same way, never trusted.
 
-`stats --all` over 10,000 unchanged logs costs a walk of the folder (one stat a file), one query
-of the stamps, compared as one list, and one query of the per-match tally records (stats.record,
-JSON), decoded in one call and added up by stats.total: no per-log Python object but those sums.
+`stats --all` over unchanged logs costs a walk of the folder (each file stated and its bytes
+digested), one query of the keys, compared as one list, and one query of the per-match tally
+records (stats.record, JSON), decoded in one call and added up by stats.total.
 
 Tournament files kept in the data folder are indexed too (kind "tournament", their recorded games
 as figures), so ratings can count every game kept.
@@ -18,27 +20,34 @@ as figures), so ratings can count every game kept.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+import sqlite3
+import stat
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from pitchkeeper import __version__
 from pitchkeeper.errors import PitchError
+from pitchkeeper.logbook import loader, store
+from pitchkeeper.logbook.paths import cache_dir, data_dir
+from pitchkeeper.logbook.pool import in_order
+from pitchkeeper.reports import stats
+from pitchkeeper.tournament import book as tournaments
 
 INDEX_NAME = "index.sqlite3"
-SCHEMA = 6  # bump when a summary's content changes: every row is then re-read
+SCHEMA = 7  # bump when a summary's content changes: every row is then re-read
 
-Stamp = tuple[str, int, int, int, int]  # (absolute path, mtime_ns, size, inode, ctime_ns), as `walk` lists them
+Stamp = tuple[str, int, int, str]  # (absolute path, mtime_ns, size, digest of its bytes), as `walk` lists them
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class Summary:
+class Summary(NamedTuple):
     """What one file held. `kind`: "match", "tournament", "other" (a TOML file that is neither) or "error"."""
 
     path: str
-    mtime_ns: int
+    mtime_ns: int  # the order in which games were kept (ratings)
     size: int
     kind: str
     rules: str | None = None
@@ -49,84 +58,68 @@ class Summary:
     winner: str | None = None
     finished: bool = False
     error: str | None = None  # one line naming the file
-    # match: stats.MatchFigures as JSON; tournament: its games. Read from the index it stays JSON text
-    # until asked for (`figures`): the largest column, and a walk for ratings never needs it.
-    figures_data: dict[str, Any] | str | None = field(default=None, repr=False)
-    ino: int = 0
-    ctime_ns: int = 0
+    # match: stats.MatchFigures, tournament: its games, as JSON text (the largest column, decoded only when
+    # asked for: a walk for ratings never needs it)
+    figures_data: str | None = None
+    digest: str = ""  # of the file's bytes, as walk took it before the file was read
     # a match's day (YYYY-MM-DD, for --since/--until) and stats.record: its layout (JSON) and sums (JSON without
     # the brackets, so that the rows of one layout join into one JSON list)
-    tally: tuple[str, str, str] | None = field(default=None, repr=False)
+    tally: tuple[str, str, str] | None = None
 
     @property
     def figures(self) -> dict[str, Any] | None:
-        f = self.figures_data
-        return json.loads(f) if isinstance(f, str) else f
+        return None if self.figures_data is None else json.loads(self.figures_data)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Summary):
-            return NotImplemented
-        return _row(self) == _row(other)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def match_figures(self) -> Any:
+    def match_figures(self) -> stats.MatchFigures:
         """The stats figures of a match log (stats.MatchFigures), as `stats.merge` takes them."""
-        from pitchkeeper.reports.stats import MatchFigures
-
         f = self.figures or {}
-        return MatchFigures(self.players, self.teams, self.hands, self.winner, self.finished, dict(f["taken"]),
-                            dict(f["scored"]), {p: tuple(b) for p, b in f["bids"].items()},  # type: ignore[misc]
-                            f["player_points"], f["side_points"], self.rules or "", f.get("date", ""),
-                            f.get("player_taken"))
+        return stats.MatchFigures(self.players, self.teams, self.hands, self.winner, self.finished, dict(f["taken"]),
+                                  dict(f["scored"]), {p: tuple(b) for p, b in f["bids"].items()},
+                                  f["player_points"], f["side_points"], self.rules or "", f.get("date", ""),
+                                  f.get("player_taken"))
 
 
-def _match_json(fig: Any) -> dict[str, Any]:
-    return {"taken": fig.taken, "scored": fig.scored, "bids": {p: list(b) for p, b in fig.bids.items()},
-            "player_points": fig.player_points, "side_points": fig.side_points, "date": fig.date,
-            "player_taken": fig.player_taken}
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _match_json(fig: Any) -> str:
+    return _json({"taken": fig.taken, "scored": fig.scored, "bids": {p: list(b) for p, b in fig.bids.items()},
+                  "player_points": fig.player_points, "side_points": fig.side_points, "date": fig.date,
+                  "player_taken": fig.player_taken})
 
 
 def summarise(path: Path, stamp: Stamp, cache: Any) -> Summary:
     """Read one file into its summary (never raises on bad input: a broken file is a summary of kind "error").
     `stamp`: the file's, taken before it was read (a change while reading shows at the next refresh)."""
-    from pitchkeeper.logbook import loader, store
-    from pitchkeeper.reports import stats
-
-    base = stamp[:3]
-    ids = {"ino": stamp[3], "ctime_ns": stamp[4]}
+    path_, mtime_ns, size, digest = stamp
+    base = (path_, mtime_ns, size)
     try:
         text = store.read_text(path, "file")
         data = store.parse_text(text, path, "")
         if data.get("kind") == "tournament":
-            return _tournament_summary(path, base, ids)
+            return _tournament_summary(path, base, digest)
         if not stats.looks_like_match(data):
-            return Summary(*base, kind="other", **ids)
+            return Summary(*base, kind="other", digest=digest)
         # the one loader: the ruleset the log pins, errors in the one shape (file:line: hands[n].key: ...)
         loaded = loader.load(path, text, load_ruleset=cache.get, kind="file", data=data)
         state = loaded.replay()
     except PitchError as e:
-        return Summary(*base, kind="error", error=str(e), **ids)
+        return Summary(*base, kind="error", error=str(e), digest=digest)
     fig = stats.figures(state, stats.date_of(data, path))
     return Summary(*base, kind="match", rules=state.rules, players=fig.players, teams=fig.teams, hands=fig.hands,
                    scores=dict(state.scores), winner=state.winner, finished=fig.finished,
-                   figures_data=_match_json(fig), tally=_tally(fig, [p.id for p in loaded.ruleset.award_order]), **ids)
+                   figures_data=_match_json(fig), digest=digest,
+                   tally=_tally(fig, [p.id for p in loaded.ruleset.award_order]))
 
 
 def _tally(fig: Any, point_ids: list[str]) -> tuple[str, str, str]:
-    from pitchkeeper.reports import stats
-
     layout, sums = stats.record(fig, point_ids)
-    return fig.date, json.dumps(layout, separators=(",", ":")), ",".join(map(str, sums))
+    return fig.date, _json(layout), ",".join(map(str, sums))
 
 
-def _tournament_summary(path: Path, base: tuple[str, int, int], ids: dict[str, int]) -> Summary:
-    try:
-        from pitchkeeper.tournament import book
-    except ImportError:  # a build without tournaments: the file is kept, but not summed
-        return Summary(*base, kind="tournament", **ids)
-
-    t = book.load(path)
+def _tournament_summary(path: Path, base: tuple[str, int, int], digest: str) -> Summary:
+    t = tournaments.load(path)
     games = []
     for rnd in t.rounds:
         for seat in rnd.tables:
@@ -135,58 +128,52 @@ def _tournament_summary(path: Path, base: tuple[str, int, int], ids: dict[str, i
                 log = os.path.abspath(path.parent / res.match) if res.match else None
                 games.append({"round": rnd.number, "table": seat.table, "sides": [list(s) for s in seat.sides],
                               "scores": list(res.scores), "winner": res.winner, "match": log})
-    return Summary(*base, kind="tournament", rules=t.rules, players=t.players,
-                   hands=len(games), finished=t.finished, figures_data={"format": t.format, "games": games}, **ids)
+    return Summary(*base, kind="tournament", rules=t.rules, players=t.players, hands=len(games),
+                   finished=t.finished, figures_data=_json({"format": t.format, "games": games}), digest=digest)
 
 
-_worker_cache: Any = None
+_worker_cache: stats.RulesetCache | None = None
 
 
 def _read_chunk(chunk: list[Stamp]) -> list[Summary]:
     global _worker_cache
-    from pitchkeeper.reports.stats import RulesetCache
-
     if _worker_cache is None:
-        _worker_cache = RulesetCache()
+        _worker_cache = stats.RulesetCache()
     return [summarise(Path(stamp[0]), stamp, _worker_cache) for stamp in chunk]
 
 
-def _read_all(todo: list[Stamp], workers: int | None, tick: Any = None) -> list[Summary]:
+def _read_all(todo: list[Stamp], workers: int | None, tick: Callable[[int], None] | None = None) -> list[Summary]:
     """Every file of `todo` read (a fresh ruleset cache for each call); `tick(n)` counts them for a progress bar."""
     global _worker_cache
-    from pitchkeeper.logbook.pool import in_order
-
     _worker_cache = None
     return in_order(_read_chunk, todo, workers, tick)
 
 
-_COLUMNS = ("path", "mtime_ns", "size", "ino", "ctime_ns", "kind", "rules", "players", "teams", "hands", "scores",
+_COLUMNS = ("path", "mtime_ns", "size", "digest", "kind", "rules", "players", "teams", "hands", "scores",
             "winner", "finished", "error", "figures", "date", "layout", "sums")
 
 
 def _row(s: Summary) -> tuple[Any, ...]:
-    return (s.path, s.mtime_ns, s.size, s.ino, s.ctime_ns, s.kind, s.rules, json.dumps(list(s.players)),
+    return (s.path, s.mtime_ns, s.size, s.digest, s.kind, s.rules, json.dumps(list(s.players)),
             json.dumps([[t, list(m)] for t, m in s.teams]), s.hands,
             None if s.scores is None else json.dumps(s.scores), s.winner, int(s.finished), s.error,
-            s.figures_data if isinstance(s.figures_data, str) or s.figures_data is None
-            else json.dumps(s.figures_data, separators=(",", ":")), *(s.tally or (None, None, None)))
+            s.figures_data, *(s.tally or (None, None, None)))
 
 
 def _code() -> str:
-    """The code that makes a summary as it is: the rules engine (paths.code_stamp), the tallies and this index
-    (name, size, mtime). An edit or an upgrade that kept the version number rebuilds the index."""
-    from pitchkeeper.logbook import paths
-
-    here = os.path.dirname(os.path.abspath(__file__))
-    own = []
-    for f in (os.path.join(here, "index.py"), os.path.join(here, "loader.py"),
-              os.path.join(os.path.dirname(here), "reports", "stats.py")):
+    """The code that makes a summary as it is - the rules engine, the loader, the tallies and this index - by
+    a digest of its sources: an edit, or an upgrade that kept the version number, rebuilds the index."""
+    pkg = Path(__file__).resolve().parent.parent
+    sources = sorted([*(pkg / "game").glob("*.py"), pkg / "logbook" / "loader.py", pkg / "reports" / "stats.py",
+                      Path(__file__).resolve()])
+    h = hashlib.blake2b(digest_size=16)
+    for f in sources:
+        h.update(f.name.encode())
         try:
-            st = os.stat(f)
-            own.append((os.path.basename(f), st.st_size, st.st_mtime_ns))
+            h.update(f.read_bytes())
         except OSError:
-            own.append((f, 0, 0))
-    return paths.fingerprint(repr([*paths.code_stamp(), *own]).encode())
+            pass
+    return h.hexdigest()
 
 
 def _storable(path: str) -> bool:
@@ -201,18 +188,18 @@ def _odd(stamp: Stamp) -> Summary:
     """A file whose name is not UTF-8 (SQLite keeps only text): a problem named, as a broken file is."""
     shown = stamp[0].encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     return Summary(*stamp[:3], "error", error=f"{shown}: its name is not valid UTF-8: rename it to count it",
-                   ino=stamp[3], ctime_ns=stamp[4])
+                   digest=stamp[3])
 
 
-def _summary(row: Sequence[Any] | Summary) -> Summary:
+def _summary(row: Sequence[Any]) -> Summary:
     if isinstance(row, Summary):
         return row
-    (path, mtime, size, ino, ctime, kind, rules, players, teams, hands, scores, winner, finished, error, figures,
+    (path, mtime, size, digest, kind, rules, players, teams, hands, scores, winner, finished, error, figures,
      date, layout, sums) = row
     return Summary(path, mtime, size, kind, rules, tuple(json.loads(players)),
                    tuple((t, tuple(m)) for t, m in json.loads(teams)), hands,
                    None if scores is None else json.loads(scores), winner, bool(finished), error,
-                   figures, ino, ctime, None if layout is None else (date, layout, sums))
+                   figures, digest, None if layout is None else (date, layout, sums))
 
 
 class Refresh(NamedTuple):
@@ -237,8 +224,6 @@ class LogIndex:
         self.conn = self._connect()
 
     def _connect(self) -> Any:
-        import sqlite3
-
         target = ":memory:" if self.db_path is None else str(self.db_path)
         try:
             if self.db_path is not None:
@@ -278,8 +263,6 @@ class LogIndex:
 
     @staticmethod
     def _schema(conn: Any) -> None:
-        from pitchkeeper import __version__
-
         want = f"{SCHEMA} {__version__} {_code()} {','.join(_COLUMNS)}"  # other code may sum a log differently
         try:
             row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
@@ -318,19 +301,16 @@ class LogIndex:
     def refresh(self, files: Iterable[Path], prune: bool = True, workers: int | None = None) -> tuple[list[Summary], Refresh]:
         """Summaries of `files` (re-reading only those changed since they were indexed). With `prune`, rows of
         files not in `files` are dropped (the files were removed from the folder the list was made from)."""
-        wanted: list[Stamp] = []
+        wanted = []
         for f in files:
-            key = os.path.abspath(f)  # not resolve(): no symlink walk, one lstat fewer per folder level
-            try:
-                st = os.stat(key)
-            except OSError:
-                continue
-            wanted.append((key, st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns))
+            st = stamp_of(os.path.abspath(f))  # not resolve(): the path as given, links and all
+            if st is not None:
+                wanted.append(st)
         return self.refresh_stated(wanted, prune, workers)
 
     def refresh_stated(self, wanted: list[Stamp], prune: bool = True,
                        workers: int | None = None, progress: Any = None) -> tuple[list[Summary], Refresh]:
-        """`refresh` for files already stated, as `walk` lists them.
+        """`refresh` for files already stamped, as `walk` lists them.
         `progress(total)`: a context manager giving `tick(n)`, shown while the changed files are read."""
         def step() -> tuple[list[Summary], Refresh]:
             fresh, done = self._sync(wanted, prune, workers, progress)
@@ -341,17 +321,16 @@ class LogIndex:
             except (ValueError, TypeError, KeyError) as e:  # a row that does not decode
                 raise Damaged(str(e)) from None
 
-        return self._guarded(step)  # type: ignore[no-any-return]
+        return self._guarded(step)
 
     def sync(self, wanted: list[Stamp], prune: bool = True, workers: int | None = None,
              progress: Any = None) -> Refresh:
-        """Bring the index up to date with these files (`walk`'s list), reading only those whose stamp changed."""
+        """Bring the index up to date with these files (`walk`'s list), reading only those whose stamp changed
+        (their bytes, or their size or time)."""
         return self._guarded(lambda: self._sync(wanted, prune, workers, progress))[1]
 
     def _guarded(self, step: Any) -> Any:
         """`step()`, once more on a rebuilt index if this one turns out damaged."""
-        import sqlite3
-
         try:
             return step()
         except sqlite3.OperationalError as e:
@@ -368,7 +347,7 @@ class LogIndex:
         self.odd = {w[0]: _odd(w) for w in wanted if not w[0].isascii() and not _storable(w[0])}
         if self.odd:  # names SQLite cannot hold (not UTF-8): named as problems on every run, never indexed
             wanted = [w for w in wanted if w[0] not in self.odd]
-        stamps = self.conn.execute("SELECT path, mtime_ns, size, ino, ctime_ns FROM logs ORDER BY path").fetchall()
+        stamps = self.conn.execute("SELECT path, mtime_ns, size, digest FROM logs ORDER BY path").fetchall()
         if prune and stamps == wanted:  # the folder as indexed (walk's list is sorted as the query): nothing to do
             return {}, Refresh(0, len(wanted), 0)
         known = {r[0]: r for r in stamps}
@@ -394,8 +373,6 @@ class LogIndex:
         """What `stats` adds up over the indexed files but those left out (paths): the match logs of `rules`
         begun within [since, until], summed per layout by SQLite (stats.record), and the files that could
         not be read. Sums that do not decode to whole rows of their layout are damage (Damaged)."""
-        from pitchkeeper.reports import stats
-
         skip = ""
         out = set(leave_out)
         if out:
@@ -457,25 +434,19 @@ CACHE = "cache"  # the data folder's cache folder (paths.cache_dir): derived sta
 
 
 def index_path(root: Path | None = None) -> Path:
-    from pitchkeeper.logbook.paths import data_dir
-
-    return (root or data_dir()) / CACHE / INDEX_NAME
+    return (root / CACHE if root is not None else cache_dir()) / INDEX_NAME
 
 
 def fingerprint(files: Sequence[Summary | Stamp]) -> str:
     """Which files, in which versions (summaries, or `walk`'s entries: the same figure for the same files): a
     figure derived from all of them is valid while this is unchanged."""
-    import zlib
-
-    rows = [(f.path, f.mtime_ns, f.size, f.ino, f.ctime_ns) if isinstance(f, Summary) else f for f in files]
+    rows = [(f.path, f.mtime_ns, f.size, f.digest) if isinstance(f, Summary) else f for f in files]
     text = "\n".join("\t".join(map(str, r)) for r in rows).encode("utf-8", "surrogateescape")
-    return f"{SCHEMA}:{len(rows)}:{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
+    return f"{SCHEMA}:{len(rows)}:{hashlib.blake2b(text, digest_size=16).hexdigest()}"
 
 
 def open_kept(root: Path | None = None) -> LogIndex:
     """The index of the data folder (in memory when there is no data folder yet)."""
-    from pitchkeeper.logbook.paths import data_dir
-
     folder = root or data_dir()
     if not folder.is_dir():
         return LogIndex(None)
@@ -485,14 +456,39 @@ def open_kept(root: Path | None = None) -> LogIndex:
             (folder / INDEX_NAME).unlink()
         except OSError:
             pass
+    for name in (db.name, f"{db.name}-journal", f"{db.name}-wal", f"{db.name}-shm"):
+        _unless_regular(db.with_name(name))
     return LogIndex(db)
+
+
+def _unless_regular(path: Path) -> None:
+    """Remove what stands at one of the index's names and is no regular file (a pipe, a link to a device, a
+    link anywhere): SQLite would refuse it, or write through it; the index is made again from the logs."""
+    try:
+        if stat.S_ISREG(os.lstat(path).st_mode):
+            return
+        os.unlink(path)
+    except OSError:  # nothing there; or a folder, which SQLite refuses: an index in memory this time
+        pass
+
+
+def stamp_of(path: str) -> Stamp | None:
+    """A file's stamp: (path, mtime_ns, size, a digest of its bytes); None when it is gone. A file that
+    cannot be read (no regular file, too large) is stamped by its metadata, and its summary says why."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    try:
+        digest = hashlib.blake2b(store.read_bytes(path), digest_size=16).hexdigest()
+    except PitchError:
+        digest = f"unread {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}"
+    return path, st.st_mtime_ns, st.st_size, digest
 
 
 def walk(root: Path) -> list[Stamp]:
     """Every *.toml file below `root` (not those whose name starts with a dot, nor the cache folder, as
-    stats.find_logs), stated: (absolute path, mtime_ns, size, inode, ctime_ns), sorted. os.scandir hands
-    out each entry's type on the way, at a fraction of pathlib's rglob cost over 10,000 files; each file
-    is stated once."""
+    stats.find_logs), stamped (stamp_of), sorted by path."""
     out: list[Stamp] = []
     top = os.path.abspath(root)
     folders = [top]
@@ -507,8 +503,9 @@ def walk(root: Path) -> list[Stamp]:
                 name = e.name
                 try:
                     if name.endswith(".toml") and name[0] != "." and e.is_file():
-                        st = e.stat()
-                        out.append((e.path, st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns))
+                        st = stamp_of(e.path)
+                        if st is not None:
+                            out.append(st)
                     elif e.is_dir(follow_symlinks=False) and e.path != skip:
                         folders.append(e.path)
                 except OSError:
@@ -521,23 +518,18 @@ def kept(root: Path | None = None, workers: int | None = None,
          progress: Any = None) -> tuple[list[Summary], Refresh]:
     """Every file kept in the data folder (match logs and tournaments), summarised through the index."""
     with open_kept(root) as idx:
-        return idx.refresh_stated(walk(root or _data_dir()), prune=True, workers=workers, progress=progress)
+        return idx.refresh_stated(walk(root or data_dir()), prune=True, workers=workers,
+                                  progress=progress)
 
 
 def kept_tallies(root: Path | None = None, workers: int | None = None, progress: Any = None,
                  rules: str | None = None, since: str | None = None, until: str | None = None,
                  leave_out: Iterable[str] = ()) -> Tallies:
     """`LogIndex.tallies` of the data folder, brought up to date first: what `stats --all` adds up."""
-    wanted = walk(root or _data_dir())
+    wanted = walk(root or data_dir())
     with open_kept(root) as idx:
         def step() -> Tallies:
             idx._sync(wanted, True, workers, progress)
             return idx.tallies(rules, since, until, leave_out)._replace(stamps=wanted)
 
-        return idx._guarded(step)  # type: ignore[no-any-return]  # a damaged index: rebuilt, every file read again
-
-
-def _data_dir() -> Path:
-    from pitchkeeper.logbook.paths import data_dir
-
-    return data_dir()
+        return idx._guarded(step)  # a damaged index: rebuilt, every file read again
