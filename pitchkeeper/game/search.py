@@ -31,9 +31,10 @@ COMPILED = cython.compiled  # True in the compiled build
 # (a look-up builds Python objects, a node does not); as plain Python every node costs as much as a look-up.
 UNTABLED = 2 if cython.compiled else 0
 LEAD = 5  # the "suit led" of the card that leads a trick
-SEATS = 9  # at most this many players (the rulesets allow 2-9)
-HELD = 13  # at most this many cards in one hand
-STEPS = 4  # at most this many steps in one follow rule (game.play.follow_steps)
+# The sizes of the arrays below (game.solver.setup refuses a position that would not fit them):
+SEATS = 9  # players (the rulesets allow 2-9)
+HELD = 13  # cards in one hand
+STEPS = 4  # steps of one follow rule (game.play.follow_steps)
 
 
 @cython.cclass

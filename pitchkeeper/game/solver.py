@@ -29,10 +29,11 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game import play
+from pitchkeeper.game import play, search
 from pitchkeeper.game.cards import SUITS, Card, Suit
 from pitchkeeper.game.kinds import KINDS, InPlay, Piles
 from pitchkeeper.game.rulesets import PointRule, Ruleset
+from pitchkeeper.game.search import HELD, SEATS, STEPS
 
 SUIT_ORDER: tuple[str, ...] = (*SUITS, play.TRUMP)  # a card's group (effective suit): 0-3 the plain suits, 4 trumps
 LEAD = 5  # game.search.LEAD: the "suit led" of a lead
@@ -229,8 +230,10 @@ def setup(deal: Deal, pos: Position) -> Setup:
     t = tables(ruleset, trump)
     seats = deal.players
     n = len(seats)
-    if not 2 <= n <= 9:
-        raise PitchError(f"{n} players: the solver seats 2 to 9")
+    if not 2 <= n <= SEATS:
+        raise PitchError(f"{n} players: the solver seats 2 to {SEATS}")
+    if any(len(steps) > STEPS for steps in t.follow):
+        raise PitchError(f"{ruleset.name}: a follow rule of more than {STEPS} steps is more than the solver keeps")
     sides = deal.sides
     if deal.bid_side not in sides:
         raise PitchError(f"the bidding side {deal.bid_side!r} is not at the table ({', '.join(sides)})", "bid")
@@ -254,6 +257,8 @@ def setup(deal: Deal, pos: Position) -> Setup:
     hands = [0] * n
     for p, cards in pos.hands.items():
         i = seat(p, f"hands.{p}")
+        if len(cards) > HELD:
+            raise PitchError(f"{len(cards)} cards held by {p}: a hand holds at most {HELD}", f"hands.{p}")
         for c in cards:
             hands[i] |= 1 << place(c, f"held by {p}")
     trick = []
@@ -343,8 +348,6 @@ def cores() -> dict[str, ModuleType]:
     """The search cores here: "pure" always, "compiled" where the install built it from this very source
     (a compiled module older than search.py, left by an earlier editable install, is not used)."""
     if not _CORES:
-        from pitchkeeper.game import search
-
         if search.COMPILED:
             if compiled_is_fresh():
                 _CORES["compiled"] = search
