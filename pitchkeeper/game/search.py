@@ -358,34 +358,13 @@ class Search:
         fb = beta - self.banked
         key = None
         hint: cython.int = -1
-        hi_side = self.side_max
-        lo_side = 0
-        known: cython.bint = False
-        if self.use_tt and self.live_n > UNTABLED * self.n:
-            # The table holds bounds of the points still to come (the value less `banked`), keyed by all
-            # that those points depend on at a trick boundary: the cards each seat still holds (the union of
-            # the hands tells each seat's, as every card was dealt to one seat), who leads, whether it is the
-            # first lead (its own rule), and the summary of what was taken that the side points read (game
-            # counts per side, who has taken a trick, or the piles; see `summary`). Card points already
-            # taken are in `banked` and cannot change, and the card points still to come depend only on who
-            # takes the cards still held, so two positions with one key have the same points to come.
-            # It keeps the lead that decided the last search (tried first: it changes only the order) and
-            # the side points' bounds below, which depend on the key alone.
-            key = (self._cards_key() if self.use_rel and self.use_equiv else self.live, self.summary(),
-                   lead * 2 + self.first)
-            got = self.tt.get(key)
-            if got is not None:
-                lo, hi, hint, lo_side, hi_side = got
-                known = True
-                if lo >= fb:
-                    return True
-                if hi < fb:
-                    return False
         # The side points lie between what they give were one defending side to take every card still held
         # (the least of those) and what they give were the bidding side to take them all: a side never
         # loses a game count or a sweep by taking more (solver.setup asks this only of such points).
         # The run of top trumps goes to its side in both.
-        if not known and self.side_max and not self.need_piles:
+        hi_side = self.side_max
+        lo_side = 0
+        if self.side_max and not self.need_piles:
             rest = self.live & ~run
             if first_side == self.bid_side or first_side < 0:
                 hi_side = self._side(self.bid_side, self.live, self.rest_gw, -1, 0, 0)
@@ -402,16 +381,35 @@ class Search:
                 else:
                     lo_side = min(lo_side, self._side(i, rest, self.rest_gw - run_gw, first_side, run, run_gw))
         if self.banked + self.rest_cv - against + hi_side < beta:
-            self._store(key, fb, False, hint, lo_side, hi_side)
             return False
         if self.banked + sure + lo_side >= beta:
-            self._store(key, fb, True, hint, lo_side, hi_side)
             return True
+        if self.use_tt and self.live_n > UNTABLED * self.n:
+            # The table holds bounds of the points still to come (the value less `banked`), keyed by all
+            # that those points depend on at a trick boundary: the cards each seat still holds (the union of
+            # the hands tells each seat's, as every card was dealt to one seat), who leads, whether it is the
+            # first lead (its own rule), and the summary of what was taken that the side points read (game
+            # counts per side, who has taken a trick, or the piles; see `summary`) - or, once the bounds
+            # above agree, the side points themselves, which no play can change any more. Card points
+            # already taken are in `banked` and cannot change, and the card points still to come depend
+            # only on who takes the cards still held, so two positions with one key have the same points
+            # to come. It keeps the lead that decided the last search too (tried first: it changes only
+            # the order).
+            key = (self._cards_key() if self.use_rel and self.use_equiv else self.live,
+                   self.summary() if lo_side != hi_side or not self.side_max or self.need_piles else -1 - lo_side,
+                   lead * 2 + self.first)
+            got = self.tt.get(key)
+            if got is not None:
+                lo, hi, hint = got
+                if lo >= fb:
+                    return True
+                if hi < fb:
+                    return False
         old = self.leader
         self.leader = lead
         self.hint = hint
         r = self._turn(beta)
-        self._store(key, fb, r, self.cut if self.cut >= 0 else hint, lo_side, hi_side)
+        self._store(key, fb, r, self.cut if self.cut >= 0 else hint)
         self.leader = old
         return r
 
@@ -432,8 +430,7 @@ class Search:
 
     @cython.cfunc
     @cython.locals(lo=cython.int, hi=cython.int)
-    def _store(self, key: object, fb: cython.int, r: cython.bint, hint: cython.int, lo_side: cython.int,
-               hi_side: cython.int) -> cython.void:
+    def _store(self, key: object, fb: cython.int, r: cython.bint, hint: cython.int) -> cython.void:
         """What a search of `key` learnt: the points to come are at least `fb` (r) or below it."""
         if key is None:
             return
@@ -443,7 +440,7 @@ class Search:
             lo = max(lo, fb)
         else:
             hi = min(hi, fb - 1)
-        self.tt[key] = (lo, hi, hint, lo_side, hi_side)
+        self.tt[key] = (lo, hi, hint)
 
     @cython.cfunc
     @cython.locals(seat=cython.int, mine=cython.ulonglong, maxi=cython.bint, r=cython.bint, c=cython.int,
