@@ -504,7 +504,8 @@ class Search:
             prev = c
             # Move ordering (it changes how soon a refutation is found, never the answer): a lead tries
             # its strongest cards first; a follower tries first the cheapest card that takes the trick from
-            # the other side, and otherwise gives its partner's trick points, or else throws its least.
+            # the other side (the defenders are one side, in individual play too), and otherwise gives an
+            # ally's trick points, or else throws its least.
             carry = 64 * self.cv[c] + 4 * self.gw[c]  # what the card carries to whoever takes it
             if c == hint:
                 score = 1 << 20
@@ -512,7 +513,7 @@ class Search:
                 score = self.rank[self.group[c] * 64 + c] + carry // 8
             else:
                 x = self.rank[self.led * 64 + c]
-                if self.side_of[self.best_seat] == self.side_of[seat]:
+                if (self.side_of[self.best_seat] == self.bid_side) == maxi:  # an ally (the defenders are one) wins it
                     score = carry - x if x <= self.best_rank else -x
                 elif x > self.best_rank:
                     score = 4096 - x + carry
