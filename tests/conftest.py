@@ -24,7 +24,7 @@ def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 LAYERS = {
     "unit": ("test_ansi", "test_bidding", "test_cards", "test_layers", "test_match_end", "test_play",
             "test_play_properties", "test_point_kinds", "test_rulesets", "test_scoring", "test_tournament"),
-    "cli": ("test_answer_every_point", "test_api", "test_chart", "test_cli_adapter", "test_entry", "test_entry_wording",
+    "cli": ("test_answer_every_point", "test_api", "test_api_arguments", "test_chart", "test_cli_adapter", "test_entry", "test_entry_wording",
            "test_explain", "test_export", "test_judge_cli", "test_loader", "test_log_index", "test_log_safety",
            "test_log_shapes", "test_match_cli", "test_narrow_screens", "test_play_cli", "test_ratings",
            "test_scoreboard", "test_stats", "test_store", "test_table_play", "test_table_screens", "test_tournament_cli",
