@@ -18,6 +18,7 @@ from pitchkeeper.logbook import store
 commands = topic()
 
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
+LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1"]
 
 
 def _lan_address() -> str | None:
@@ -37,18 +38,46 @@ def _lan_address() -> str | None:
     return None if ip.startswith("127.") else ip
 
 
+def _names(bind: str, lan_address: str | None) -> list[str]:
+    """The Host names and addresses the server answers to (besides the address a connection came in
+    on): this machine's loopback names; off loopback also its host name and the addresses it has."""
+    names = list(LOOPBACK_NAMES)
+    if bind in LOOPBACK_HOSTS:
+        return names
+    names += [n for n in (bind, lan_address) if n and n not in ("0.0.0.0", "::")]
+    host = socket.gethostname()
+    try:
+        fqdn = socket.getfqdn()
+    except OSError:
+        fqdn = host
+    names += [n for n in {host, fqdn, host.split(".")[0] + ".local"} if n and n != "localhost"]
+    try:
+        names += [str(a[4][0]).split("%")[0] for a in socket.getaddrinfo(host, None)]
+    except OSError:
+        pass
+    return sorted(set(names))
+
+
 def _check_pin(pin: str) -> str:
     if not (4 <= len(pin) <= 32) or not pin.isprintable() or any(c.isspace() for c in pin):
         fail("a PIN is 4 to 32 characters with no spaces")
     return pin
 
 
-def _listen(host: str, port: int) -> object:
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket. Made with the TCP protocol named, so that asyncio turns Nagle's algorithm
+    off on each connection (it checks the protocol): else a kept-alive connection waits 40 ms an answer."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
-        return socket.create_server((host.strip("[]"), port), family=family, reuse_port=False)
+        if sys.platform != "win32":
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host.strip("[]"), port))
+        sock.listen(128)
     except OSError as e:
+        sock.close()
         fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
+    return sock
 
 
 def _url(host: str, port: int) -> str:
@@ -80,6 +109,7 @@ def serve(
         fail(f"serve needs the web packages ({e.name} is missing): pip install 'starlette>=0.40' 'uvicorn>=0.30' "
              "'jinja2>=3.1' 'segno>=1.6' (or reinstall pitchkeeper)")
     from pitchkeeper.web.app import create_app
+    from pitchkeeper.web.console import console_logging
     from pitchkeeper.web.guard import new_pin
 
     path = store.resolve_match_path(match)
@@ -87,14 +117,14 @@ def serve(
     bind = host or ("0.0.0.0" if lan else "127.0.0.1")
     loopback = bind in LOOPBACK_HOSTS
     sock = _listen(bind, port)
-    port = sock.getsockname()[1]  # type: ignore[attr-defined]
+    port = sock.getsockname()[1]
     shown = _lan_address() if bind in ("0.0.0.0", "::") else bind
     base = _url(shown or "127.0.0.1", port)
     entry_url = f"{base}/enter" if not loopback and shown else None  # the TV shows it, with a QR code to scan
     try:
-        web = create_app(path, table_pin, allowed_hosts=LOOPBACK_HOSTS if loopback else None, entry_url=entry_url)
+        web = create_app(path, table_pin, allowed_hosts=_names(bind, shown), entry_url=entry_url)
     except BaseException:  # a broken log stops here: let the port go
-        sock.close()  # type: ignore[attr-defined]
+        sock.close()
         raise
     out = sys.stdout
     out.write(f"serving {path}\n")
@@ -109,7 +139,8 @@ def serve(
         segno.make(f"{base}/enter", error="m").terminal(out=out, compact=True, border=2)
     out.write("Ctrl-C stops.\n")
     out.flush()
-    config = uvicorn.Config(web, log_level="warning", access_log=False, timeout_graceful_shutdown=1,
+    console = console_logging(sys.stderr)  # the server never waits for the console (web.console)
+    config = uvicorn.Config(web, log_config=None, log_level="warning", access_log=False, timeout_graceful_shutdown=1,
                             lifespan="on", server_header=False)
     hub = web.state.site.hub
 
@@ -118,4 +149,7 @@ def serve(
             hub.close_soon()  # end the open pages' event streams, so Ctrl-C stops at once
             super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
-    Server(config).run(sockets=[sock])  # type: ignore[list-item]
+    try:
+        Server(config).run(sockets=[sock])
+    finally:
+        console.close()

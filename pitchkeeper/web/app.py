@@ -19,14 +19,12 @@ import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
 
 import jinja2
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -35,10 +33,11 @@ from starlette.staticfiles import StaticFiles
 from pitchkeeper.errors import PitchError
 from pitchkeeper.web import form as entry_form
 from pitchkeeper.web import view
-from pitchkeeper.web.body import checked
+from pitchkeeper.web.body import checked, form_pairs, parse_json
 from pitchkeeper.web.events import Hub
 from pitchkeeper.web.guard import CLIENT_COOKIE, PIN_HEADER, SESSION_COOKIE, Guard, same_origin
 from pitchkeeper.web.served import Served, Snapshot
+from pitchkeeper.web.shield import LOOPBACK_NAMES, Shield
 
 HERE = Path(__file__).parent
 MAX_BODY = 256 * 1024
@@ -150,10 +149,7 @@ async def json_body(request: Request) -> dict[str, Any]:
         raise PitchError(f"the hand is too large ({len(raw)} bytes; at most {MAX_BODY})", "body")
     if not raw.strip():
         raise PitchError("expected a JSON object of the per-hand keys (trump, bid, points ...), got nothing", "body")
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as e:
-        raise PitchError(f"not JSON: {e}", "body") from None
+    data = parse_json(raw)
     if not isinstance(data, dict):
         raise PitchError(f"expected a JSON object of the per-hand keys, got {type(data).__name__}", "body")
     return data
@@ -332,7 +328,10 @@ async def read_form(request: Request) -> Fields:
     raw = await request.body()
     if len(raw) > MAX_BODY:
         return Fields([])
-    return Fields(parse_qsl(raw.decode("utf-8", "replace"), keep_blank_values=True))
+    try:
+        return Fields(form_pairs(raw))
+    except PitchError as e:
+        raise HTTPException(400, one_line(e)) from None
 
 
 async def form_guard(request: Request) -> tuple[Any, Response | None]:
@@ -535,7 +534,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
 
 def create_app(path: str | Path, pin: str, *, poll: float = 0.05, allowed_hosts: list[str] | None = None,
                entry_url: str | None = None) -> Starlette:
-    """The ASGI app of one match. `allowed_hosts`: the Host names it answers (None: any). `entry_url`:
+    """The ASGI app of one match. `allowed_hosts`: the names and addresses it answers to, besides the
+    address each connection came in on (None: this machine's loopback names; web.shield). `entry_url`:
     the entry page's address on the local network, shown on the scoreboard with a QR code to scan."""
     site = Site(Path(path), pin, poll, entry_url)
     routes = [
@@ -555,9 +555,7 @@ def create_app(path: str | Path, pin: str, *, poll: float = 0.05, allowed_hosts:
         Route("/api/events", api_events),
         Mount("/static", app=StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    middleware = []
-    if allowed_hosts:
-        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
+    middleware = [Middleware(Shield, names=allowed_hosts or LOOPBACK_NAMES, limit=MAX_BODY)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers={HTTPException: not_found, PitchError: broken_log,
                                         Exception: server_error})
