@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from pitchkeeper.cli import MatchOpt, fail, topic
-from pitchkeeper.logbook import store
+from pitchkeeper.logbook import paths, store
 
 commands = topic()
 
@@ -91,14 +91,18 @@ def serve(
                                              "machine only).", show_default=False)] = None,
     port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, metavar="PORT",
                                       help="The port (0: any free one).")] = 8765,
-    pin: Annotated[str | None, typer.Option("--pin", metavar="PIN", help="The table's PIN for writes (default: a new one, "
-                                            "printed).", show_default=False)] = None,
+    pin: Annotated[str | None, typer.Option("--pin", metavar="PIN", help="The PIN for writes, for this run (default: "
+                                            "the table's, made once and kept in the data folder).",
+                                            show_default=False)] = None,
+    new_pin: Annotated[bool, typer.Option("--new-pin", help="Make the table a new PIN (every page signed in must "
+                                          "enter it).")] = False,
     lan: Annotated[bool, typer.Option("--lan", help="Listen on the local network and print the address to "
                                       "open, with a QR code.")] = False,
 ) -> None:
     """Serve the match to the table: the scoreboard at /, hand entry for phones at /enter, JSON at /api.
 
-    Reading needs nothing; every write needs the PIN. Ctrl-C stops it.
+    Reading needs nothing; every write needs the PIN: the table's, kept from one run to the next (a page
+    that entered it stays signed in), until --new-pin. Ctrl-C stops it.
     """
     try:
         import jinja2  # noqa: F401
@@ -110,10 +114,14 @@ def serve(
              "'jinja2>=3.1' 'segno>=1.6' (or reinstall pitchkeeper)")
     from pitchkeeper.web.app import create_app
     from pitchkeeper.web.console import console_logging
-    from pitchkeeper.web.guard import new_pin
+    from pitchkeeper.web.guard import STRONG_ODDS, evening_guesses, odds, pin_shown
+    from pitchkeeper.web.keys import since_words, table_keys
 
+    if pin is not None and new_pin:
+        fail("--pin gives this run's PIN and --new-pin makes the table a new one: give one of them")
     path = store.resolve_match_path(match)
-    table_pin = _check_pin(pin) if pin is not None else new_pin()
+    keys = table_keys(paths.data_dir(), renew=new_pin, keep_pin=pin is None)
+    table_pin = _check_pin(pin) if pin is not None else keys.pin
     bind = host or ("0.0.0.0" if lan else "127.0.0.1")
     loopback = bind in LOOPBACK_HOSTS
     sock = _listen(bind, port)
@@ -122,14 +130,27 @@ def serve(
     base = _url(shown or "127.0.0.1", port)
     entry_url = f"{base}/enter" if not loopback and shown else None  # the TV shows it, with a QR code to scan
     try:
-        web = create_app(path, table_pin, allowed_hosts=_names(bind, shown), entry_url=entry_url)
+        web = create_app(path, table_pin, allowed_hosts=_names(bind, shown), entry_url=entry_url, secret=keys.secret)
     except BaseException:  # a broken log stops here: let the port go
         sock.close()
         raise
     out = sys.stdout
     out.write(f"serving {path}\n")
     out.write(f"  scoreboard  {base}/\n  enter hands {base}/enter\n")
-    out.write(f"  PIN         {table_pin}" + ("  (as given)" if pin is not None else "") + "\n")
+    for note in keys.notes:
+        out.write(f"  note: {note}\n")
+    if pin is not None:
+        said = "  (as given)"
+    elif not keys.kept:
+        said = "  (for this run only)"
+    elif keys.kept_since is None:
+        said = "  (new: the table's from now on; serve --new-pin makes another)"
+    else:
+        said = f"  (the table's since {since_words(keys.kept_since)}; serve --new-pin makes another)"
+    out.write(f"  PIN         {pin_shown(table_pin)}{said}\n")
+    if odds(table_pin) > STRONG_ODDS:
+        out.write(f"  this PIN could be guessed: {evening_guesses():,} wrong PINs may be tried in an evening, a chance "
+                  f"of 1 in {1 / odds(table_pin):,.0f}; leave --pin out for the table's ten-digit one\n")
     if loopback:
         out.write("  listening on this machine only; --lan lets the phones at the table in\n")
     elif shown is None:  # the local network (--lan, or a --host that is not this machine alone)
