@@ -64,23 +64,22 @@ def labels_of(ruleset: Any) -> dict[str, str]:
 
 def verdict_lines(hand: dict[str, Any], ruleset: Any) -> list[str]:
     """Every point of the ruleset, in its order: `high A♠ – Us (Ann)`; a point the ruleset gives to the player
-    dealt it says so, as the CLI does: `Dee (Them) was dealt low 3♠`; a point nobody won `off jack – not
-    out`; game always in the one wording of game (`game: tie (13-13), not scored`)."""
+    dealt it says so, as the CLI does: `Dee (Them) was dealt low 3♠`; the points nobody won on one line,
+    `not out: off-jack, low joker`; and game last, always, in the one wording of game (`game: tie (13-13),
+    not scored`)."""
     labels = labels_of(ruleset)
     game = ruleset.game_point
     awarded: dict[str, list[dict[str, Any]]] = {}
     for a in hand.get("awards", []):
         awarded.setdefault(a["point"], []).append(a)
     out = []
+    nobody = []
     for rule in ruleset.points:
         name = labels[rule.id]
         if game is not None and rule.id == game.id:
-            line = game_line(hand.get("game"))
-            if line is not None:
-                out.append(line)
             continue
         if rule.id not in awarded:
-            out.append(f"{name} – not out")
+            nobody.append(name)
             continue
         for a in awarded[rule.id]:
             player = a.get("player") if a.get("player") and a["player"] != a["side"] else None
@@ -91,6 +90,11 @@ def verdict_lines(hand: dict[str, Any], ruleset: Any) -> list[str]:
                 out.append(f"{who} was dealt {name}{card}{value}")
             else:
                 out.append(f"{name}{card}{value} – {a['side']}" + (f" ({player})" if player else ""))
+    if nobody:  # one line for them all: a ruleset of thirteen points still fits a TV
+        out.append("not out: " + ", ".join(nobody))
+    line = game_line(hand.get("game")) if game is not None else None
+    if line is not None:
+        out.append(line)
     return out
 
 
