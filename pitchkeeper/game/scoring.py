@@ -113,8 +113,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
     amount = bid_amount(ruleset, hand)
     if amount == 0:
         check_bid(ruleset, table, hand)  # a pitch without a contract is eldest hand's
-    if hand.auction:
-        check_auction(ruleset, table, hand)
+    sale = check_auction(ruleset, table, hand) if hand.auction else None
     bid_side = table.side_of(hand.bid.player)
     illegal: tuple[Illegal, ...] = ()
     tricks: tuple[TrickResult, ...] = ()
@@ -138,7 +137,8 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
     made = amount == 0 or taken[bid_side] >= amount
     bid = BidResult(bid_side, hand.bid.player, amount, hand.bid.label if amount else 0, made, taken[bid_side])
     delta, notes, counters = _settle(ruleset, table, hand, taken, bid, illegal)
-    return Verdict(ruleset.name, hand.trump, tuple(awards), game, taken, bid, delta, illegal, notes, tricks, counters)
+    return Verdict(ruleset.name, hand.trump, tuple(awards), game, taken, bid, delta, illegal, notes, tricks, counters,
+                   sale)
 
 
 def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str) -> tuple[list[Award], GameCount | None]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from pitchkeeper.game.cards import Card, pretty
 
 if TYPE_CHECKING:
+    from pitchkeeper.game.bidding import Outcome
     from pitchkeeper.game.play import Illegal, TrickResult
     from pitchkeeper.game.rulesets import PointRule
 
@@ -130,6 +131,7 @@ class Verdict(NamedTuple):
     notes: tuple[tuple[Any, ...], ...]  # why each side's score changes as it does: (kind of note, values...)
     tricks: tuple[TrickResult, ...] = ()
     counters: dict[str, int] | None = None  # stake counters forfeited (revokes)
+    auction: Outcome | None = None  # what the hand's auction decided (a sale, a refused buyer), when it was given
 
     @property
     def settlement(self) -> tuple[str, ...]:
