@@ -26,6 +26,7 @@ LAYERS = {
              "test_match_end", "test_play", "test_play_properties", "test_point_kinds", "test_rulesets", "test_scoring",
              "test_tournament"),
     "cli": ("test_answer_every_point", "test_api", "test_api_arguments", "test_chart", "test_cli_adapter", "test_entry",
+            "test_trick_entry",
             "test_entry_wording", "test_evening_cli", "test_explain", "test_export", "test_judge_cli", "test_loader",
             "test_log_index", "test_log_safety", "test_log_shapes", "test_match_cli", "test_narrow_screens",
             "test_play_cli", "test_ratings", "test_scoreboard", "test_stats", "test_store", "test_table_play",
