@@ -32,6 +32,7 @@ LAYERS = {
             "test_play_cli", "test_ratings", "test_scoreboard", "test_stats", "test_store", "test_table_play",
             "test_table_screens", "test_tournament_cli", "test_wide_names", "test_windows"),
     "slow": ("test_adversarial", "test_analyse", "test_api_property", "test_at_a_terminal", "test_cli_docs",
+             "test_serve_analysis", "test_serve_odds", "test_serve_tricks",
              "test_cli_surface", "test_log_files", "test_match_property", "test_play_auction_terminal",
              "test_properties", "test_serve_api", "test_serve_attacks", "test_serve_cli", "test_serve_keys",
              "test_serve_pages", "test_serve_table", "test_solver", "test_solver_compiled", "test_whole_games"),
