@@ -38,7 +38,7 @@ from starlette.staticfiles import StaticFiles
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import rulesets
 from pitchkeeper.logbook.book import NotNext, Stale
-from pitchkeeper.web import entry, view
+from pitchkeeper.web import analysed, entry, view
 from pitchkeeper.web import form as entry_form
 from pitchkeeper.web.body import checked, form_pairs, parse_json
 from pitchkeeper.web.events import Hub
@@ -71,6 +71,7 @@ class Site:
         self.entry_url = entry_url
         self.entry_qr = view.qr_svg(entry_url) if entry_url else None
         self.env.globals.update(signed=view.signed, num=view.number, suits=entry_form.SUITS)
+        self.analyst = analysed.Analyst(analysed.BUDGET)  # par and the costliest card, off the loop (web.analysed)
 
     # -- reading
 
@@ -84,6 +85,10 @@ class Site:
     def board_context(self, s: Snapshot) -> dict[str, Any]:
         return {**view.board_context(s), "entry_url": self.entry_url, "entry_qr": self.entry_qr,
                 "follow": self.served.follow}
+
+    async def last_par(self, s: Snapshot) -> str | None:
+        """The TV's verdict: the last hand's par and costliest card, where it was recorded trick by trick."""
+        return (await analysed.of_snapshot(self.analyst, s, last_only=True)).get(s.count)
 
     # -- writing: one at a time in this server; each write's event goes out before the next write
 
@@ -263,13 +268,13 @@ async def api_events(request: Request) -> Response:
 async def scoreboard_page(request: Request) -> Response:
     site = site_of(request)
     s = await site.snapshot()
-    return site.render("scoreboard.html", **site.board_context(s))
+    return site.render("scoreboard.html", **site.board_context(s), last_par=await site.last_par(s))
 
 
 async def board_part(request: Request) -> Response:
     site = site_of(request)
     s = await site.snapshot()
-    return site.render("_board.html", **site.board_context(s))
+    return site.render("_board.html", **site.board_context(s), last_par=await site.last_par(s))
 
 
 async def strip_part(request: Request) -> Response:
@@ -283,8 +288,8 @@ async def hands_part(request: Request) -> Response:
     site = site_of(request)
     s = await site.snapshot()
     client, new = client_id(request)
-    resp = site.render("_hands.html", hand_list=view.hand_rows(s), count=s.count, version=s.version,
-                       csrf=site.guard.csrf_token(client), confirm_undo=False)
+    resp = site.render("_hands.html", hand_list=view.hand_rows(s), count=s.count, version=s.version, confirm_undo=False,
+                       csrf=site.guard.csrf_token(client), par=await analysed.of_snapshot(site.analyst, s))
     return with_cookies(resp, request, client, new)
 
 
@@ -353,7 +358,7 @@ async def entry_page(request: Request, *, answers: entry_form.Answers | None = N
         "confirm_undo": confirm_undo, "basis_version": version, "basis_hand": hand_no,
         "auction": entry.auction_view(s, answers, number) if not s.won or number is not None else None,
         "next_game": entry.next_game(s) if s.won else None, "new_game": new_game,
-        "rulesets": rulesets.builtin_names(),
+        "rulesets": rulesets.builtin_names(), "par": await analysed.of_snapshot(site.analyst, s),
     }
     return with_cookies(site.render("entry.html", status=status, **ctx), request, client, new)
 
@@ -499,8 +504,8 @@ async def check_page(request: Request, s: Snapshot, answers: entry_form.Answers,
     except PitchError as e:
         return await entry_page(request, s=s, answers=answers, number=number, error=e)
     checked = entry.digest(site.guard.secret, answers, number, s.version, change.number)
-    return await entry_page(request, s=s, answers=answers, number=number, notice=notice,
-                            preview=entry.preview(s, change, number, checked))
+    p = {**entry.preview(s, change, number, checked), "par": await analysed.of_change(site.analyst, change)}
+    return await entry_page(request, s=s, answers=answers, number=number, notice=notice, preview=p)
 
 
 async def conflict_page(request: Request, s: Snapshot, answers: entry_form.Answers, hand: Any,
@@ -643,6 +648,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
     finally:
         task.cancel()
+        site.analyst.close()
         with contextlib.suppress(asyncio.CancelledError):
             await task
 
