@@ -38,7 +38,7 @@ from starlette.staticfiles import StaticFiles
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import rulesets
 from pitchkeeper.logbook.book import NotNext, Stale
-from pitchkeeper.web import analysed, entry, view
+from pitchkeeper.web import analysed, entry, odds, view
 from pitchkeeper.web import form as entry_form
 from pitchkeeper.web.body import checked, form_pairs, parse_json
 from pitchkeeper.web.events import Hub
@@ -71,7 +71,7 @@ class Site:
         self.entry_url = entry_url
         self.entry_qr = view.qr_svg(entry_url) if entry_url else None
         self.env.globals.update(signed=view.signed, num=view.number, suits=entry_form.SUITS)
-        self.analyst = analysed.Analyst(analysed.BUDGET)  # par and the costliest card, off the loop (web.analysed)
+        self.analyst, self.odds = analysed.Analyst(analysed.BUDGET), analysed.Analyst(odds.BUDGET)  # web.analysed
 
     # -- reading
 
@@ -618,7 +618,7 @@ async def not_found(request: Request, exc: Exception) -> Response:
         words = {404: f"no such route: {request.method} {request.url.path}", 405: "method not allowed"}
         return api_error(words.get(status, detail or "bad request"), status)
     site = site_of(request)
-    message = {404: "Nothing here. The scoreboard is at /, the entry page at /enter.",
+    message = {404: "Nothing here. The scoreboard is at /, the entry page at /enter, the odds of a bid at /odds.",
                405: "That address does not take this kind of request."}.get(status, detail)
     return site.render("error.html", status, message=message if status != 404 or not detail.startswith("there")
                        else detail)
@@ -649,6 +649,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     finally:
         task.cancel()
         site.analyst.close()
+        site.odds.close()
         with contextlib.suppress(asyncio.CancelledError):
             await task
 
@@ -680,6 +681,7 @@ def create_app(path: str | Path, pin: str, *, poll: float = 0.05, allowed_hosts:
         Route("/api/hands/{number:int}", api_put_hand, methods=["PUT"]),
         Route("/api/matches", api_new_match, methods=["POST"]),
         Route("/api/events", api_events),
+        *odds.routes(),
         Mount("/static", app=StaticFiles(directory=HERE / "static"), name="static"),
     ]
     middleware = [Middleware(Shield, names=allowed_hosts or LOOPBACK_NAMES, limit=MAX_BODY)]
