@@ -22,7 +22,7 @@ def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 # domain alone in seconds while editing game/; `-m "not slow"` leaves out whole games, heavy properties,
 # many subprocesses and serve. A new test file gets its layer here (collection stops until it has one).
 LAYERS = {
-    "unit": ("test_ansi", "test_auction_taps", "test_bidding", "test_cards", "test_guard", "test_layers",
+    "unit": ("test_ansi", "test_auction_taps", "test_bid_answers", "test_bidding", "test_cards", "test_guard", "test_layers",
              "test_match_end", "test_play", "test_play_properties", "test_point_kinds", "test_rulesets", "test_scoring",
              "test_tournament"),
     "cli": ("test_answer_every_point", "test_api", "test_api_arguments", "test_chart", "test_cli_adapter", "test_entry",
@@ -36,7 +36,7 @@ LAYERS = {
              "test_cli_surface", "test_log_files", "test_match_property", "test_play_auction_terminal",
              "test_properties", "test_serve_api", "test_serve_attacks", "test_serve_cli", "test_serve_keys",
              "test_serve_pages", "test_serve_table", "test_solver", "test_solver_compiled", "test_whole_games"),
-    "browser": ("test_browser", "test_evening_browser", "test_serve_browser", "test_serve_layout"),
+    "browser": ("test_analysis_browser", "test_browser", "test_evening_browser", "test_serve_browser", "test_serve_layout"),
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}
 

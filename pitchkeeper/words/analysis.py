@@ -129,6 +129,8 @@ def bid_answers(o: Mapping[str, Any], bid: str) -> list[str]:
         said = f"{bid} is made in {_pct(t['make'][bid])} of the layouts and scores {t['expected'][bid]:+.1f} on average"
         if best == bid:
             lines.append(f"In {name}: yes - {said}, the best bid.")
+        elif round(t["expected"][bid], 1) >= round(t["expected"][best], 1):  # as good as the best, as shown
+            lines.append(f"In {name}: yes - {said}; no bid scores more.")
         else:
             lines.append(f"In {name}: no - {said}; {best} scores best ({t['expected'][best]:+.1f}, made in "
                          f"{_pct(t['make'][best])}).")
