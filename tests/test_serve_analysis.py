@@ -44,6 +44,15 @@ LONG_HAND = {"dealer": "Gus", "trump": "D", "bid": {"player": "Bob", "amount": 2
     {"leader": "Gus", "cards": ["AC", "KC", "QC", "4H", "AH", "KS", "10S"]}]}
 
 
+QUICK_HAND = {"dealer": "Ann", "trump": "H", "bid": {"player": "Cy", "amount": 3}, "tricks": [
+    {"leader": "Cy", "cards": ["9H", "10H", "2H", "QH", "AH", "4H", "6S"]},
+    {"leader": "Gus", "cards": ["9C", "JC", "QC", "4C", "KS", "2C", "KH"]},
+    {"leader": "Fay", "cards": ["QD", "6H", "10D", "KC", "9D", "7D", "3H"]},
+    {"leader": "Gus", "cards": ["5H", "2S", "7S", "6D", "3D", "8S", "7H"]},
+    {"leader": "Fay", "cards": ["8C", "JS", "AC", "10S", "3C", "4S", "KD"]},
+    {"leader": "Ann", "cards": ["7C", "QS", "5S", "4D", "2D", "AS", "8D"]}]}
+
+
 def par_text(page: str, at: str) -> str | None:
     m = re.search(rf'<(?:p|span) class="par"(?: id="{at}")?>(.*?)</(?:p|span)>', page, re.S)
     return html.unescape(m.group(1)) if m else None
@@ -194,3 +203,32 @@ def test_what_the_analysis_refuses_is_one_line_never_a_broken_page() -> None:
     line = analysed.hand_words(o, analyst.budget)
     assert line.startswith("With every card known: not analysed (") and "\n" not in line
     assert "5 tricks given" in line
+
+
+def test_a_hand_still_being_analysed_says_so_and_shows_once_done(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = new_log(tmp_path / "seven.toml", {"rules": "solo-pitch", "players": SEVEN, "first_dealer": "Ann"})
+    book = pitchkeeper.Logbook.open(log)
+    book.append(QUICK_HAND)
+    book.append(LONG_HAND)
+    monkeypatch.setattr(analysed, "GRACE", 0.0)  # a page waits for its jobs their budget and no more
+    app = create_app(log, PIN)
+    app.state.site.analyst.budget = 1.0
+    api = Api(app)
+    try:
+        first = api("GET", "/enter/hands").text  # hand 2 is asked first and takes the whole budget
+        pending = re.findall(r'<li data-hand="(\d)">.*?<span class="par" data-analysing="1">(.*?)</span>', first, re.S)
+        assert ("1", "With every card known: still being analysed (shown here once done).") in pending
+        table = records.parse_table({"players": SEVEN})
+        quick = analysed.hand_job(rulesets.load("solo-pitch"), table, records.parse_hand(QUICK_HAND, table))
+        assert quick is not None
+        deadline = 60.0
+        while app.state.site.analyst.kept(quick[0]) is None and deadline > 0:
+            api.loop.run_until_complete(asyncio.sleep(0.1))
+            deadline -= 0.1
+        later = api("GET", "/enter/hands").text
+        assert "data-analysing" not in later
+        lines = dict(re.findall(r'<li data-hand="(\d)">.*?<span class="par">(.*?)</span>', later, re.S))
+        assert "not analysed (too long" in lines["2"]
+        assert html.unescape(lines["1"]).startswith("With every card known Cy could take ")
+    finally:
+        api.close()

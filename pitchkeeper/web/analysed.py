@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import analysis
@@ -213,6 +213,14 @@ class Analyst:
 # hands recorded trick by trick
 
 
+class Par(NamedTuple):
+    """What a page shows of a hand's analysis: its line, and whether it is still being worked out (the page
+    then fetches its part again shortly: live.js, `data-analysing`)."""
+
+    text: str
+    pending: bool = False
+
+
 def hand_job(ruleset: Any, table: Any, hand: Any) -> tuple[str, tuple[str, Any]] | None:
     """The key and job of a hand's analysis; None for a hand not recorded trick by trick (nothing to show)."""
     if analysis.not_analysable(hand) is not None:
@@ -232,25 +240,24 @@ def hand_words(o: Outcome, budget: float) -> str:
     return f"{PREFIX}: still being analysed (shown here once done)."
 
 
-async def lines(analyst: Analyst, ruleset: Any, table: Any, hands: Mapping[int, Any]) -> dict[int, str]:
-    """Hand number -> its line, for the hands recorded trick by trick among `hands`."""
+async def lines(analyst: Analyst, ruleset: Any, table: Any, hands: Mapping[int, Any]) -> dict[int, Par]:
+    """Hand number -> its line, for the hands recorded trick by trick among `hands` (asked in that order)."""
     jobs = {n: j for n, h in hands.items() if (j := hand_job(ruleset, table, h)) is not None}
     if not jobs:
         return {}
     got = await analyst.outcomes(dict(jobs.values()))
-    return {n: hand_words(got[key], analyst.budget) for n, (key, _) in jobs.items()}
+    return {n: Par(hand_words(got[key], analyst.budget), got[key].kind == "busy") for n, (key, _) in jobs.items()}
 
 
-async def of_change(analyst: Analyst, change: Any) -> str | None:
+async def of_change(analyst: Analyst, change: Any) -> Par | None:
     """The line of the hand a change adds or corrects (the verdict before Save), or None."""
     k = change.after
     got = await lines(analyst, k.ruleset, k.record.table, {change.number: k.record.hands[change.number - 1]})
     return got.get(change.number)
 
 
-async def of_snapshot(analyst: Analyst, s: Any, last_only: bool = False) -> dict[int, str]:
-    """The lines of the served match's hands (the last one only: the TV's verdict)."""
+async def of_snapshot(analyst: Analyst, s: Any, last_only: bool = False) -> dict[int, Par]:
+    """The lines of the served match's hands, the newest asked first (the last one only: the TV's verdict)."""
     hands = s.loaded.record.hands
-    chosen = {len(hands): hands[-1]} if last_only and hands else \
-        {} if last_only else dict(enumerate(hands, 1))
-    return await lines(analyst, s.ruleset, s.table, chosen)
+    newest = {n: hands[n - 1] for n in range(len(hands), 0, -1)}
+    return await lines(analyst, s.ruleset, s.table, dict(list(newest.items())[:1]) if last_only else newest)

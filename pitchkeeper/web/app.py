@@ -86,7 +86,7 @@ class Site:
         return {**view.board_context(s), "entry_url": self.entry_url, "entry_qr": self.entry_qr,
                 "follow": self.served.follow}
 
-    async def last_par(self, s: Snapshot) -> str | None:
+    async def last_par(self, s: Snapshot) -> analysed.Par | None:
         """The TV's verdict: the last hand's par and costliest card, where it was recorded trick by trick."""
         return (await analysed.of_snapshot(self.analyst, s, last_only=True)).get(s.count)
 
