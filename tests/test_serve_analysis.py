@@ -8,12 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import html
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from serving import PIN, Api, new_log
 from test_serve_pages import Phone, messages
@@ -232,3 +238,48 @@ def test_a_hand_still_being_analysed_says_so_and_shows_once_done(tmp_path: Path,
         assert html.unescape(lines["1"]).startswith("With every card known Cy could take ")
     finally:
         api.close()
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux's /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a terminal's Ctrl-C reaches the whole process group; /proc")
+def test_ctrl_c_at_the_terminal_stops_serve_and_its_worker_without_a_word(log: Path, tmp_path: Path) -> None:
+    pitchkeeper.Logbook.open(log).append({k: OFFJACK[k] for k in ("trump", "bid", "tricks")})
+    env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path / "home"), "PYTHONUNBUFFERED": "1"}
+    p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", "--match", str(log), "--port", "0", "--pin", PIN],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    assert p.stdout is not None and p.stderr is not None
+    url = None
+    for line in p.stdout:
+        m = re.search(r"scoreboard\s+(http://127\.0\.0\.1:\d+)/", line)
+        url = url or (m.group(1) if m else None)
+        if line.startswith("Ctrl-C stops."):
+            break
+    assert url
+    try:
+        board = httpx.get(url + "/board", timeout=30).text
+        assert par_text(board, "last-par") == expected_line()
+        workers = children(p.pid)
+        assert workers, "the analysis worker runs beside the server"
+    finally:
+        os.killpg(p.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the server and its worker alike
+        p.wait(15)
+    said = p.stderr.read()
+    p.stdout.close()
+    p.stderr.close()
+    assert "Traceback" not in said and "KeyboardInterrupt" not in said, said
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(Path(f"/proc/{w}").exists() for w in workers)  # no worker left behind

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import multiprocessing
+import signal
 import threading
 import weakref
 from collections import OrderedDict
@@ -69,7 +70,17 @@ def _run(job: tuple[str, Any]) -> Any:
 
 
 def serve_jobs(conn: Connection) -> None:
-    """The worker process: one job at a time from the pipe, its answer back; ends when the pipe closes."""
+    """The worker process: one job at a time from the pipe, its answer back; ends when the pipe closes (the
+    server stopped it, or is gone). Ctrl-C at the server's terminal reaches this process too: the server
+    stops it, so it says nothing of it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        _serve_jobs(conn)
+    except OSError:  # the server went away while a job ran: nobody to answer
+        pass
+
+
+def _serve_jobs(conn: Connection) -> None:
     conn.send(("ready", None))
     while True:
         try:
