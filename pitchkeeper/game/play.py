@@ -13,6 +13,10 @@ Rule ids (the `rule` of an illegal play):
   must-follow-or-trump  a plain suit was led; the player held it and played neither it nor a trump
   must-follow           a plain suit was led; the player held it and did not follow (play.follow = suit)
   trump-only            only trumps may be played; a player out of trumps folds (play.follow = trump-only)
+  must-trump            a plain suit was led; the player held none of it and held a trump but did not play one
+                        (play.must_trump)
+  called-first-trick    the holder of the card the bidder called did not play it to the first trick
+                        (partner.first_trick)
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import NamedTuple
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game.cards import SUIT_NAMES, SUITS, Card, Suit, parse_card, pretty, suit_of
+from pitchkeeper.game.deal import Deal, check_played
 from pitchkeeper.game.records import Hand, Table, Trick
 from pitchkeeper.game.rulesets import Ruleset, TrumpView
 from pitchkeeper.game.vocabulary import SYMBOL_WORDS
@@ -183,9 +188,13 @@ class Allowed(NamedTuple):
 
 
 def allowed(ruleset: Ruleset, view: TrumpView, holding: Sequence[Card], led: str | None,
-            first: bool = False) -> Allowed:
+            first: bool = False, *, called: Card | None = None) -> Allowed:
     """What may be played from `holding` to a trick whose lead's effective suit is `led`
-    (None: this card leads; `first`: it is the hand's first lead)."""
+    (None: this card leads; `first`: it is the hand's first lead). `called`: in the hand's first trick,
+    the card the bidder called where its holder must play it there (partner.first_trick)."""
+    if called is not None and called in holding:
+        return Allowed((called,), "called-first-trick", f"the holder of {pretty(called)}, the called card, must play "
+                                                        "it to the first trick")
     follow = ruleset.settings["play"]["follow"]
     trumps = tuple(c for c in holding if view.suit[c] == TRUMP)
     tname = SUIT_NAMES[view.trump]
@@ -201,6 +210,9 @@ def allowed(ruleset: Ruleset, view: TrumpView, holding: Sequence[Card], led: str
         return Allowed(tuple(holding), None, "any card may lead")
     same = tuple(c for c in holding if view.suit[c] == led)
     if not same:
+        if trumps and ruleset.settings["play"]["must_trump"]:
+            return Allowed(trumps, "must-trump", f"{suit_words(led)} were led: a player with no "
+                                                 f"{suit_words(led, True)[2:]} must play a trump (holding one)")
         return Allowed(tuple(holding), None, f"with no {suit_words(led)}, any card may be played")
     if led == TRUMP:
         return Allowed(same, "must-follow-trump", "trump was led: a player holding a trump must play one")
@@ -213,11 +225,11 @@ def allowed(ruleset: Ruleset, view: TrumpView, holding: Sequence[Card], led: str
 
 
 def judge_play(ruleset: Ruleset, view: TrumpView, card: Card, holding: Sequence[Card] | None, led: str | None,
-               first: bool = False, player: str = "the player") -> Ruling:
+               first: bool = False, player: str = "the player", *, called: Card | None = None) -> Ruling:
     """Rule on one play. With `holding` (the player's cards before this play, the card among
     them) every rule can be checked; without it, only what the card alone shows."""
     if holding is not None:
-        a = allowed(ruleset, view, holding, led, first)
+        a = allowed(ruleset, view, holding, led, first, called=called)
         if card in a.cards:
             return Ruling(True, None, _legal_words(ruleset, view, card, holding, led, first), a.cards)
         why = f"{a.words}; {player} could have played {card_list(a.cards)}"
@@ -246,6 +258,9 @@ def judge_play(ruleset: Ruleset, view: TrumpView, card: Card, holding: Sequence[
         return Ruling(True, None, "follows trump" if is_trump else f"follows {suit_words(led)}", None)
     if is_trump and follow == "suit-or-trump":
         return Ruling(True, None, "a trump may be played at any time", None)
+    if not is_trump and ruleset.settings["play"]["must_trump"]:
+        return Ruling(None, None, f"legal only if {player} held no {suit_words(led)} and no trump; give the held "
+                                  "cards to settle it", None)
     return Ruling(None, None, f"legal only if {player} held no {suit_words(led)}; give the held cards to settle it",
                   None)
 
@@ -283,11 +298,17 @@ def _legal_words(ruleset: Ruleset, view: TrumpView, card: Card, holding: Sequenc
         return "follows trump" + trump_note(view, card) if is_trump else f"follows {suit_words(led)}"
     if any(view.suit[c] == led for c in holding):
         return f"a trump{trump_note(view, card)} may be played even when able to follow"
+    if ruleset.settings["play"]["must_trump"]:
+        if is_trump:
+            return f"held no {suit_words(led)}{moved_note(view, holding, led)}, so must play a trump"
+        return f"held no {suit_words(led)} and no trump, so any card may be played"
     return f"held no {suit_words(led)}{moved_note(view, holding, led)}, so any card may be played"
 
 
-def winner_index(view: TrumpView, cards: Sequence[Card]) -> int:
-    """Index of the winning card: the highest trump, else the highest card of the suit led."""
+def winner_index(view: TrumpView, cards: Sequence[Card], *, jokers: str = "no") -> int:
+    """Index of the winning card: the highest trump, else the highest card of the suit led. `jokers`:
+    trump.identical_jokers; with "later-higher", of two jokers in the trick the later played ranks as the
+    higher (their places in the trump order are next to each other)."""
     strength = view.strength
     best, best_trump = -1, 0
     for i, c in enumerate(cards):
@@ -295,6 +316,8 @@ def winner_index(view: TrumpView, cards: Sequence[Card]) -> int:
         if s is not None and s > best_trump:
             best, best_trump = i, s
     if best >= 0:
+        if jokers == "later-higher" and cards[best] in ("HJ", "LJ") and "HJ" in cards and "LJ" in cards:
+            return max(list(cards).index("HJ"), list(cards).index("LJ"))
         return best
     led = view.suit[cards[0]]
     plain = view.plain_strength
@@ -441,12 +464,13 @@ def _in_deck(ruleset: Ruleset, card: Card, where: str) -> None:
 # A whole hand
 
 
-def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") -> Replay:
+def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *, deal: Deal | None = None) -> Replay:
     """Play the hand's tricks back: winners, captured cards, and any illegal plays.
 
     Each trick is led by the last trick's winner (the first by the pitcher, or by the eldest
     hand where `play.first_leader` says so); in trump-only play a player who folds is out
-    for the rest of the hand and the lead passes to the next player still in.
+    for the rest of the hand and the lead passes to the next player still in. `deal`: the kitty,
+    discard and draw (game.deal.check_deal), whose cards out of play no one may play.
     """
     assert hand.tricks is not None
     view = ruleset.views[hand.trump]
@@ -468,6 +492,8 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
     strength = view.strength
     plain = view.plain_strength
     follow = ruleset.settings["play"]["follow"]
+    must_trump = ruleset.settings["play"]["must_trump"]
+    out = {} if deal is None else {**deal.gone, **dict.fromkeys(deal.kitty or (), deal.bidder)}
     captured: dict[str, list[Card]] = {}
     results: list[TrickResult] = []
     illegal: list[Illegal] = []
@@ -500,6 +526,9 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
             holding = held.get(player)
             if holding is not None and card not in holding:
                 raise PitchError(f"{player} plays {card}, which is not among {player}'s held cards", f"{w}.cards[{j}]")
+            if card in out:
+                assert deal is not None
+                check_played(deal, player, card, f"{w}.cards[{j}]")
             s = suit[card]
             # Most plays keep the rules plainly; only the others are ruled on (and worded) in full.
             lead = led
@@ -510,7 +539,9 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
             else:
                 first = False
                 ruled = s != TRUMP if trump_only else (holding is not None and s != lead and (
-                    s != TRUMP or follow != "suit-or-trump") and any(suit[c] == lead for c in holding))
+                    s != TRUMP or follow != "suit-or-trump") and any(suit[c] == lead for c in holding)) or (
+                    must_trump and holding is not None and s != lead and s != TRUMP
+                    and any(suit[c] == TRUMP for c in holding))
             if ruled:
                 r = judge_play(ruleset, view, card, holding, lead, first, player)
                 if r.legal is False:
@@ -533,6 +564,10 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
         captured.setdefault(winner, []).extend(c for _, c in kept)
         results.append(TrickResult(number, trick.leader, tuple(kept), winner, card, view))
         prev_winner = winner
+    if hand.called is not None and ruleset.settings["partner"]["first_trick"] and results:
+        late = _called_late(results, hand.called, hand.bid.player)
+        if late is not None:
+            illegal.insert(sum(1 for i in illegal if i.trick == 1), late)
     if trump_only:
         left = {p: [c for c in cs if view.suit[c] == TRUMP] for p, cs in held.items()}
         left = {p: cs for p, cs in left.items() if cs}
@@ -541,6 +576,19 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
             raise PitchError(f"the tricks end with trumps still held ({still}): play goes on until every trump "
                              "is played", where)
     return Replay(tuple(results), tuple((p, tuple(cs)) for p, cs in captured.items()), tuple(illegal))
+
+
+def _called_late(results: Sequence[TrickResult], called: Card, bidder: str) -> Illegal | None:
+    """The holder of the called card who did not play it to the first trick (partner.first_trick): an
+    illegal play of trick 1, found from the trick it was played in (no held cards needed)."""
+    for t in results[1:]:
+        for p, c in t.plays:
+            if c == called and p != bidder:
+                first = next((c1 for p1, c1 in results[0].plays if p1 == p), None)
+                return Illegal(1, p, first, "called-first-trick",
+                               f"{p} played {pretty(first) if first else 'nothing'}: {p} held {pretty(called)}, the "
+                               "called card, and must play it to the first trick (partner.first_trick)")
+    return None
 
 
 def _bad_plays(ruleset: Ruleset, plays: list[tuple[str, Card, int]], seen: Mapping[Card, int],
