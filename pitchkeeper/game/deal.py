@@ -146,26 +146,26 @@ def check_deal(ruleset: Ruleset, table: Table, hand: Hand) -> Deal | None:
     held = {p: cs for p, cs in hand.held}
     _check_held(hand, bidder, in_kitty, gone, drawn_by)
     drawn = dict(hand.drawn)
+    told = bool(drawn) or not refills  # the record says who drew what (a player it leaves out drew nothing)
     for p, cs in held.items():
         w = f"held.{p}"
-        if p in discard and (p in drawn or not refills):
+        if p in discard and told:
             h, d, r = len(cs), len(discard[p]), len(drawn.get(p, ()))
             dealt = deal + (size if p == bidder else 0)
             if h != dealt - d + r:
                 plus = f"+{size}" if p == bidder and size else ""
                 raise PitchError(f"{h} held after {d} thrown and {r} drawn, but {p} was dealt {deal}{plus} "
                                  f"(deck.deal_size {deal}, deck.hand_size {keep})", w)
-        if p in drawn:
-            for c in drawn[p]:
-                if c not in cs and not (c in discard.get(p, ()) and ((p == bidder and rest) or loose)):
-                    raise PitchError(f"{c} was drawn by {p} but is not in held.{p}", f"drawn.{p}")
-            if mode == "non-trumps":
-                plain = next((c for c in cs if view.suit[c] != TRUMP and c not in drawn[p]), None)
-                if plain is not None:
-                    raise PitchError(f"{plain} is not a trump and was not drawn: every non-trump is thrown in the draw "
-                                     "(draw.discard = non-trumps)", w)
+        for c in drawn.get(p, ()):
+            if c not in cs and not (c in discard.get(p, ()) and ((p == bidder and rest) or loose)):
+                raise PitchError(f"{c} was drawn by {p} but is not in held.{p}", f"drawn.{p}")
+        if drawn and mode == "non-trumps":
+            plain = next((c for c in cs if view.suit[c] != TRUMP and c not in drawn.get(p, ())), None)
+            if plain is not None:
+                raise PitchError(f"{plain} is not a trump and was not drawn: every non-trump is thrown in the draw "
+                                 "(draw.discard = non-trumps)", w)
         if p in discard and (s["discard"]["trumps"] != "allowed" or not s["discard"]["point_trumps"]):
-            if refills and not (p == bidder and rest) and p not in drawn:
+            if not told:
                 continue  # what was dealt is unknown without the cards drawn
             holding = [c for c in cs if c not in drawn.get(p, ()) or not refills or (p == bidder and rest)]
             problem = lay_away_problem(ruleset, view, p, holding + list(discard[p]), discard[p], keep)
@@ -224,8 +224,8 @@ def lay_away_problem(ruleset: Ruleset, view: TrumpView, player: str, holding: Se
         return None
     kept = [c for c in trumps if c not in out]
     if d["trumps"] == "excess-only" and len(out) > max(0, len(trumps) - keep):
-        return (f"{out[-1]} is a trump and {player} kept only {len(kept)} trumps: a trump is laid away only by a hand "
-                f"holding more than {keep} (discard.trumps = excess-only)")
+        return (f"{out[-1]} is a trump and {player} kept only {len(kept)} trump{'' if len(kept) == 1 else 's'}: a trump "
+                f"is laid away only by a hand holding more than {keep} (discard.trumps = excess-only)")
     if not d["point_trumps"]:
         points = point_trumps(ruleset, view)
         scoring = [c for c in out if c in points]
