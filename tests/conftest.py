@@ -22,8 +22,9 @@ def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 # domain alone in seconds while editing game/; `-m "not slow"` leaves out whole games, heavy properties,
 # many subprocesses and serve. A new test file gets its layer here (collection stops until it has one).
 LAYERS = {
-    "unit": ("test_ansi", "test_bidding", "test_cards", "test_deal", "test_layers", "test_partners", "test_match_end", "test_play",
-            "test_play_properties", "test_point_kinds", "test_rulesets", "test_scoring", "test_tournament"),
+    "unit": ("test_ansi", "test_bidding", "test_cards", "test_count_down", "test_deal", "test_layers", "test_match_end",
+             "test_match_rules_22", "test_partners", "test_play", "test_play_properties", "test_point_kinds",
+             "test_rulesets", "test_scoring", "test_smudge", "test_tournament"),
     "cli": ("test_answer_every_point", "test_api", "test_chart", "test_cli_adapter", "test_entry", "test_entry_wording",
            "test_explain", "test_export", "test_judge_cli", "test_loader", "test_log_index", "test_log_safety",
            "test_log_shapes", "test_match_cli", "test_narrow_screens", "test_play_cli", "test_ratings",

@@ -202,17 +202,16 @@ def decide(ruleset: Ruleset, table: Table, after: Mapping[str, int], v: Verdict,
                               "play on")
             return None, (f"{', '.join(out)} {there} but only the bidding side can win, at the end of a hand it "
                           "bid; play on")
-        if len(eligible) == 1:
-            s = eligible[0]
-            if s == bidder:
-                return s, f"{s} {there} as the bidding side{with_}"
-            if s in team:
-                return s, f"{s} {there} as the bidder's partner ({bidder})"
-            return s, f"{s} {there} while defending and set the bidders, {bidder} (win.set_and_win)"
+        if len(eligible) == 1 and eligible[0] not in team:
+            return eligible[0], f"{eligible[0]} {there} while defending and set the bidders, {bidder} (win.set_and_win)"
         out = eligible
-    elif len(out) == 1:
-        s = out[0]
-        return s, f"{s} {there}" + (f" as the bidding side{with_}" if s == bidder else "")
+    if all(s in team for s in out):  # the bidding side goes out (a bidder and a called partner together)
+        s = next(t for t in team if t in out)
+        if s == bidder:
+            return s, f"{s} {there} as the bidding side{with_}"
+        return s, f"{s} {there} as the bidder's partner ({bidder})"
+    if len(out) == 1:
+        return out[0], f"{out[0]} {there}"
     head = f"{' and '.join(out)} {there} on the same hand"
     field_ = list(out)
     tie = ""
@@ -315,9 +314,9 @@ def score_hand(ruleset: Ruleset, table: Table, before: Mapping[str, int], hand: 
     try:
         if out:
             _check_in(table, hand, out, prior)
+        if "smudge-rules" in ruleset.features:
+            _check_smudge_allowed(ruleset, active, hand, before, target)
         v = verdict(ruleset, active, hand, target=target)
-        if ruleset.features & _MATCH_RULES:
-            _check_smudge_allowed(ruleset, v, before, target)
     except PitchError as e:
         raise e.at(f"hands[{number}]") from None
     negative = ruleset.settings["settle"]["negative"]
@@ -344,12 +343,13 @@ def score_hand(ruleset: Ruleset, table: Table, before: Mapping[str, int], hand: 
 _MATCH_RULES = frozenset({"smudge-rules", "stop-short", "sets-out"})
 
 
-def _check_smudge_allowed(ruleset: Ruleset, v: Verdict, before: Mapping[str, int], target: int) -> None:
+def _check_smudge_allowed(ruleset: Ruleset, table: Table, hand: Hand, before: Mapping[str, int], target: int) -> None:
     """smudge.in_the_hole = may-not: a side in the hole may not bid the smudge."""
     b = ruleset.settings["bidding"]
-    if ruleset.settings["smudge"]["in_the_hole"] != "may-not" or v.bid.label != "smudge":
+    if ruleset.settings["smudge"]["in_the_hole"] != "may-not" or not (
+            hand.bid.smudge or (b["smudge"] and hand.bid.amount == b["smudge"])):
         return
-    side = v.bid.side
+    side = table.side_of(hand.bid.player)
     if progress(ruleset, target, before[side]) < 0:
         raise PitchError(f"{side} is in the hole ({before[side]}): a side in the hole may not bid {b['smudge_name']} "
                          "(smudge.in_the_hole = may-not)", "bid")

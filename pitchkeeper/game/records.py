@@ -18,6 +18,7 @@ HEADER_KEYS = ("rules", "players", "teams")
 HAND_KEYS = ("dealer", "trump", "bid", "auction", "captured", "points", "tricks", "dealt", "held", "revokes",
              "kitty", "discard", "drawn", "called", "partner")
 PARTNER_NOBODY = ("none", "nobody", "-", "alone")  # `partner` words for "no other player held the called card"
+SMUDGE_WORDS = ("smudge", "moon", "shoot the moon", "shoot")  # a bid of the smudge, whatever the ruleset calls it
 # Keys pitchkeeper itself writes into a match log's hands and header (the spec lets it add its own).
 EXTRA_HAND_KEYS = ("note", "recorded", "announced")
 MATCH_KEYS = HEADER_KEYS + ("target", "first_dealer", "hands", "format", "ruleset", "title", "created",
@@ -254,7 +255,7 @@ def parse_bid(v: Any, table: Table, where: str, smudge_names: tuple[str, ...] = 
     if isinstance(amount, str):
         if amount.strip().isascii() and amount.strip().isdigit():
             return Bid(player, _whole(amount, f"{where}.amount"))
-        if amount.lower() in smudge_names or amount.lower() in ("smudge", "moon", "shoot the moon"):
+        if amount.lower() in smudge_names or amount.lower() in SMUDGE_WORDS:
             return Bid(player, -1, True)  # the ruleset gives its worth
         raise PitchError(f"{amount!r} is not a bid (a whole number, or \"smudge\")", f"{where}.amount")
     return Bid(player, amount)
@@ -271,7 +272,7 @@ def parse_call(text: Any, table: Table, where: str) -> tuple[str, int | str]:
         return player, _whole(call, where)
     if call in ("pass", "p", "-"):
         return player, "pass"
-    if call in ("smudge", "moon"):
+    if call in SMUDGE_WORDS:
         return player, "smudge"
     if call in ("pitch",):
         return player, "pitch"
