@@ -31,7 +31,7 @@ LAYERS = {
            "test_scoreboard", "test_stats", "test_store", "test_table_play", "test_table_screens", "test_tournament_cli",
            "test_wide_names", "test_windows"),
     "slow": ("test_adversarial", "test_api_property", "test_at_a_terminal", "test_cli_docs", "test_cli_surface",
-            "test_log_files", "test_match_property", "test_properties", "test_serve_api", "test_serve_cli",
+            "test_log_files", "test_match_property", "test_properties", "test_properties_22", "test_serve_api", "test_serve_cli",
             "test_serve_pages", "test_whole_games"),
     "browser": ("test_browser", "test_serve_browser", "test_serve_layout"),
 }
