@@ -15,12 +15,18 @@ machine) over a 30-hand seven-point match whose target is out of reach, then mea
   write included); goal < 500 ms;
 - the same delay as an open scoreboard page in headless Chromium sees it (the new hand drawn), when
   Playwright and Chromium are installed;
-- 5 clients posting 20 hands each at once: every one of the 100 hands kept, none twice.
+- 5 clients posting 20 hands each at once: every one of the 100 hands kept, none twice;
+- wrong PINs (`--attack`, or `--only attack`): the rate one attacker on this machine reaches, from
+  127.0.0.1 and from 40 loopback addresses (127.0.0.2 ... 127.0.0.41) at once, against this tree and
+  against a checkout of main before the throttle (`--before DIR`, else `git archive 7a8edef`), beside
+  the same clients' rate of `GET /api/match` (what the server answers at most): goal a few wrong PINs
+  a second at most, and no more than the global budget from 40 addresses.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import http.client
 import json
 import os
@@ -49,9 +55,13 @@ def hand(i: int, note: str | None = None) -> dict[str, object]:
     return h
 
 
-def start(log: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], str, int]:
-    p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", "--match", str(log), "--port", "0",
-                          "--pin", PIN], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+def start(log: Path, env: dict[str, str], *extra: str) -> tuple[subprocess.Popen[str], str, int]:
+    """The real `serve` on a free loopback port; its console goes to a file (a pipe nobody reads fills up)."""
+    console = log.with_suffix(".console")
+    with console.open("w") as err:
+        p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", "--match", str(log), "--port", "0",
+                              "--pin", PIN, *extra], stdout=subprocess.PIPE, stderr=err, text=True, env=env,
+                             cwd=log.parent)  # not the checkout: `-m` would import its package before PYTHONPATH's
     assert p.stdout is not None
     text = ""
     for line in p.stdout:
@@ -60,7 +70,8 @@ def start(log: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], str, i
             break
     m = re.search(r"scoreboard\s+http://(127\.0\.0\.1):(\d+)/", text)
     if not m:
-        raise SystemExit(f"serve did not start: {text}{p.stderr.read() if p.stderr else ''}")
+        p.wait(10)
+        raise SystemExit(f"serve did not start: {text}{console.read_text()}")
     return p, m.group(1), int(m.group(2))
 
 
@@ -145,10 +156,164 @@ def page_delays(url: str, book: object, runs: int, hands: int) -> list[float] | 
     return out
 
 
+BEFORE = "7a8edef"  # main before the throttle (issue 19): the baseline tree of the wrong-PIN figures
+WRONG_PIN = "0000000000"
+
+
+def hammer(host: str, port: int, sources: list[str], per_source: int, seconds: float,
+           pin: str | None) -> collections.Counter[int]:
+    """Requests as fast as `per_source` connections from each source address make them, for `seconds`:
+    a wrong PIN to `POST /api/hands` (`pin`), or `GET /api/match` (`pin` None). The answers' statuses."""
+    counts: collections.Counter[int] = collections.Counter()
+    lock = threading.Lock()
+    body = json.dumps(hand(0))
+    headers = {"Content-Type": "application/json", "X-Pitchkeeper-Pin": pin or ""}
+    deadline = time.perf_counter() + seconds
+
+    def client(source: str) -> None:
+        mine: collections.Counter[int] = collections.Counter()
+        conn = None
+        while time.perf_counter() < deadline:
+            try:
+                if conn is None:
+                    conn = http.client.HTTPConnection(host, port, timeout=10, source_address=(source, 0))
+                if pin is None:
+                    conn.request("GET", "/api/match")
+                else:
+                    conn.request("POST", "/api/hands", body=body, headers=headers)
+                r = conn.getresponse()
+                r.read()
+                mine[r.status] += 1
+                conn.close()  # a new connection each time: the fastest way on main (keep-alive waited 40 ms)
+                conn = None
+            except OSError:
+                mine[0] += 1  # a dropped connection: counted, then a new one
+                if conn is not None:
+                    conn.close()
+                conn = None
+        if conn is not None:
+            conn.close()
+        with lock:
+            counts.update(mine)
+
+    threads = [threading.Thread(target=client, args=(src,)) for src in sources for _ in range(per_source)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return counts
+
+
+def before_tree(given: str | None, tmp: Path) -> Path | None:
+    """A checkout of main before the throttle: `--before DIR`, else `git archive` of BEFORE from this clone."""
+    if given:
+        return Path(given)
+    root = Path(__file__).resolve().parent.parent
+    out = tmp / "before"
+    out.mkdir()
+    try:
+        tar = subprocess.run(["git", "-C", str(root), "archive", BEFORE, "pitchkeeper", "rulesets"],
+                             capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(out)], input=tar, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    rules = out / "pitchkeeper" / "rulesets"  # as the wheel places them (pyproject's force-include)
+    if not rules.exists() and (out / "rulesets").exists():
+        (out / "rulesets").rename(rules)
+    return out
+
+
+SCENARIOS = (("get", 1, 4, None), ("one", 1, 4, WRONG_PIN), ("many", 40, 1, WRONG_PIN))
+
+
+def attack_once(tree: Path | None, scenario: tuple[str, int, int, str | None], seconds: float,
+                tmp: Path) -> collections.Counter[int]:
+    """One scenario against a fresh `serve` of `tree` (None: this tree)."""
+    import pitchkeeper
+
+    name, count, per, pin = scenario
+    env = {**os.environ, "PITCHKEEPER_HOME": str(tmp / f"home-{tree is None}")}
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+    sources = ["127.0.0.1"] if count == 1 else [f"127.0.0.{k}" for k in range(2, 2 + count)]
+    log = tmp / f"attack-{tree is None}-{name}.toml"
+    pitchkeeper.Logbook.create(log, "seven-point", PLAYERS)
+    p, host, port = start(log, env)
+    try:
+        counts = hammer(host, port, sources, per, seconds, pin)
+    finally:
+        p.terminate()
+        p.wait(10)
+    if pitchkeeper.Logbook.open(log).state()["hands"]:
+        raise SystemExit("a wrong PIN wrote a hand")
+    return counts
+
+
+def attack(tree: Path | None, seconds: float, tmp: Path) -> tuple[dict[str, collections.Counter[int]] | None,
+                                                                  dict[str, collections.Counter[int]]]:
+    """Every scenario against both trees, the two runs of a scenario one after the other and in turn
+    first (thousands of connections closed on loopback slow the next ones down: neither tree always
+    pays for it)."""
+    before: dict[str, collections.Counter[int]] = {}
+    after: dict[str, collections.Counter[int]] = {}
+    for i, scenario in enumerate(SCENARIOS):
+        runs = [(None, after), (tree, before)] if i % 2 else [(tree, before), (None, after)]
+        for which, into in runs:
+            if which is None and into is before:
+                continue
+            into[scenario[0]] = attack_once(which, scenario, seconds, tmp)
+    return (before if tree is not None else None), after
+
+
+def show_attack(seconds: float, before: dict[str, collections.Counter[int]] | None,
+                after: dict[str, collections.Counter[int]]) -> None:
+    def cell(c: collections.Counter[int] | None, status: int) -> str:
+        if c is None:
+            return "-"
+        return f"{c[status]:,} ({c[status] / seconds:,.1f}/s)"
+
+    b = before or {}
+    print(f"wrong PINs checked by serve in {seconds:g} s (401 answers; the rest were refused unchecked: 429)")
+    print(f"  {'':<50} {'before (main ' + BEFORE + ')':>24} {'after (this tree)':>24}")
+    print(f"  {'baseline: GET /api/match from 127.0.0.1, 4 conns':<50} {cell(b.get('get'), 200):>24} "
+          f"{cell(after['get'], 200):>24}")
+    for key, words in (("one", "one attacker at 127.0.0.1, 4 connections"),
+                       ("many", "one attacker at 40 addresses 127.0.0.2-41")):
+        print(f"  {words:<50} {cell(b.get(key), 401):>24} {cell(after[key], 401):>24}")
+        for label, c in (("before", b.get(key)), ("after", after[key])):
+            if c is not None:
+                other = {k: v for k, v in sorted(c.items()) if k != 401}
+                print(f"      {label}: other answers {other or 'none'}")
+    from pitchkeeper.web.guard import OVERALL, PER_ADDRESS
+
+    goal_one = after["one"][401] <= PER_ADDRESS.burst + seconds / PER_ADDRESS.every + 1
+    goal_many = after["many"][401] <= OVERALL.burst + seconds / OVERALL.every + 1
+    print(f"  goal: one address at most {PER_ADDRESS.burst} at once, then one every {PER_ADDRESS.every:g} s "
+          f"({PER_ADDRESS.per_hour:.0f} an hour): {'ok' if goal_one else 'OVER'}")
+    print(f"  goal: 40 addresses together at most {OVERALL.burst} at once, then one every {OVERALL.every:g} s "
+          f"({OVERALL.per_hour:.0f} an hour): {'ok' if goal_many else 'OVER'}")
+    for key, words in (("one", "127.0.0.1"), ("many", "40 addresses")):
+        c = b.get(key)
+        if c is not None and c[401]:
+            rate = c[401] / seconds
+            print(f"  before, from {words:<13} at that rate: every six-digit PIN in {1e6 / rate / 60:,.0f} min")
+    hourly = {"one": PER_ADDRESS.per_hour, "many": OVERALL.per_hour}
+    for key, words in (("one", "127.0.0.1"), ("many", "40 addresses")):
+        print(f"  after,  from {words:<13} at the budget ({hourly[key]:.0f} an hour): every six-digit PIN in "
+              f"{1e6 / hourly[key] / 24:,.0f} days; every ten-digit one in {1e10 / hourly[key] / 24 / 365:,.0f} years")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--attack", action="store_true", help="also the wrong-PIN figures, before and after")
+    ap.add_argument("--only-attack", action="store_true", help="the wrong-PIN figures only")
+    ap.add_argument("--attack-seconds", type=float, default=10.0, help="each attack's length (default 10)")
+    ap.add_argument("--before", metavar="DIR", help=f"a checkout of main {BEFORE} (default: git archive of it)")
     args = ap.parse_args()
+    if args.only_attack:
+        run_attack(args)
+        return
     import pitchkeeper
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -244,6 +409,17 @@ def main() -> None:
     all_kept = kept == 100 and twice == 0 and codes == [201] * 100
     print(f"  5 clients x 20 hands at once: {codes.count(201)} answered 201, {kept} kept, {twice} twice, "
           f"in {burst_s:.2f} s  goal 100 kept, none twice  {'ok' if all_kept else 'FAILED'}")
+    if args.attack:
+        run_attack(args)
+
+
+def run_attack(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = before_tree(args.before, Path(tmp))
+        if tree is None:
+            print(f"(no checkout of {BEFORE}: give --before DIR for the before column)")
+        before, after = attack(tree, args.attack_seconds, Path(tmp))
+    show_attack(args.attack_seconds, before, after)
 
 
 if __name__ == "__main__":

@@ -39,12 +39,18 @@ def _cut(m: re.Match[str]) -> str:
     return f"{w[:100]}...{w[-60:]} ({len(w):,} characters)"
 
 
+SURROGATE = re.compile("[\ud800-\udfff]")  # half of a character: what Python keeps of bytes that are not UTF-8
+
+
 def shown(text: object) -> str:
-    """Text from input as a message may show it: control characters escaped (\\n, \\x1b, \\x00), and a
-    word too long to read on a line cut in the middle (its start, and its end, which names a file)."""
+    """Text from input as a message may show it: control characters escaped (\\n, \\x1b, \\x00), and lone
+    surrogates (which no terminal, file or page can take: printing one fails), and a word too long to
+    read on a line cut in the middle (its start, and its end, which names a file)."""
     s = str(text)
     if has_control(s):
         s = CONTROL.sub(_escape, s)
+    if SURROGATE.search(s):
+        s = SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", s)
     if len(s) > LONGEST:
         s = re.sub(rf"\S{{{LONGEST + 1},}}", _cut, s)
     return s

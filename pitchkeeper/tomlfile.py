@@ -57,8 +57,9 @@ def read_bytes(path: str | Path, kind: str = "file") -> bytes:
         raise PitchError(f"is a folder, not a {_what(kind)}", str(path)) from None
     except OSError as e:
         raise PitchError(f"cannot read: {e.strerror or e}", str(path)) from None
-    except ValueError:  # a NUL in the name: no file can have it
-        raise PitchError(f"no such {kind} (the name holds a NUL character)", str(path)) from None
+    except ValueError:  # a NUL in the name, or half a character (a lone surrogate): no file can have it
+        why = "holds a NUL character" if "\0" in str(path) else "is not valid text"
+        raise PitchError(f"no such {kind} (the name {why})", str(path)) from None
     try:
         st = os.fstat(fd)
         _regular(st, path, kind)

@@ -72,7 +72,7 @@ def test_serve_prints_where_and_a_new_pin_and_answers_on_loopback(served: tuple[
     p, out = served
     text = "\n".join(out)
     url = re.search(r"scoreboard\s+(http://127\.0\.0\.1:\d+)/", text).group(1)
-    pin = re.search(r"PIN\s+(\d{6})\b", text).group(1)
+    pin = re.search(r"PIN\s+(\d{3} \d{3} \d{4})  \(new: the table's", text).group(1)  # ten digits, read in groups
     assert f"{url}/enter" in text and str(log) in text
     assert httpx.get(url + "/api/match").json()["hands"] == []
     hand = {"trump": "S", "bid": {"player": "Ann", "amount": 2},

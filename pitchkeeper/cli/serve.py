@@ -13,11 +13,12 @@ from typing import Annotated
 import typer
 
 from pitchkeeper.cli import MatchOpt, fail, topic
-from pitchkeeper.logbook import store
+from pitchkeeper.logbook import paths, store
 
 commands = topic()
 
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
+LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1"]
 
 
 def _lan_address() -> str | None:
@@ -37,18 +38,46 @@ def _lan_address() -> str | None:
     return None if ip.startswith("127.") else ip
 
 
+def _names(bind: str, lan_address: str | None) -> list[str]:
+    """The Host names and addresses the server answers to (besides the address a connection came in
+    on): this machine's loopback names; off loopback also its host name and the addresses it has."""
+    names = list(LOOPBACK_NAMES)
+    if bind in LOOPBACK_HOSTS:
+        return names
+    names += [n for n in (bind, lan_address) if n and n not in ("0.0.0.0", "::")]
+    host = socket.gethostname()
+    try:
+        fqdn = socket.getfqdn()
+    except OSError:
+        fqdn = host
+    names += [n for n in {host, fqdn, host.split(".")[0] + ".local"} if n and n != "localhost"]
+    try:
+        names += [str(a[4][0]).split("%")[0] for a in socket.getaddrinfo(host, None)]
+    except OSError:
+        pass
+    return sorted(set(names))
+
+
 def _check_pin(pin: str) -> str:
     if not (4 <= len(pin) <= 32) or not pin.isprintable() or any(c.isspace() for c in pin):
         fail("a PIN is 4 to 32 characters with no spaces")
     return pin
 
 
-def _listen(host: str, port: int) -> object:
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket. Made with the TCP protocol named, so that asyncio turns Nagle's algorithm
+    off on each connection (it checks the protocol): else a kept-alive connection waits 40 ms an answer."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
-        return socket.create_server((host.strip("[]"), port), family=family, reuse_port=False)
+        if sys.platform != "win32":
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host.strip("[]"), port))
+        sock.listen(128)
     except OSError as e:
+        sock.close()
         fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
+    return sock
 
 
 def _url(host: str, port: int) -> str:
@@ -62,14 +91,18 @@ def serve(
                                              "machine only).", show_default=False)] = None,
     port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, metavar="PORT",
                                       help="The port (0: any free one).")] = 8765,
-    pin: Annotated[str | None, typer.Option("--pin", metavar="PIN", help="The table's PIN for writes (default: a new one, "
-                                            "printed).", show_default=False)] = None,
+    pin: Annotated[str | None, typer.Option("--pin", metavar="PIN", help="The PIN for writes, for this run (default: "
+                                            "the table's, made once and kept in the data folder).",
+                                            show_default=False)] = None,
+    new_pin: Annotated[bool, typer.Option("--new-pin", help="Make the table a new PIN (every page signed in must "
+                                          "enter it).")] = False,
     lan: Annotated[bool, typer.Option("--lan", help="Listen on the local network and print the address to "
                                       "open, with a QR code.")] = False,
 ) -> None:
     """Serve the match to the table: the scoreboard at /, hand entry for phones at /enter, JSON at /api.
 
-    Reading needs nothing; every write needs the PIN. Ctrl-C stops it.
+    Reading needs nothing; every write needs the PIN: the table's, kept from one run to the next (a page
+    that entered it stays signed in), until --new-pin. Ctrl-C stops it.
     """
     try:
         import jinja2  # noqa: F401
@@ -80,26 +113,44 @@ def serve(
         fail(f"serve needs the web packages ({e.name} is missing): pip install 'starlette>=0.40' 'uvicorn>=0.30' "
              "'jinja2>=3.1' 'segno>=1.6' (or reinstall pitchkeeper)")
     from pitchkeeper.web.app import create_app
-    from pitchkeeper.web.guard import new_pin
+    from pitchkeeper.web.console import console_logging
+    from pitchkeeper.web.guard import STRONG_ODDS, evening_guesses, odds, pin_shown
+    from pitchkeeper.web.keys import since_words, table_keys
 
+    if pin is not None and new_pin:
+        fail("--pin gives this run's PIN and --new-pin makes the table a new one: give one of them")
     path = store.resolve_match_path(match)
-    table_pin = _check_pin(pin) if pin is not None else new_pin()
+    keys = table_keys(paths.data_dir(), renew=new_pin, keep_pin=pin is None)
+    table_pin = _check_pin(pin) if pin is not None else keys.pin
     bind = host or ("0.0.0.0" if lan else "127.0.0.1")
     loopback = bind in LOOPBACK_HOSTS
     sock = _listen(bind, port)
-    port = sock.getsockname()[1]  # type: ignore[attr-defined]
+    port = sock.getsockname()[1]
     shown = _lan_address() if bind in ("0.0.0.0", "::") else bind
     base = _url(shown or "127.0.0.1", port)
     entry_url = f"{base}/enter" if not loopback and shown else None  # the TV shows it, with a QR code to scan
     try:
-        web = create_app(path, table_pin, allowed_hosts=LOOPBACK_HOSTS if loopback else None, entry_url=entry_url)
+        web = create_app(path, table_pin, allowed_hosts=_names(bind, shown), entry_url=entry_url, secret=keys.secret)
     except BaseException:  # a broken log stops here: let the port go
-        sock.close()  # type: ignore[attr-defined]
+        sock.close()
         raise
     out = sys.stdout
     out.write(f"serving {path}\n")
     out.write(f"  scoreboard  {base}/\n  enter hands {base}/enter\n")
-    out.write(f"  PIN         {table_pin}" + ("  (as given)" if pin is not None else "") + "\n")
+    for note in keys.notes:
+        out.write(f"  note: {note}\n")
+    if pin is not None:
+        said = "  (as given)"
+    elif not keys.kept:
+        said = "  (for this run only)"
+    elif keys.kept_since is None:
+        said = "  (new: the table's from now on; serve --new-pin makes another)"
+    else:
+        said = f"  (the table's since {since_words(keys.kept_since)}; serve --new-pin makes another)"
+    out.write(f"  PIN         {pin_shown(table_pin)}{said}\n")
+    if odds(table_pin) > STRONG_ODDS:
+        out.write(f"  this PIN could be guessed: {evening_guesses():,} wrong PINs may be tried in an evening, a chance "
+                  f"of 1 in {1 / odds(table_pin):,.0f}; leave --pin out for the table's ten-digit one\n")
     if loopback:
         out.write("  listening on this machine only; --lan lets the phones at the table in\n")
     elif shown is None:  # the local network (--lan, or a --host that is not this machine alone)
@@ -109,7 +160,8 @@ def serve(
         segno.make(f"{base}/enter", error="m").terminal(out=out, compact=True, border=2)
     out.write("Ctrl-C stops.\n")
     out.flush()
-    config = uvicorn.Config(web, log_level="warning", access_log=False, timeout_graceful_shutdown=1,
+    console = console_logging(sys.stderr)  # the server never waits for the console (web.console)
+    config = uvicorn.Config(web, log_config=None, log_level="warning", access_log=False, timeout_graceful_shutdown=1,
                             lifespan="on", server_header=False)
     hub = web.state.site.hub
 
@@ -118,4 +170,7 @@ def serve(
             hub.close_soon()  # end the open pages' event streams, so Ctrl-C stops at once
             super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
-    Server(config).run(sockets=[sock])  # type: ignore[list-item]
+    try:
+        Server(config).run(sockets=[sock])
+    finally:
+        console.close()

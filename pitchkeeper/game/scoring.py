@@ -170,7 +170,8 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
     shown = taken if hs is None else {t: taken[hs.side_of[t]] for t in table.sides}
     instant = _instant(ruleset, table, hs, bid_side, bid, taken, awards, game, smudge)
     return Verdict(ruleset.name, hand.trump, tuple(awards), game, shown, bid, delta, illegal, notes, tricks, counters,
-                   hs.sides if hs else None, hs.bid_team if hs else (), deal, instant, ruleset.direction)
+                   hand_sides=hs.sides if hs else None, bid_team=hs.bid_team if hs else (), deal=deal, instant=instant,
+                   direction=ruleset.direction)
 
 
 def bid_made(ruleset: Ruleset, bid_side: str, taken: Mapping[str, int], awards: Sequence[Award],

@@ -308,12 +308,22 @@ def _log_path(path: object) -> Path:
     """The path of a log given by a caller: text or a path-like, never None, bytes or a number."""
     if isinstance(path, str | os.PathLike) and not isinstance(path, bytes):
         name = os.fspath(path)
-        if isinstance(name, str) and name and "\0" not in name:
+        if isinstance(name, str) and name and "\0" not in name and _encodable(name):
             return Path(name)
         if isinstance(name, str):
-            raise PitchError("expected the path of a match log, got " + ("an empty name" if not name else
-                             "a name holding a NUL character"), "path")
+            raise PitchError("expected the path of a match log, got " + (
+                "an empty name" if not name else "a name holding a NUL character" if "\0" in name
+                else "a name that is not valid text (a lone surrogate)"), "path")
     raise PitchError(f"expected the path of a match log (text or a pathlib.Path), got {_kind(path)}", "path")
+
+
+def _encodable(name: str) -> bool:
+    """Whether the system can hold `name` as a file name (half a character it cannot)."""
+    try:
+        os.fsencode(name)
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _optional(value: object, kind: type, what: str, said: str) -> None:
@@ -376,6 +386,10 @@ def hand_table(hand: Mapping[str, Any] | Entry, k: Loaded, base: Mapping[str, An
             return hand.to_table(k, base)
         raise PitchError(f"expected a table of the per-hand keys (dealer, trump, bid, ...), got {type(hand).__name__}",
                          f"{k.path}: hand")
+    try:
+        loader.plain_data(hand)
+    except PitchError as e:
+        raise e.at(f"{k.path}: hand") from None
     out = dict(hand)
     if "dealer" not in out:
         if isinstance(base, Mapping) and "dealer" in base:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pitchkeeper.errors import PitchError, control_free
+from pitchkeeper.errors import PitchError, control_free, shown
 from pitchkeeper.game import match, records, rulesets, scoring
 from pitchkeeper.logbook import store
 
@@ -205,6 +205,58 @@ def _a_record(record: object, kind: str) -> None:
     """A program's mistake (None, a list) is bad input too: a PitchError, never a TypeError."""
     if not isinstance(record, Mapping | str | os.PathLike):
         raise PitchError(f"a {kind} record is a mapping of its keys or the path of its file, not {type(record).__name__}")
+    if isinstance(record, Mapping):
+        plain_data(record)
+
+
+NESTED = 8  # no record nests past 5 (a match's hands, a hand's tricks, a trick's cards): 8 leaves room
+
+
+def plain_data(value: object, where: str = "") -> None:
+    """What a program passes for a record is shaped like one: every key text (as in TOML; a program may
+    write 1: 2), nested no deeper than NESTED, no table or list holding itself. A PitchError names the
+    place otherwise. No recursion: any shape a caller builds gets its one line."""
+    problem = _shape_problem(value)
+    if problem is not None:
+        message, at = problem
+        raise PitchError(message, ".".join(p for p in (where, at) if p) or None)
+
+
+def _shape_problem(value: object) -> tuple[str, str] | None:
+    """The first problem of `value`'s shape and where it is, walking down with a stack of the tables
+    and lists on the way (their place kept as parts, made into words only for the message)."""
+    containers = (dict, list, tuple, Mapping)
+    stack: list[tuple[Any, int, tuple[Any, ...]]] = [(value, 0, ())]  # (item, depth, place) or (None, -1, container)
+    inside: set[int] = set()
+    while stack:
+        v, depth, place = stack.pop()
+        if depth < 0:
+            inside.discard(id(place))
+            continue
+        if id(v) in inside:
+            return "this table or list holds itself", _place(place)
+        if depth >= NESTED:
+            return f"nested more than {NESTED} deep: no record nests so deep", _place(place)
+        inside.add(id(v))
+        stack.append((None, -1, v))
+        if isinstance(v, Mapping):
+            for k, item in v.items():
+                if not isinstance(k, str):
+                    return f"expected a key that is text, got {shown(repr(k))} ({type(k).__name__})", _place(place)
+                if isinstance(item, containers):
+                    stack.append((item, depth + 1, (*place, k)))
+        else:
+            for i, item in enumerate(v):
+                if isinstance(item, containers):
+                    stack.append((item, depth + 1, (*place, i)))
+    return None
+
+
+def _place(parts: tuple[Any, ...]) -> str:
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{shown(p)}" if out else shown(p))
+    return out
 
 
 def judge_hand(record: Mapping[str, Any] | str | Path, rules: str | None = None) -> dict[str, Any]:

@@ -19,14 +19,12 @@ import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
 
 import jinja2
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -35,10 +33,11 @@ from starlette.staticfiles import StaticFiles
 from pitchkeeper.errors import PitchError
 from pitchkeeper.web import form as entry_form
 from pitchkeeper.web import view
-from pitchkeeper.web.body import checked
+from pitchkeeper.web.body import checked, form_pairs, parse_json
 from pitchkeeper.web.events import Hub
-from pitchkeeper.web.guard import CLIENT_COOKIE, PIN_HEADER, SESSION_COOKIE, Guard, same_origin
+from pitchkeeper.web.guard import CLIENT_COOKIE, COOKIE_DAYS, PIN_HEADER, SESSION_COOKIE, Guard, same_origin
 from pitchkeeper.web.served import Served, Snapshot
+from pitchkeeper.web.shield import LOOPBACK_NAMES, Shield
 
 HERE = Path(__file__).parent
 MAX_BODY = 256 * 1024
@@ -54,9 +53,10 @@ def one_line(e: BaseException) -> str:
 class Site:
     """One run of `serve`: the match, its watcher, the PIN, and the templates."""
 
-    def __init__(self, path: Path, pin: str, poll: float = 0.05, entry_url: str | None = None) -> None:
+    def __init__(self, path: Path, pin: str, poll: float = 0.05, entry_url: str | None = None,
+                 secret: bytes | None = None) -> None:
         self.served = Served(path)
-        self.guard = Guard(pin)
+        self.guard = Guard(pin, secret)
         self.hub = Hub(self.served.path, self.served.event, poll)
         self.write_lock = asyncio.Lock()
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
@@ -132,14 +132,14 @@ def api_error(message: str, status: int = 400, headers: dict[str, str] | None = 
 def pin_refused(request: Request) -> JSONResponse | None:
     """401 unless the request carries the table's PIN in its header."""
     site = site_of(request)
-    host = client_host(request)
     given = request.headers.get(PIN_HEADER)
-    if site.guard.blocked(host):
-        return api_error("too many wrong PINs from this device: wait a minute", 429, {"Retry-After": "60"})
     if given is None:
         return api_error(f"writing needs the table's PIN in the {PIN_HEADER.title()} header (serve printed it)", 401)
-    if not site.guard.pin_ok(given):
-        site.guard.failed(host)
+    tried = site.guard.try_pin(client_host(request), given, request.cookies.get(SESSION_COOKIE))
+    if tried.throttled:
+        return api_error(f"too many wrong PINs: try again in {tried.retry_after} s", 429,
+                         {"Retry-After": tried.retry_after})
+    if not tried.ok:
         return api_error("wrong PIN", 401)
     return None
 
@@ -150,10 +150,7 @@ async def json_body(request: Request) -> dict[str, Any]:
         raise PitchError(f"the hand is too large ({len(raw)} bytes; at most {MAX_BODY})", "body")
     if not raw.strip():
         raise PitchError("expected a JSON object of the per-hand keys (trump, bid, points ...), got nothing", "body")
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as e:
-        raise PitchError(f"not JSON: {e}", "body") from None
+    data = parse_json(raw)
     if not isinstance(data, dict):
         raise PitchError(f"expected a JSON object of the per-hand keys, got {type(data).__name__}", "body")
     return data
@@ -268,10 +265,13 @@ def client_id(request: Request) -> tuple[str, bool]:
 
 def with_cookies(response: Response, request: Request, client: str, new: bool, session: str | None = None) -> Response:
     secure = request.url.scheme == "https"
+    days = COOKIE_DAYS * 86400  # kept when the browser closes: a phone stays signed in for the evening and after
     if new:
-        response.set_cookie(CLIENT_COOKIE, client, httponly=True, samesite="strict", secure=secure, path="/")
+        response.set_cookie(CLIENT_COOKIE, client, max_age=days, httponly=True, samesite="strict", secure=secure,
+                            path="/")
     if session is not None:
-        response.set_cookie(SESSION_COOKIE, session, httponly=True, samesite="strict", secure=secure, path="/")
+        response.set_cookie(SESSION_COOKIE, session, max_age=days, httponly=True, samesite="strict", secure=secure,
+                            path="/")
     return response
 
 
@@ -332,7 +332,10 @@ async def read_form(request: Request) -> Fields:
     raw = await request.body()
     if len(raw) > MAX_BODY:
         return Fields([])
-    return Fields(parse_qsl(raw.decode("utf-8", "replace"), keep_blank_values=True))
+    try:
+        return Fields(form_pairs(raw))
+    except PitchError as e:
+        raise HTTPException(400, one_line(e)) from None
 
 
 async def form_guard(request: Request) -> tuple[Any, Response | None]:
@@ -354,12 +357,17 @@ async def enter_pin(request: Request) -> Response:
     form, refused = await form_guard(request)
     if refused:
         return refused
-    host = client_host(request)
-    if site.guard.blocked(host):
-        return await entry_page(request, error="Too many wrong PINs from this device: wait a minute.")
+    session = request.cookies.get(SESSION_COOKIE)
+    if site.guard.session_ok(session):  # signed in already (a second tab, the back button): no guess to count
+        return RedirectResponse("/enter", status_code=303)
     pin = form.get("pin")
-    if not site.guard.pin_ok(pin if isinstance(pin, str) else None):
-        site.guard.failed(host)
+    tried = site.guard.try_pin(client_host(request), pin if isinstance(pin, str) else None)
+    if tried.throttled:
+        resp = await entry_page(request, status=429, error=f"Too many wrong PINs: try again in {tried.retry_after} "
+                                "seconds.")
+        resp.headers["Retry-After"] = tried.retry_after
+        return resp
+    if not tried.ok:
         return await entry_page(request, error="Wrong PIN: it is the one `pitchkeeper serve` printed.")
     client, new = client_id(request)
     resp = RedirectResponse("/enter", status_code=303)
@@ -534,10 +542,12 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
 
 
 def create_app(path: str | Path, pin: str, *, poll: float = 0.05, allowed_hosts: list[str] | None = None,
-               entry_url: str | None = None) -> Starlette:
-    """The ASGI app of one match. `allowed_hosts`: the Host names it answers (None: any). `entry_url`:
-    the entry page's address on the local network, shown on the scoreboard with a QR code to scan."""
-    site = Site(Path(path), pin, poll, entry_url)
+               entry_url: str | None = None, secret: bytes | None = None) -> Starlette:
+    """The ASGI app of one match. `allowed_hosts`: the names and addresses it answers to, besides the
+    address each connection came in on (None: this machine's loopback names; web.shield). `entry_url`:
+    the entry page's address on the local network, shown on the scoreboard with a QR code to scan.
+    `secret`: the table's kept signing secret (web.keys; None: a new one, for this app only)."""
+    site = Site(Path(path), pin, poll, entry_url, secret)
     routes = [
         Route("/", scoreboard_page),
         Route("/board", board_part),
@@ -555,9 +565,7 @@ def create_app(path: str | Path, pin: str, *, poll: float = 0.05, allowed_hosts:
         Route("/api/events", api_events),
         Mount("/static", app=StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    middleware = []
-    if allowed_hosts:
-        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
+    middleware = [Middleware(Shield, names=allowed_hosts or LOOPBACK_NAMES, limit=MAX_BODY)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers={HTTPException: not_found, PitchError: broken_log,
                                         Exception: server_error})

@@ -8,9 +8,100 @@ to say it: leave the point out.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
+from urllib.parse import parse_qsl
 
 from pitchkeeper.errors import PitchError, shown
+
+# The deepest a record nests (spec sections 3 and 7): a hand { tricks = [ { cards = [...] } ] }, four
+# levels. A body nested deeper is no record, and it is refused before it is parsed (the parser recurses).
+DEPTH = 4
+_TOKEN = re.compile(rb'["\[\]{}]')
+_STRING_REST = re.compile(rb'(?:[^"\\]++|\\.)*+"', re.DOTALL)  # possessive: one pass, never back
+
+
+def depth(raw: bytes, enough: int = DEPTH + 1) -> int:
+    """How deep the arrays and objects of a JSON text nest (counted up to `enough`), brackets inside
+    strings left out, in one pass (an unterminated string ends the count: the parser then says what
+    is wrong)."""
+    deepest = level = i = 0
+    while (m := _TOKEN.search(raw, i)) is not None:
+        c = m.group()
+        if c == b'"':
+            end = _STRING_REST.match(raw, m.end())
+            if end is None:
+                break
+            i = end.end()
+            continue
+        i = m.end()
+        if c in b"[{":
+            level += 1
+            deepest = max(deepest, level)
+            if deepest >= enough:
+                break
+        else:
+            level -= 1
+    return deepest
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise PitchError(f"the key {shown(ascii(k))} is given twice", "body")
+        out[k] = v
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise PitchError(f"{name} is not a JSON number", "body")
+
+
+def _unicode(v: Any, where: str) -> None:
+    """Every key and string valid Unicode: JSON's escapes can spell a lone surrogate (\\ud800), which
+    no file, terminal or page can hold."""
+    items: Any = v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ()
+    if isinstance(v, str):
+        try:
+            v.encode("utf-8")
+        except UnicodeEncodeError:
+            raise PitchError(f"{shown(ascii(v))} is not valid Unicode text (a lone surrogate)", where) from None
+    for k, item in items:
+        if isinstance(k, str):
+            _unicode(k, where)
+            _unicode(item, f"{where}.{shown(ascii(k)[1:-1])}")
+        else:
+            _unicode(item, f"{where}[{k}]")
+
+
+def parse_json(raw: bytes) -> Any:
+    """A JSON body as a strict reader takes it: UTF-8, nested no deeper than a record, every key and
+    string valid Unicode, no key twice, no NaN or Infinity. A PitchError (one line) otherwise."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise PitchError(f"not UTF-8 text (byte {e.start + 1} is {raw[e.start]:#04x})", "body") from None
+    if depth(raw) > DEPTH:
+        raise PitchError(f"JSON nested more than {DEPTH} deep; a record nests {DEPTH} deep at most", "body")
+    try:
+        data = json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_pairs, parse_constant=_no_constant)
+    except PitchError:
+        raise
+    except ValueError as e:
+        raise PitchError(f"not JSON: {shown(e)}", "body") from None
+    _unicode(data, "body")
+    return data
+
+
+def form_pairs(raw: bytes) -> list[tuple[str, str]]:
+    """A posted form (application/x-www-form-urlencoded) as (name, value) pairs; PitchError when it is
+    not UTF-8 text (a browser never sends that)."""
+    try:
+        return parse_qsl(raw.decode("utf-8"), keep_blank_values=True, encoding="utf-8", errors="strict")
+    except UnicodeError:
+        raise PitchError("the form is not UTF-8 text", "body") from None
 
 NOBODY_WORDS = {"tie", "tied", "none", "nobody", "not out", "-", ""}
 
