@@ -526,7 +526,7 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
             holding = held.get(player)
             if holding is not None and card not in holding:
                 raise PitchError(f"{player} plays {card}, which is not among {player}'s held cards", f"{w}.cards[{j}]")
-            if card in out:
+            if out and card in out:
                 assert deal is not None
                 check_played(deal, player, card, f"{w}.cards[{j}]")
             s = suit[card]

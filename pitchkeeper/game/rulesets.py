@@ -173,6 +173,11 @@ class Ruleset:
         return self.by_id.get(pid)
 
     @cached_property
+    def trump_only(self) -> bool:
+        """Only trumps are played (play.follow = trump-only)."""
+        return bool(self.settings["play"]["follow"] == "trump-only")
+
+    @cached_property
     def award_kinds(self) -> tuple[tuple[PointRule, PointKind], ...]:
         """Each point in award order with its kind, looked up once (the engine asks them of every hand)."""
         return tuple((p, p.kind) for p in self.award_order)

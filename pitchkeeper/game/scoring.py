@@ -281,23 +281,31 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
     """Captured cards (given, or from the tricks played back): checked, then every point asked of its
     kind, in award order. Also the cards each side took in tricks."""
     view = ruleset.views[hand.trump]
-    trump_only = ruleset.settings["play"]["follow"] == "trump-only"
+    trump_only = ruleset.trump_only
     owner: dict[Card, str] = {}  # card -> key of `captured` (a side or a player)
     total = 0
     for key, cards in captured:
         owner.update(dict.fromkeys(cards, key))
         total += len(cards)
-    counted: tuple[Card, ...] = deal.counted if deal is not None else ()
-    # every card once (none listed twice or by two keys), in the deck, and a trump where only trumps are played
-    if len(owner) != total or not ruleset.deck.issuperset(owner) or (
-            trump_only and not view.strength.keys() >= (owner.keys() - set(counted) if counted else owner.keys())):
-        _bad_captured(ruleset, view, captured, where, trump_only, counted)
-    sides: tuple[str, ...] = table.sides if hs is None else hs.names
-    side_fn: Callable[[str], str] = table.side_of if hs is None else hs.side_of.__getitem__
-    if deal is not None and (deal.gone or counted):
-        captured, total = _trick_cards(ruleset, captured, where, deal, bid_side, side_fn)
-        for c in counted:
-            owner.pop(c, None)
+    counted: tuple[Card, ...] = ()
+    sides: tuple[str, ...] = table.sides
+    side_fn: Callable[[str], str] = table.side_of
+    if deal is None and hs is None:  # the usual hand: the table's sides, no card laid away
+        # every card once (none listed twice or by two keys), in the deck, and a trump where only trumps are played
+        if len(owner) != total or not ruleset.deck.issuperset(owner) or (
+                trump_only and not view.strength.keys() >= owner.keys()):
+            _bad_captured(ruleset, view, captured, where, trump_only)
+    else:
+        counted = deal.counted if deal is not None else ()
+        if len(owner) != total or not ruleset.deck.issuperset(owner) or (
+                trump_only and not view.strength.keys() >= owner.keys() - set(counted)):
+            _bad_captured(ruleset, view, captured, where, trump_only, counted)
+        if hs is not None:
+            sides, side_fn = hs.names, hs.side_of.__getitem__
+        if deal is not None and (deal.gone or counted):
+            captured, total = _trick_cards(ruleset, captured, where, deal, bid_side, side_fn)
+            for c in counted:
+                owner.pop(c, None)
     side_of_key: dict[str, str] = {}
     piles: dict[str, list[Card]] = {s: [] for s in sides}  # side -> the cards it took in tricks
     for key, cards in captured:
@@ -318,7 +326,7 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
         side_of_key[deal.bidder] = bid_side
         dealt = {**dealt, **dict.fromkeys(counted, deal.bidder)}
     in_play = InPlay(view, owner)
-    if counted or "tie-rule" in ruleset.features:
+    if counted or ruleset.features:
         took = Piles(view, piles, bid_side, _seats(table, hand, side_fn), counted)
     else:
         took = Piles(view, piles, bid_side)
@@ -424,8 +432,8 @@ def _dealt_index(ruleset: Ruleset, hand: Hand, owner: dict[Card, str], strength:
             listed += len(cs)
         if len(seen) != listed or not ruleset.deck.issuperset(seen):
             _bad_dealt(ruleset, key, table_)
-        lost = [c for c in seen.keys() - owner.keys() if c in strength]  # a trump held is always played
-        if lost:
+        lost = [] if owner.keys() >= seen.keys() else [c for c in seen.keys() - owner.keys() if c in strength]
+        if lost:  # a trump held is always played
             c = min(lost)
             raise PitchError(f"{c} is a trump {seen[c]} held, but nobody captured it", f"{key}.{seen[c]}")
         out.update(seen)
