@@ -60,6 +60,9 @@ def sizes(ruleset: Ruleset) -> tuple[int, int, int]:
 
 
 def _cards(ruleset: Ruleset, cards: Sequence[Card], where: str, what: str = "listed") -> None:
+    """Every card in the deck, none twice (checked at once; card by card only to say which is wrong)."""
+    if len(set(cards)) == len(cards) and ruleset.deck.issuperset(cards):
+        return
     seen: set[Card] = set()
     for c in cards:
         if c not in ruleset.deck:
@@ -105,12 +108,13 @@ def check_deal(ruleset: Ruleset, table: Table, hand: Hand) -> Deal | None:
         if p != bidder and size and mode == "none" and deal == keep:
             raise PitchError(f"only the bidder lays cards away in {name} (there is no draw)", w)
         _cards(ruleset, cards, w)
-        for c in cards:
-            if c in gone:
-                raise PitchError(f"{c} is thrown by both {gone[c]} and {p}", w)
-            if c in in_kitty and p != bidder:
-                raise PitchError(f"{c} was in the kitty, which {bidder} took, but {w} lists it", w)
-            gone[c] = p
+        if not gone.keys().isdisjoint(cards) or (p != bidder and not in_kitty.isdisjoint(cards)):
+            for c in cards:
+                if c in gone:
+                    raise PitchError(f"{c} is thrown by both {gone[c]} and {p}", w)
+                if c in in_kitty and p != bidder:
+                    raise PitchError(f"{c} was in the kitty, which {bidder} took, but {w} lists it", w)
+        gone.update(dict.fromkeys(cards, p))
         extra = size if p == bidder else 0
         if p == bidder and size and mode == "none" and len(cards) != deal + size - keep:
             raise PitchError(f"{len(cards)} cards laid away; {bidder} held {deal}+{size} after taking the kitty "
@@ -128,15 +132,17 @@ def check_deal(ruleset: Ruleset, table: Table, hand: Hand) -> Deal | None:
     for p, cards in hand.drawn:
         w = f"drawn.{p}"
         _cards(ruleset, cards, w)
-        for c in cards:
-            if c in drawn_by:
-                raise PitchError(f"{c} is drawn by both {drawn_by[c]} and {p}", w)
-            if c in in_kitty:
-                raise PitchError(f"{c} was in the kitty, not the stock", w)
-            thrower = gone.get(c)
-            if thrower is not None and not (thrower == p and ((p == bidder and rest) or loose)):
-                raise PitchError(f"{c} was drawn by {p}, so discard.{thrower} cannot list it", f"discard.{thrower}")
-            drawn_by[c] = p
+        if not (drawn_by.keys().isdisjoint(cards) and in_kitty.isdisjoint(cards) and gone.keys().isdisjoint(cards)):
+            for c in cards:
+                if c in drawn_by:
+                    raise PitchError(f"{c} is drawn by both {drawn_by[c]} and {p}", w)
+                if c in in_kitty:
+                    raise PitchError(f"{c} was in the kitty, not the stock", w)
+                thrower = gone.get(c)
+                if thrower is not None and not (thrower == p and ((p == bidder and rest) or loose)):
+                    raise PitchError(f"{c} was drawn by {p}, so discard.{thrower} cannot list it",
+                                     f"discard.{thrower}")
+        drawn_by.update(dict.fromkeys(cards, p))
         kept = deal + (size if p == bidder else 0) - len(discard.get(p, ()))
         if p in discard and not (p == bidder and rest) and not loose and len(cards) > keep - kept:
             raise PitchError(f"{len(cards)} cards drawn, but {p} kept {kept} and is dealt back only to {keep}", w)
@@ -187,6 +193,9 @@ def _check_held(hand: Hand, bidder: str, in_kitty: frozenset[Card], gone: Mappin
     """No player holds a card of the kitty the bidder took, one laid away, or one another player drew."""
     for key, listed in (("held", hand.held), ("dealt", hand.dealt)):
         for q, cards in listed:
+            if (q == bidder or in_kitty.isdisjoint(cards)) and gone.keys().isdisjoint(cards) and (
+                    drawn_by.keys().isdisjoint(cards) or all(drawn_by.get(c, q) == q for c in cards)):
+                continue
             for c in cards:
                 if c in in_kitty and q != bidder:
                     raise PitchError(f"{c} was in the kitty, which {bidder} took, but {key}.{q} lists it", f"{key}.{q}")
