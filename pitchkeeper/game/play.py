@@ -25,10 +25,13 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game.cards import SUIT_NAMES, SUITS, Card, Suit, parse_card, pretty, suit_of
+from pitchkeeper.game.cards import SUIT_NAMES, SUITS, Card, Suit, pretty, suit_of
 from pitchkeeper.game.deal import Deal, check_played
 from pitchkeeper.game.records import Hand, Table, Trick
 from pitchkeeper.game.rulesets import Ruleset, TrumpView
+from pitchkeeper.game.trick_record import named_folds, seat_plays
+from pitchkeeper.game.trick_record import parse_held as parse_held  # re-exported: the words of a trick
+from pitchkeeper.game.trick_record import parse_plays as parse_plays
 from pitchkeeper.game.vocabulary import SYMBOL_WORDS
 
 TRUMP = "T"  # the effective suit of every trump in a TrumpView
@@ -345,47 +348,6 @@ def why_wins(view: TrumpView, cards: Sequence[Card], i: int) -> str:
 # One trick on its own
 
 
-def parse_plays(text: str, where: str = "--cards") -> list[tuple[str, Card | None]]:
-    """'Ann:JC Bob:AC Cy:fold' (or bare cards, seated P1, P2...) -> [(player, card or None)]."""
-    tokens = [t for t in text.replace(",", " ").split() if t]
-    if not tokens:
-        raise PitchError("no cards: give them in playing order from the leader, such as \"Ann:JC Bob:AC\"", where)
-    named = [":" in t for t in tokens]
-    if any(named) and not all(named):
-        raise PitchError("name the player of every card (\"Ann:JC Bob:AC\") or of none", where)
-    out: list[tuple[str, Card | None]] = []
-    for k, t in enumerate(tokens, 1):
-        who, _, card = t.rpartition(":")
-        who = who.strip() or f"P{k}"
-        if card.lower() in ("fold", "folded", "-", ""):
-            out.append((who, None))
-            continue
-        try:
-            out.append((who, parse_card(card)))
-        except PitchError as e:
-            raise e.at(f"{where} ({who})") from None
-    return out
-
-
-def parse_held(items: Sequence[str], where: str = "--held") -> dict[str, tuple[Card, ...]]:
-    """['Bob:AC KC 4D', 'Cy:5C; Dee:2S 3S'] -> {player: cards}."""
-    out: dict[str, tuple[Card, ...]] = {}
-    for item in items:
-        for part in item.split(";"):
-            if not part.strip():
-                continue
-            who, sep, cards = part.partition(":")
-            if not sep or not who.strip():
-                raise PitchError(f"expected \"Player:card card ...\", got {part.strip()!r}", where)
-            who = who.strip()
-            try:
-                parsed = tuple(parse_card(c) for c in cards.replace(",", " ").split())
-            except PitchError as e:
-                raise e.at(f"{where} {who}") from None
-            out[who] = out.get(who, ()) + parsed
-    return out
-
-
 def judge_trick(ruleset: Ruleset, trump: Suit, plays: Sequence[tuple[str, Card | None]],
                 held: Mapping[str, Sequence[Card]] | None = None, first: bool = False,
                 where: str = "--cards", held_where: str = "--held") -> TrickJudgement:
@@ -504,10 +466,10 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
         expected = first_leader if prev_winner is None else prev_winner
         # Check the leader before seating the cards (a wrong leader would garble the seating),
         # unless only seating can tell who folds (a trick naming some players, not all).
-        early = _named_folds(trick, players, folded) if trump_only else {}
+        early = named_folds(trick, players, folded) if trump_only else {}
         if early is not None and (trick.leader != expected or expected in folded or expected in early):
             _check_leader(trick, players, expected, prev_winner is None, folded, early, hand.bid.player, w)
-        plays, folds_now = _seat_plays(trick, players, folded, trump_only, w)
+        plays, folds_now = seat_plays(trick, players, folded, trump_only, w)
         if early is None:
             _check_leader(trick, players, expected, prev_winner is None, folded, folds_now, hand.bid.player, w)
         for p, j in folds_now.items():
@@ -639,20 +601,6 @@ def _held(ruleset: Ruleset, view: TrumpView, hand: Hand, trump_only: bool, where
     return out
 
 
-def _named_folds(trick: Trick, players: tuple[str, ...], folded: Mapping[str, int]) -> dict[str, int] | None:
-    """Who folds in a trump-only trick, read from its names alone: the explicit folds and, when every
-    card is named, the players still in who are left out. None when some cards are named and some
-    not: then only seating them from the leader tells."""
-    named = [p.player for p in trick.plays if p.player is not None]
-    if not named:
-        return {}
-    if len(named) != len(trick.plays):
-        return None
-    out = {p.player: j for j, p in enumerate(trick.plays, 1) if p.card is None and p.player is not None}
-    out.update({p: 0 for p in players if p not in folded and p not in named})
-    return out
-
-
 def _check_leader(trick: Trick, players: tuple[str, ...], expected: str, first: bool, folded: Mapping[str, int],
                   folds_now: Mapping[str, int], pitcher: str, where: str) -> None:
     """The trick is led by whoever must lead it, or raise naming `where.leader`. A player who has
@@ -672,63 +620,3 @@ def _check_leader(trick: Trick, players: tuple[str, ...], expected: str, first: 
     if due != expected:
         who = f"{who} ({expected}) is out of trumps, so the next player still in"
     raise PitchError(f"led by {trick.leader}, but {who} ({due}) leads this trick", f"{where}.leader")
-
-
-def _seat_plays(trick: Trick, players: tuple[str, ...], folded: Mapping[str, int], trump_only: bool,
-                where: str) -> tuple[list[tuple[str, Card, int]], dict[str, int]]:
-    """Give each card its player: named ones as written, others by seat from the leader.
-
-    Returns the plays (player, card, position in `cards`) and the players who fold in this
-    trick (player -> position of an explicit fold, 0 when left out of a named trick).
-    """
-    n = len(players)
-    plays = trick.plays
-    if trick.leader in players and trick.leader not in folded:  # the usual case: everyone still in plays, in turn
-        start = players.index(trick.leader)
-        turn = players[start:] + players[:start]
-        if folded:
-            turn = tuple(p for p in turn if p not in folded)
-        names, cards = zip(*plays, strict=True) if plays else ((), ())
-        if len(plays) == len(turn) and (names == turn or not any(names)) and None not in cards:
-            return list(zip(turn, cards, range(1, len(turn) + 1), strict=True)), {}
-    start = players.index(trick.leader)
-    order = [players[(start + k) % n] for k in range(n) if players[(start + k) % n] not in folded]
-    if trick.leader in folded:
-        raise PitchError(f"{trick.leader} folded in trick {folded[trick.leader]} and leads no more",
-                         f"{where}.leader")
-    named = {p.player for p in trick.plays if p.player is not None}
-    seated: list[tuple[str, Card | None, int]] = []
-    pos = 0
-    for j, play in enumerate(trick.plays, 1):
-        cw = f"{where}.cards[{j}]"
-        if play.player is None:
-            while pos < len(order) and order[pos] in named:
-                pos += 1
-            if pos >= len(order):
-                raise PitchError("more cards than players" + (" still in" if trump_only else "") + " in this trick", cw)
-            seated.append((order[pos], play.card, j))
-            pos += 1
-            continue
-        if play.player in folded:
-            raise PitchError(f"{play.player} folded in trick {folded[play.player]} and plays no more", cw)
-        if play.card is None and not trump_only:
-            raise PitchError(f"{play.player} folds, but only in trump-only play may a player fold", cw)
-        seated.append((play.player, play.card, j))
-    whos = [p for p, _, _ in seated]
-    dup = next((p for p in whos if whos.count(p) > 1), None)
-    if dup:
-        raise PitchError(f"{dup} plays twice to this trick", where)
-    if whos[0] != trick.leader or seated[0][1] is None:
-        raise PitchError(f"the first card is the leader's ({trick.leader}), not {whos[0]}'s", where)
-    if whos != [p for p in order if p in whos]:
-        raise PitchError(f"cards are not in playing order from the leader ({', '.join(order)})", where)
-    folds_now = {p: j for p, c, j in seated if c is None}
-    missing = [p for p in order if p not in whos]
-    if missing:
-        if not trump_only:
-            raise PitchError(f"{len(seated)} cards in this trick; every one of the {n} players plays to it", where)
-        if not named:
-            raise PitchError(f"{len(seated)} cards for {len(order)} players still in: when a player folds, "
-                             "name who played each card (\"Bob:5S\")", where)
-        folds_now.update(dict.fromkeys(missing, 0))
-    return [(p, c, j) for p, c, j in seated if c is not None], folds_now
