@@ -3,6 +3,7 @@ player, and every refusal of a bad record in one line naming its key."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 from helpers import variant
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game import partners, records, rulesets, scoring
+from pitchkeeper.game import partners, records, rulesets, sampling, scoring
 
 HOUSE = Path(__file__).resolve().parent.parent / "examples" / "house-rules"
 CALL = rulesets.load(HOUSE / "call-partner-5.toml")
@@ -189,3 +190,27 @@ def test_holder_is_none_when_the_record_cannot_tell():
     hand = records.parse_hand(record(partner=None), TABLE)
     assert partners.holder(CALL, TABLE, hand) is None
     assert partners.team_name(["Ann", "Cy"]) == "Ann+Cy"
+
+
+def test_the_called_card_beats_the_follow_rules_in_the_first_trick():
+    """Cutthroat with a called card of any suit: its holder plays it to trick 1 even when trumps are led
+    and it holds one; judged legal. Over many random deals played out legally, no play is illegal, and
+    such a trick is among them."""
+    rs = variant("cutthroat-pitch", partner={"counts": [5], "first_trick": True})
+    rng = random.Random(4)
+    seen = 0
+    for _ in range(300):
+        rec = sampling.random_played(rs, rng, FIVE, None)
+        if rec is None:
+            continue
+        v = judge(rs, rec)
+        assert v.illegal == ()
+        first = rec["tricks"][0]["cards"]
+        holder = rec["partner"]
+        if holder != "none":
+            card = next(c.split(":")[1] for c in first if c.startswith(holder + ":"))
+            trumps_held = [c for c in rec["held"][holder] if rs.views[rec["trump"]].suit[c] == "T"]
+            led = rs.views[rec["trump"]].suit[first[0].split(":")[1]]
+            assert card == rec["called"]
+            seen += led == "T" and rs.views[rec["trump"]].suit[card] != "T" and bool(trumps_held)
+    assert seen > 0

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import tomli_w
+from helpers import variant
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,7 +23,9 @@ from pitchkeeper.game.match import parse_match, replay
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = {p.stem: rulesets.load(p) for p in sorted((ROOT / "examples" / "house-rules").glob("*.toml"))}
 BUILT = {n: rulesets.load(n) for n in rulesets.builtin_names()}
-EVERY = {**BUILT, **HOUSE}
+# a called card of any suit in suit-following play: the holder must play it to trick 1 whatever the lead
+CALLING = {"cutthroat-call": variant("cutthroat-pitch", partner={"counts": [5, 6], "first_trick": True})}
+EVERY = {**BUILT, **HOUSE, **CALLING}
 NEW = ("partner", "kitty", "draw", "discard", "smudge")
 
 

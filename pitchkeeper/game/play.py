@@ -455,6 +455,8 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
     plain = view.plain_strength
     follow = ruleset.settings["play"]["follow"]
     must_trump = ruleset.settings["play"]["must_trump"]
+    # the card the bidder called, which its holder must play to trick 1 whatever the follow rules say
+    called = hand.called if ruleset.settings["partner"]["first_trick"] else None
     out = {} if deal is None else {**deal.gone, **dict.fromkeys(deal.kitty or (), deal.bidder)}
     captured: dict[str, list[Card]] = {}
     results: list[TrickResult] = []
@@ -504,7 +506,7 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
                     s != TRUMP or follow != "suit-or-trump") and any(suit[c] == lead for c in holding)) or (
                     must_trump and holding is not None and s != lead and s != TRUMP
                     and any(suit[c] == TRUMP for c in holding))
-            if ruled:
+            if ruled and not (number == 1 and card == called and player != hand.bid.player):
                 r = judge_play(ruleset, view, card, holding, lead, first, player)
                 if r.legal is False:
                     assert r.rule is not None
@@ -526,8 +528,8 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
         captured.setdefault(winner, []).extend(c for _, c in kept)
         results.append(TrickResult(number, trick.leader, tuple(kept), winner, card, view))
         prev_winner = winner
-    if hand.called is not None and ruleset.settings["partner"]["first_trick"] and results:
-        late = _called_late(results, hand.called, hand.bid.player)
+    if called is not None and results:
+        late = _called_late(results, called, hand.bid.player)
         if late is not None:
             illegal.insert(sum(1 for i in illegal if i.trick == 1), late)
     if trump_only:
