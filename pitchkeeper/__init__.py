@@ -1,7 +1,8 @@
 """pitchkeeper: keeps the score of Pitch, Setback and Auction Pitch at a real table.
 
 The public API (spec section 6) is loaded on first use, so `import pitchkeeper` (and every CLI
-start) costs nothing for it: `judge_hand`, `judge_match`, `Logbook`, `PitchError`.
+start) costs nothing for it: `judge_hand`, `judge_match`, `Logbook`, `PitchError`, and the analysis with
+every card known (spec section 9): `analyse_hand`, `analyse_match`, `bid_odds`.
 """
 
 from importlib import import_module as _import_module
@@ -13,8 +14,12 @@ _API = {
     "judge_match": "pitchkeeper.logbook.loader",
     "Logbook": "pitchkeeper.logbook.book",
     "PitchError": "pitchkeeper.errors",
+    "analyse_hand": "pitchkeeper.reports.analyse",
+    "analyse_match": "pitchkeeper.reports.analyse",
+    "bid_odds": "pitchkeeper.game.odds",
 }
-__all__ = ["Logbook", "PitchError", "__version__", "judge_hand", "judge_match"]
+__all__ = ["Logbook", "PitchError", "__version__", "analyse_hand", "analyse_match", "bid_odds", "judge_hand",
+           "judge_match"]
 
 
 def __getattr__(name: str) -> object:

@@ -30,10 +30,10 @@ LAYERS = {
            "test_log_index", "test_log_safety", "test_log_shapes", "test_match_cli", "test_narrow_screens",
            "test_play_cli", "test_ratings", "test_scoreboard", "test_stats", "test_store", "test_table_play",
            "test_table_screens", "test_tournament_cli", "test_wide_names", "test_windows"),
-    "slow": ("test_adversarial", "test_api_property", "test_at_a_terminal", "test_cli_docs", "test_cli_surface",
-            "test_log_files", "test_match_property", "test_properties", "test_properties_22", "test_serve_api",
-            "test_serve_attacks", "test_serve_cli", "test_serve_keys",
-            "test_serve_pages", "test_whole_games"),
+    "slow": ("test_adversarial", "test_analyse", "test_api_property", "test_at_a_terminal", "test_cli_docs",
+             "test_cli_surface", "test_log_files", "test_match_property", "test_properties", "test_properties_22",
+             "test_serve_api", "test_serve_attacks", "test_serve_cli", "test_serve_keys", "test_serve_pages",
+             "test_solver", "test_solver_compiled", "test_whole_games"),
     "browser": ("test_browser", "test_serve_browser", "test_serve_layout"),
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}

@@ -217,7 +217,8 @@ def test_judge_hand_and_match_take_a_mapping_or_a_path(tmp_path: Path) -> None:
 
 
 def test_the_package_names_its_api_and_nothing_else() -> None:
-    assert sorted(pitchkeeper.__all__) == ["Logbook", "PitchError", "__version__", "judge_hand", "judge_match"]
+    assert sorted(pitchkeeper.__all__) == ["Logbook", "PitchError", "__version__", "analyse_hand", "analyse_match",
+                                           "bid_odds", "judge_hand", "judge_match"]
     assert all(hasattr(pitchkeeper, name) for name in pitchkeeper.__all__)
     with pytest.raises(AttributeError):
         pitchkeeper.no_such_thing  # noqa: B018

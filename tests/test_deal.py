@@ -11,7 +11,7 @@ import pytest
 from helpers import variant
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game import deal, records, rulesets, scoring
+from pitchkeeper.game import analysis, deal, records, rulesets, scoring
 
 HOUSE = Path(__file__).resolve().parent.parent / "examples" / "house-rules"
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -331,3 +331,26 @@ def test_two_look_alike_jokers_are_named_by_the_order_they_fall():
     assert deal.name_jokers(rs, same) == same  # HJ already fell first
     swapped = deal.name_jokers(later, same).tricks
     assert swapped is not None and [p.card for p in swapped[0].plays] == ["3H", "2H", "LJ", "HJ"]
+
+
+def test_the_solver_counts_a_discard_that_counts_for_game():
+    """analyse hand: the value at the end of the line played is what the verdict says the bidder took, the
+    laid-away counters included (without them game would be Cy's, 20 to 9)."""
+    rs = house("widow-counts-for-game")
+    rec = {"dealer": "Dee", "trump": "S", "bid": {"player": "Ann", "amount": 2},
+           "kitty": ["2S", "9D", "QD", "8D"], "discard": ["10C", "9D", "QD", "8D"],
+           "tricks": [{"leader": "Ann", "cards": ["AS", "QS", "3S", "4S"]},
+                      {"leader": "Ann", "cards": ["KS", "7H", "6D", "2C"]},
+                      {"leader": "Ann", "cards": ["2S", "8H", "6H", "3C"]},
+                      {"leader": "Ann", "cards": ["3H", "9H", "KH", "4C"]},
+                      {"leader": "Cy", "cards": ["AH", "5C", "4H", "10H"]},
+                      {"leader": "Cy", "cards": ["QH", "7C", "5H", "JH"]}]}
+    table = records.parse_table({"players": PLAYERS})
+    hand = records.parse_hand(rec, table)
+    v = scoring.verdict(rs, table, hand)
+    assert v.taken["Ann"] == 3 and v.game is not None and v.game.side == "Ann"
+    a = analysis.analyse(rs, table, hand, name_points=False)
+    assert a["plays"][-1]["after"] == 3 and a["taken"] == 3
+    nothing = variant(str(HOUSE / "widow-counts-for-game.toml"), kitty={"discard_counts": "nothing"})
+    plain = analysis.analyse(nothing, table, hand, name_points=False)
+    assert plain["plays"][-1]["after"] == 2

@@ -31,6 +31,7 @@ from pitchkeeper.logbook.paths import data_dir
 JUDGE = {"hand": "judge", "match": "judge", "trick": "judge"}
 RULES = {"list": "rules", "show": "rules", "check": "rules", "diff": "rules", "new": "rules", "explain": "rules"}
 TOURNAMENT = dict.fromkeys(("new", "seat", "record", "standings", "cards", "check"), "tournament")
+ANALYSE = dict.fromkeys(("hand", "match", "odds"), "analyse")
 COMMANDS: Commands = {  # in the order `pitchkeeper --help` lists them
     **dict.fromkeys(("new", "hand", "edit", "status", "history", "undo", "check"), "table"),
     "play": "guided",
@@ -40,6 +41,7 @@ COMMANDS: Commands = {  # in the order `pitchkeeper --help` lists them
     "judge": (JUDGE, "Judge a hand, a trick or a whole match from a record file."),
     "rules": (RULES, "List, show, check, compare and explain rulesets, and start house rules."),
     "tournament": (TOURNAMENT, "Tournaments and leagues: seat the room, take every table's result, rank the players."),
+    "analyse": (ANALYSE, "With every card known: par of a hand, what each card cost, the odds of a bid."),
 }
 
 

@@ -21,8 +21,8 @@ Rule ids (the `rule` of an illegal play):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from collections.abc import Container, Mapping, Sequence
+from typing import NamedTuple, TypeVar
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game.cards import SUIT_NAMES, SUITS, Card, Suit, pretty, suit_of
@@ -35,6 +35,7 @@ from pitchkeeper.game.trick_record import parse_plays as parse_plays
 from pitchkeeper.game.vocabulary import SYMBOL_WORDS
 
 TRUMP = "T"  # the effective suit of every trump in a TrumpView
+Seat = TypeVar("Seat")  # a player, by name or by seat
 
 
 
@@ -190,41 +191,67 @@ class Allowed(NamedTuple):
     words: str  # that rule, in words for this trick
 
 
+class FollowStep(NamedTuple):
+    """One step of the follow rules: when the holding meets `when`, the cards of `allow` may be played."""
+
+    when: frozenset[Card]
+    allow: frozenset[Card]
+    rule: str | None
+    words: str
+
+
+def follow_steps(ruleset: Ruleset, view: TrumpView, led: str | None, first: bool = False) -> tuple[FollowStep, ...]:
+    """The follow rules for a trick whose lead's effective suit is `led` (None: this card leads; `first`:
+    it is the hand's first lead), as steps over the whole deck: the first step whose `when` meets a
+    holding says what it may play (no step met: nothing, a fold). Every rule of following is here once;
+    `allowed` applies it to one holding, the solver (game.solver) to every holding at once."""
+    follow = ruleset.settings["play"]["follow"]
+    deck = ruleset.deck
+    trumps = frozenset(c for c in deck if view.suit[c] == TRUMP)
+    tname = SUIT_NAMES[view.trump]
+    if led is None and first and sets_trump(ruleset):
+        ok = frozenset(c for c in deck if view.trump in first_lead_suits(ruleset, c))
+        return (FollowStep(deck, ok, "first-lead-trump", f"the first card pitched sets trump, so it must be one that "
+                                                         f"makes {tname} trump"),)
+    steps: list[FollowStep] = []
+    if led is None and first and ruleset.settings["play"]["first_lead_trump"]:
+        steps.append(FollowStep(trumps, trumps, "first-lead-trump", f"the first lead must be a trump ({tname})"))
+    if follow == "trump-only":
+        return (*steps, FollowStep(deck, trumps, "trump-only", "only trumps may be played; a player out of trumps folds"))
+    if led is None:
+        return (*steps, FollowStep(deck, deck, None, "any card may lead"))
+    same = frozenset(c for c in deck if view.suit[c] == led)
+    if led == TRUMP:
+        steps.append(FollowStep(same, same, "must-follow-trump", "trump was led: a player holding a trump must play one"))
+    elif follow == "suit":
+        steps.append(FollowStep(same, same, "must-follow", f"{suit_words(led)} were led: a player holding "
+                                                           f"{suit_words(led, True)} must play one (a trump only when "
+                                                           "out of them)"))
+    else:
+        steps.append(FollowStep(same, same | trumps, "must-follow-or-trump",
+                                f"{suit_words(led)} were led: a player holding {suit_words(led, True)} must play "
+                                f"{suit_words(led, True)} or a trump"))
+    if led != TRUMP and ruleset.settings["play"]["must_trump"]:
+        steps.append(FollowStep(trumps, trumps, "must-trump", f"{suit_words(led)} were led: a player with no "
+                                                              f"{suit_words(led, True)[2:]} must play a trump (holding "
+                                                              "one)"))
+    return (*steps, FollowStep(deck, deck, None, f"with no {suit_words(led)}, any card may be played"))
+
+
 def allowed(ruleset: Ruleset, view: TrumpView, holding: Sequence[Card], led: str | None,
             first: bool = False, *, called: Card | None = None) -> Allowed:
     """What may be played from `holding` to a trick whose lead's effective suit is `led`
-    (None: this card leads; `first`: it is the hand's first lead). `called`: in the hand's first trick,
-    the card the bidder called where its holder must play it there (partner.first_trick)."""
+    (None: this card leads; `first`: it is the hand's first lead). The cards that met the step come
+    first (the suit led before the trumps that may join it). `called`: in the hand's first trick, the card
+    the bidder called, which its holder must play there whatever the follow rules say (partner.first_trick)."""
     if called is not None and called in holding:
         return Allowed((called,), "called-first-trick", f"the holder of {pretty(called)}, the called card, must play "
                                                         "it to the first trick")
-    follow = ruleset.settings["play"]["follow"]
-    trumps = tuple(c for c in holding if view.suit[c] == TRUMP)
-    tname = SUIT_NAMES[view.trump]
-    if led is None and first and sets_trump(ruleset):
-        ok = tuple(c for c in holding if view.trump in first_lead_suits(ruleset, c))
-        return Allowed(ok, "first-lead-trump", f"the first card pitched sets trump, so it must be one that makes "
-                                               f"{tname} trump")
-    if led is None and first and ruleset.settings["play"]["first_lead_trump"] and trumps:
-        return Allowed(trumps, "first-lead-trump", f"the first lead must be a trump ({tname})")
-    if follow == "trump-only":
-        return Allowed(trumps, "trump-only", "only trumps may be played; a player out of trumps folds")
-    if led is None:
-        return Allowed(tuple(holding), None, "any card may lead")
-    same = tuple(c for c in holding if view.suit[c] == led)
-    if not same:
-        if trumps and ruleset.settings["play"]["must_trump"]:
-            return Allowed(trumps, "must-trump", f"{suit_words(led)} were led: a player with no "
-                                                 f"{suit_words(led, True)[2:]} must play a trump (holding one)")
-        return Allowed(tuple(holding), None, f"with no {suit_words(led)}, any card may be played")
-    if led == TRUMP:
-        return Allowed(same, "must-follow-trump", "trump was led: a player holding a trump must play one")
-    if follow == "suit":
-        return Allowed(same, "must-follow", f"{suit_words(led)} were led: a player holding {suit_words(led, True)} "
-                                            "must play one (a trump only when out of them)")
-    return Allowed(same + tuple(c for c in trumps if c not in same), "must-follow-or-trump",
-                   f"{suit_words(led)} were led: a player holding {suit_words(led, True)} must play "
-                   f"{suit_words(led, True)} or a trump")
+    for when, allow, rule, words in follow_steps(ruleset, view, led, first):
+        if not when.isdisjoint(holding):
+            cards = tuple(c for c in holding if c in allow and c in when)
+            return Allowed(cards + tuple(c for c in holding if c in allow and c not in when), rule, words)
+    return Allowed((), None, "nothing left to play")
 
 
 def judge_play(ruleset: Ruleset, view: TrumpView, card: Card, holding: Sequence[Card] | None, led: str | None,
@@ -308,27 +335,33 @@ def _legal_words(ruleset: Ruleset, view: TrumpView, card: Card, holding: Sequenc
     return f"held no {suit_words(led)}{moved_note(view, holding, led)}, so any card may be played"
 
 
+def trick_rank(view: TrumpView, led: str, card: Card) -> int:
+    """How strong `card` is in a trick whose lead's effective suit is `led`: any trump beats every card
+    of the suit led, which beats every other card (0: it cannot win); the highest wins the trick."""
+    s = view.strength.get(card)
+    if s is not None:
+        return 1 + max(view.plain_strength.values(), default=0) + s
+    return 1 + view.plain_strength[card] if view.suit[card] == led else 0
+
+
 def winner_index(view: TrumpView, cards: Sequence[Card], *, jokers: str = "no") -> int:
-    """Index of the winning card: the highest trump, else the highest card of the suit led. `jokers`:
-    trump.identical_jokers; with "later-higher", of two jokers in the trick the later played ranks as the
-    higher (their places in the trump order are next to each other)."""
-    strength = view.strength
-    best, best_trump = -1, 0
-    for i, c in enumerate(cards):
-        s = strength.get(c)
-        if s is not None and s > best_trump:
-            best, best_trump = i, s
-    if best >= 0:
-        if jokers == "later-higher" and cards[best] in ("HJ", "LJ") and "HJ" in cards and "LJ" in cards:
-            return max(list(cards).index("HJ"), list(cards).index("LJ"))
-        return best
+    """Index of the winning card: the highest trump, else the highest card of the suit led (trick_rank).
+    `jokers`: trump.identical_jokers; with "later-higher", of two jokers in the trick the later played ranks
+    as the higher (their places in the trump order are next to each other)."""
     led = view.suit[cards[0]]
-    plain = view.plain_strength
-    best, top = 0, plain[cards[0]]
-    for i, c in enumerate(cards[1:], 1):
-        if view.suit[c] == led and plain[c] > top:
-            best, top = i, plain[c]
+    ranks = [trick_rank(view, led, c) for c in cards]
+    best = ranks.index(max(ranks))
+    if jokers == "later-higher" and cards[best] in ("HJ", "LJ") and "HJ" in cards and "LJ" in cards:
+        return max(list(cards).index("HJ"), list(cards).index("LJ"))
     return best
+
+
+def next_in(order: Sequence[Seat], due: Seat, out: Container[Seat]) -> Seat:
+    """Who leads when `due` should: `due`, or when `due` is out (folded, in trump-only play) the next
+    player clockwise still in (`due` itself when nobody is)."""
+    n = len(order)
+    start = order.index(due)
+    return next((order[(start + k) % n] for k in range(n) if order[(start + k) % n] not in out), due)
 
 
 def why_wins(view: TrumpView, cards: Sequence[Card], i: int) -> str:
@@ -451,8 +484,6 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
     seen: dict[Card, int] = {}
     deck = ruleset.deck
     suit = view.suit
-    strength = view.strength
-    plain = view.plain_strength
     follow = ruleset.settings["play"]["follow"]
     must_trump = ruleset.settings["play"]["must_trump"]
     # the card the bidder called, which its holder must play to trick 1 whatever the follow rules say
@@ -519,12 +550,7 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
                 raise PitchError("no trump was played to this trick", w)
         else:
             kept = [(p, c) for p, c, _ in plays]
-        trumps = [pc for pc in kept if pc[1] in strength]
-        if trumps:
-            winner, card = max(trumps, key=lambda pc: strength[pc[1]])
-        else:
-            led_suit = suit[kept[0][1]]
-            winner, card = max((pc for pc in kept if suit[pc[1]] == led_suit), key=lambda pc: plain[pc[1]])
+        winner, card = kept[winner_index(view, [c for _, c in kept])]
         captured.setdefault(winner, []).extend(c for _, c in kept)
         results.append(TrickResult(number, trick.leader, tuple(kept), winner, card, view))
         prev_winner = winner
@@ -610,10 +636,7 @@ def _check_leader(trick: Trick, players: tuple[str, ...], expected: str, first: 
     next player still in."""
     if trick.leader == expected and expected not in folded and expected not in folds_now:
         return  # the usual case: whoever was due leads
-    n = len(players)
-    start = players.index(expected)
-    due = next((players[(start + k) % n] for k in range(n)
-                if players[(start + k) % n] not in folded and players[(start + k) % n] not in folds_now), expected)
+    due = next_in(players, expected, {*folded, *folds_now})
     if trick.leader == due:
         return
     who = "the last trick's winner"

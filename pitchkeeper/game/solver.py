@@ -1,0 +1,488 @@
+"""With every card known: the exact value of a position of a hand (double dummy), for every ruleset.
+
+The value of a position is the number of points of the ruleset's catalogue (as a verdict's `taken`
+counts them) that the bidding side takes by the end of the hand when every player sees every card
+and plays perfectly: the bidding side to take as many as it can, every other player (one side
+together in individual play) to hold it to as few. A point that does not depend on play (low to the
+player dealt it) counts as it falls. Spec section 9.
+
+Two parts. `setup` and the functions beside it (ENGINE ADAPTER, below) read the ruleset through the
+rules engine and nothing else: the follow rules and a card's strength in a trick from game.play, which
+card wins each card point and who wins each side point from the point kinds (game.kinds). They hand
+the search (game.search) tables over card indices. The search knows no rule of Pitch; it plays cards
+out of those tables. So every rule is written once, in the engine, and a TOML ruleset is solved as it
+is judged.
+
+The search runs compiled (Cython, built at install where a compiler was found) or as plain Python,
+with the same answers: `cores()` says which are there.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import itertools
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any, NamedTuple
+
+from pitchkeeper.errors import PitchError
+from pitchkeeper.game import play, search
+from pitchkeeper.game.cards import SUITS, Card, Suit
+from pitchkeeper.game.kinds import KINDS, InPlay, Piles
+from pitchkeeper.game.rulesets import PointRule, Ruleset
+from pitchkeeper.game.search import HELD, SEATS, STEPS
+
+SUIT_ORDER: tuple[str, ...] = (*SUITS, play.TRUMP)  # a card's group (effective suit): 0-3 the plain suits, 4 trumps
+LEAD = 5  # game.search.LEAD: the "suit led" of a lead
+
+
+class Deal(NamedTuple):
+    """Who plays a hand, and under what: the table's seating, each player's side and the bidding side."""
+
+    ruleset: Ruleset
+    trump: Suit
+    players: tuple[str, ...]  # in seating order, clockwise
+    side_of: Mapping[str, str]  # player -> side (a team, or the player in individual play)
+    bid_side: str
+    # the bidder's laid-away cards that count for the bidding side (kitty.discard_counts; game.deal's
+    # Deal.counted): "game", for game only; "all", as cards it took before the first trick
+    counted: tuple[Card, ...] = ()
+    counts: str = "nothing"
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(self.side_of[p] for p in self.players))
+
+
+class Position(NamedTuple):
+    """A position of a hand: what each player holds, the trick in progress, who led it (or leads next),
+    what each side has taken, and who was dealt the cards no longer held (for a point that goes to the
+    player dealt its card). `first`: the hand's first lead is still to come."""
+
+    hands: Mapping[str, Sequence[Card]]
+    trick: Sequence[tuple[str, Card]] = ()
+    leader: str = ""
+    captured: Mapping[str, Sequence[Card]] = {}
+    dealt: Mapping[Card, str] = {}
+    first: bool = False
+
+
+def start_of_play(deal: Deal, held: Mapping[str, Sequence[Card]], leader: str) -> Position:
+    """The position as play begins: each player's cards, `leader` to lead the first trick."""
+    return Position({p: tuple(held.get(p, ())) for p in deal.players}, (), leader, {}, {}, True)
+
+
+# ---------------------------------------------------------------------------
+# ENGINE ADAPTER: all that the solver takes from the rules engine (game.play's follow rules and trick
+# strengths, the point kinds' answers), here and nowhere else.
+
+
+class Tables(NamedTuple):
+    """One ruleset and trump, over card indices: what the search reads that does not depend on the deal."""
+
+    cards: tuple[Card, ...]  # index -> card: grouped by effective suit, each group from its weakest card up
+    index_of: Mapping[Card, int]
+    group: tuple[int, ...]  # index -> effective suit (SUIT_ORDER)
+    rank: tuple[int, ...]  # [led * 64 + index] -> strength in a trick so led (game.play.trick_rank)
+    follow: tuple[tuple[tuple[int, int], ...], ...]  # [first * 6 + led] -> the follow rule's steps as masks
+    membership: tuple[tuple[bool, ...], ...]  # index -> its place in every follow step (part of its signature)
+    ordered: bool  # the strengths order each group alike for every suit led (equivalent cards are sound)
+
+
+_TABLES: dict[tuple[int, str], tuple[Ruleset, Tables]] = {}  # (ruleset object, trump) -> its tables
+
+
+def tables(ruleset: Ruleset, trump: Suit) -> Tables:
+    """The ruleset's trick and follow rules for one trump, made once per ruleset object and trump."""
+    key = (id(ruleset), trump)
+    got = _TABLES.get(key)
+    if got is not None and got[0] is ruleset:
+        return got[1]
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    made = _engine_tables(ruleset, trump)
+    _TABLES[key] = (ruleset, made)
+    return made
+
+
+def _engine_tables(ruleset: Ruleset, trump: Suit) -> Tables:
+    view = ruleset.views[trump]
+    deck = sorted(ruleset.deck)
+    if len(deck) > 64:
+        raise PitchError(f"{ruleset.name}: the solver handles decks of at most 64 cards, not {len(deck)}")
+    group = {c: SUIT_ORDER.index(view.suit[c]) for c in deck}
+    strength = {(led, c): play.trick_rank(view, SUIT_ORDER[led], c) for led in range(5) for c in deck}
+    cards = tuple(sorted(deck, key=lambda c: (group[c], strength[group[c], c], c)))
+    index = {c: i for i, c in enumerate(cards)}
+    rank = [0] * 320
+    for (led, c), r in strength.items():
+        rank[led * 64 + index[c]] = r
+    follow: list[tuple[tuple[int, int], ...]] = []
+    member: list[list[bool]] = [[] for _ in cards]
+    for first in (False, True):
+        for led in range(6):
+            steps = play.follow_steps(ruleset, view, None if led == LEAD else SUIT_ORDER[led], first)
+            follow.append(tuple((_mask(index, s.when), _mask(index, s.allow)) for s in steps))
+            for s in steps:
+                for i, c in enumerate(cards):
+                    member[i] += [c in s.when, c in s.allow]
+    return Tables(cards, index, tuple(group[c] for c in cards), tuple(rank), tuple(follow),
+                  tuple(tuple(m) for m in member), _ordered(cards, group, rank))
+
+
+def _mask(index: Mapping[Card, int], cards: Iterable[Card]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << index[c]
+    return m
+
+
+def _ordered(cards: Sequence[Card], group: Mapping[Card, int], rank: Sequence[int]) -> bool:
+    """Do the strengths order every group alike for every suit led? Within a group, for each suit led,
+    either no card can win or each card beats every card below it in index order; and no card of another
+    group ranks between two cards of a group that can win. Equivalent cards (game.search) rest on it."""
+    for led in range(5):
+        spans: list[tuple[int, int]] = []
+        for g in range(5):
+            rs = [rank[led * 64 + i] for i, c in enumerate(cards) if group[c] == g]
+            if not rs or not any(rs):
+                continue
+            if not all(r > 0 for r in rs) or any(a >= b for a, b in itertools.pairwise(rs)):
+                return False
+            spans.append((rs[0], rs[-1]))
+        spans.sort()
+        if any(a[1] >= b[0] for a, b in itertools.pairwise(spans)):
+            return False
+    return True
+
+
+def _card_points(ruleset: Ruleset, trump: Suit, in_play: Iterable[Card]) -> list[tuple[PointRule, Card]]:
+    """Each card point and the card that wins it, given the cards in play (its kind decides)."""
+    cards = InPlay(ruleset.views[trump], frozenset(in_play))
+    out = []
+    for rule in ruleset.award_order:
+        if rule.kind.card is not None and (won := rule.kind.card(rule, cards)) is not None:
+            out.append((rule, won.card))
+    return out
+
+
+def _to_dealt(rule: PointRule) -> bool:
+    """Does the point go to the player dealt its card, whoever captures it (as game.scoring gives it)?"""
+    return rule.kind.to_dealt and rule.to == "dealt"
+
+
+def _side_points(ruleset: Ruleset) -> list[tuple[PointRule, str]]:
+    """Each side point and what of the captured piles decides it, for the search to remember (the kind
+    alone judges it, from the piles): the game count per side (a game kind: its count is the game count,
+    its rule's card values summed), which sides took a trick (the sweep), or, for any other kind, the
+    piles themselves (always enough)."""
+    sweep = KINDS["all-tricks"].side if "all-tricks" in KINDS else None
+    out = []
+    for rule in ruleset.award_order:
+        kind = rule.kind
+        if kind.side is not None:
+            out.append((rule, "count" if kind.game else "took" if kind.side is sweep else "piles"))
+    return out
+
+
+def _side_value(ruleset: Ruleset, trump: Suit, rules: Sequence[tuple[PointRule, str]],
+                piles: Mapping[str, Sequence[Card]], bid_side: str, discard: Sequence[Card] = ()) -> int:
+    """The side points the bidding side takes, given what each side took (each point's kind decides; a
+    discard that counts for game counts for the bidding side)."""
+    took = Piles(ruleset.views[trump], piles, bid_side, discard=discard)
+    got = 0
+    for rule, _ in rules:
+        assert rule.kind.side is not None
+        if rule.kind.side(rule, took).side == bid_side:
+            got += rule.value
+    return got
+
+
+def _game_values(ruleset: Ruleset) -> Mapping[Card, int]:
+    """What each card counts for game (the data of the game point), or nothing."""
+    g = next((r for r in ruleset.award_order if r.kind.side is not None and r.kind.game), None)
+    return g.card_values if g is not None else {}
+
+
+def _next_in(n: int, due: int, out: Sequence[int]) -> int:
+    """Who leads when seat `due` may lead nothing: game.play.next_in over seats."""
+    return play.next_in(tuple(range(n)), due, set(out))
+
+
+# END OF THE ENGINE ADAPTER
+# ---------------------------------------------------------------------------
+
+
+class Setup(NamedTuple):
+    """A position made ready for the search: the arguments of game.search.Search and of its `start`."""
+
+    tables: Tables
+    seats: tuple[str, ...]
+    sides: tuple[str, ...]
+    init: tuple[Any, ...]
+    start: tuple[Any, ...]
+    equivalence: bool
+
+
+def setup(deal: Deal, pos: Position) -> Setup:
+    """Check a position and turn it into the search's tables and state (PitchError on a bad position)."""
+    ruleset, trump = deal.ruleset, deal.trump
+    if trump not in ruleset.views:
+        raise PitchError(f"'{trump}' is not a suit", "trump")
+    t = tables(ruleset, trump)
+    seats = deal.players
+    n = len(seats)
+    if not 2 <= n <= SEATS:
+        raise PitchError(f"{n} players: the solver seats 2 to {SEATS}")
+    if any(len(steps) > STEPS for steps in t.follow):
+        raise PitchError(f"{ruleset.name}: a follow rule of more than {STEPS} steps is more than the solver keeps")
+    sides = deal.sides
+    if deal.bid_side not in sides:
+        raise PitchError(f"the bidding side {deal.bid_side!r} is not at the table ({', '.join(sides)})", "bid")
+    seat_of = {p: i for i, p in enumerate(seats)}
+    side_ix = {s: i for i, s in enumerate(sides)}
+    where: dict[Card, str] = {}  # card -> where it is (for a card named twice)
+
+    def place(card: Card, at: str) -> int:
+        if card not in t.index_of:
+            raise PitchError(f"{card} is not in {ruleset.name}'s deck ({ruleset.deck_words()})", at)
+        if card in where:
+            raise PitchError(f"{card} is both {where[card]} and {at}", at)
+        where[card] = at
+        return t.index_of[card]
+
+    def seat(player: str, at: str) -> int:
+        if player not in seat_of:
+            raise PitchError(f"{player!r} is not at the table ({', '.join(seats)})", at)
+        return seat_of[player]
+
+    hands = [0] * n
+    for p, cards in pos.hands.items():
+        i = seat(p, f"hands.{p}")
+        if len(cards) > HELD:
+            raise PitchError(f"{len(cards)} cards held by {p}: a hand holds at most {HELD}", f"hands.{p}")
+        for c in cards:
+            hands[i] |= 1 << place(c, f"held by {p}")
+    trick = []
+    for p, c in pos.trick:
+        trick.append((seat(p, "trick"), place(c, f"played by {p} to the trick in progress")))
+    piles = [0] * len(sides)
+    for s, cards in pos.captured.items():
+        if s not in side_ix:
+            raise PitchError(f"{s!r} is not a side at this table ({', '.join(sides)})", "captured")
+        for c in cards:
+            piles[side_ix[s]] |= 1 << place(c, f"taken by {s}")
+    leader = seat(pos.leader or seats[0], "leader")
+    if pos.first and (pos.captured and any(pos.captured.values())):
+        raise PitchError("the first lead is still to come, yet cards have been taken", "first")
+    laid = [place(c, "laid away by the bidder") for c in deal.counted]  # out of every hand, whatever they count
+    if deal.counts == "all":  # the discard is the bidding side's before the first trick, as if taken
+        for i in laid:
+            piles[side_ix[deal.bid_side]] |= 1 << i
+    # who was dealt each card: its holder, or as `dealt` says for a card no longer held
+    dealt = {t.cards[c]: seats[i] for i in range(n) for c in range(64) if hands[i] >> c & 1}
+    dealt.update({c: seats[i] for i, c in ((i, t.cards[c]) for i, c in trick)})
+    for c, p in pos.dealt.items():
+        seat(p, f"dealt.{c}")
+        dealt.setdefault(c, p)
+    if deal.counts == "all":  # a laid-away card's point that goes to the player dealt it: the bidding side's
+        dealt.update(dict.fromkeys(deal.counted, next(p for p in seats if deal.side_of[p] == deal.bid_side)))
+    in_play = set(where) if deal.counts == "all" else set(where) - set(deal.counted)
+    bid = deal.bid_side
+    cv = [0] * 64
+    fixed = 0  # the bidding side's points that do not depend on play
+    for rule, card in _card_points(ruleset, trump, in_play):
+        if _to_dealt(rule):
+            if card not in dealt:
+                raise PitchError(f"{rule.id} ({card}) goes to the player dealt it: say who", "dealt")
+            if deal.side_of[dealt[card]] == bid:
+                fixed += rule.value
+        else:
+            cv[t.index_of[card]] += rule.value
+    side_rules = _side_points(ruleset)
+    reads = {r for _, r in side_rules}
+    values = _game_values(ruleset)
+    gw = [values.get(c, 0) for c in t.cards] + [0] * (64 - len(t.cards))
+    counts = [sum(gw[c] for c in range(64) if piles[s] >> c & 1) for s in range(len(sides))]
+    game_discard = tuple(deal.counted) if deal.counts == "game" else ()
+    counts[side_ix[bid]] += sum(values.get(c, 0) for c in game_discard)
+    banked = fixed + sum(cv[c] for c in range(64) if piles[side_ix[bid]] >> c & 1)
+    # what tells two cards of a group apart besides their strength: points, game count, follow rules
+    sigs: dict[tuple[Any, ...], int] = {}
+    sig = [sigs.setdefault((cv[i], gw[i], t.membership[i]), len(sigs)) for i in range(len(t.cards))]
+    sig += [0] * (64 - len(sig))
+    pad = list(t.group) + [0] * (64 - len(t.group))
+    classes: dict[tuple[int, int], int] = {}
+    side_of = [side_ix[deal.side_of[p]] for p in seats]
+    card_of = t.cards
+
+    def side_fn(pile_masks: Sequence[int], count_list: Sequence[int]) -> int:
+        piles_now = {s: [card_of[c] for c in range(len(card_of)) if pile_masks[k] >> c & 1] for k, s in enumerate(sides)}
+        return _side_value(ruleset, trump, side_rules, piles_now, bid, game_discard)
+
+    if len(sides) * ((sum(values.values()) + 1).bit_length() + 1) > 62:
+        reads.add("piles")  # a summary too long for one number: the search keeps the piles instead (always enough)
+    equivalence = t.ordered and "piles" not in reads
+    trumps = [i for i, g in enumerate(t.group) if g == 4]
+    tlo, thi = (trumps[0], trumps[-1]) if trumps else (1, 0)
+    # sure tricks (game.search) need every trump above every other card for every suit led, trumps in order
+    above = all(min((t.rank[led * 64 + i] for i in trumps), default=1) > max(
+        (t.rank[led * 64 + i] for i, g in enumerate(t.group) if g != 4), default=0) for led in range(5))
+    init = (n, len(sides), side_ix[bid], side_of, pad, list(t.rank), cv, gw, sig, list(t.follow),
+            sum(r.value for r, _ in side_rules), ("count" in reads, "took" in reads, "piles" in reads),
+            sum(values.values()) + 1, side_fn, _next_in, (tlo, thi, t.ordered and above and trumps == list(range(tlo, thi + 1))),
+            [classes.setdefault((t.group[i], sig[i]), len(classes)) for i in range(len(t.cards))])
+    start = (hands, piles, counts, banked, leader, pos.first, trick)
+    return Setup(t, seats, sides, init, start, equivalence)
+
+
+# ---------------------------------------------------------------------------
+# The cores: the compiled search where it was built, the plain Python one always
+
+
+def _pure_core() -> ModuleType:
+    """game/search.py loaded as Python source, even where the compiled module sits beside it."""
+    path = Path(__file__).with_name("search.py")
+    loader = importlib.machinery.SourceFileLoader("pitchkeeper.game._search_source", str(path))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+_CORES: dict[str, ModuleType] = {}
+
+
+def cores() -> dict[str, ModuleType]:
+    """The search cores here: "pure" always, "compiled" where the install built it from this very source
+    (a compiled module older than search.py, left by an earlier editable install, is not used)."""
+    if not _CORES:
+        if search.COMPILED:
+            if compiled_is_fresh():
+                _CORES["compiled"] = search
+            _CORES["pure"] = _pure_core()
+        else:
+            _CORES["pure"] = search
+    return _CORES
+
+
+def compiled_is_fresh() -> bool:
+    """Was the compiled core built from search.py as it is now? (hatch_build.py writes the checksum.)"""
+    here = Path(__file__).parent
+    try:
+        built = (here / "search.built").read_text(encoding="ascii").strip()
+        return built == f"{zlib.crc32((here / 'search.py').read_bytes()):08x}"
+    except OSError:
+        return False
+
+
+def core(name: str | None = None) -> ModuleType:
+    """The named core, or the fastest there."""
+    have = cores()
+    if name is None:
+        return have.get("compiled") or have["pure"]
+    if name not in have:
+        raise PitchError(f"no {name} solver core here (there is: {', '.join(have)})")
+    return have[name]
+
+
+class Solver:
+    """One deal, searched from a position: play cards on with push/pop, ask value/keeps; one table
+    serves every position asked (an analysis of a whole hand shares it)."""
+
+    def __init__(self, deal: Deal, pos: Position, core_name: str | None = None, tt: bool = True,
+                 equivalence: bool = True) -> None:
+        self.deal = deal
+        s = setup(deal, pos)
+        self.seats, self.cards = s.seats, s.tables.cards
+        self.index = s.tables.index_of
+        self.search = core(core_name).Search(*s.init)
+        self.search.switches(tt, equivalence and s.equivalence)
+        try:
+            self.search.start(*s.start)
+        except ValueError as e:
+            raise PitchError(f"not a position of a hand: {e}") from None
+
+    def value(self) -> int:
+        return int(self.search.value())
+
+    def test(self, beta: int) -> bool:
+        return bool(self.search.test(beta))
+
+    def to_play(self) -> str | None:
+        """Who plays next (None: the hand is over)."""
+        seat = self.search.to_play()
+        return None if seat < 0 else self.seats[seat]
+
+    def moves(self) -> list[Card]:
+        return [self.cards[c] for c in self.search.moves()]
+
+    def classes(self) -> list[list[Card]]:
+        """The cards that may be played, in classes of equivalent cards."""
+        return [[self.cards[c] for c in cls] for cls in self.search.classes()]
+
+    def bidding(self) -> bool:
+        """Is the player to play of the bidding side?"""
+        return bool(self.search.maximizing())
+
+    def push(self, card: Card) -> None:
+        """Play `card` (the player due to play must be allowed it)."""
+        if card not in self.index or self.index[card] not in self.search.moves():
+            who = self.to_play()
+            raise PitchError(f"{card} is not a card {who or 'anyone'} may play here")
+        self.search.push(self.index[card])
+
+    def push_any(self, player: str, card: Card) -> None:
+        """`player` plays `card` even against the follow rules (a record's illegal play, judged elsewhere)."""
+        if card not in self.index or player not in self.seats:
+            raise PitchError(f"{player} cannot play {card} here")
+        try:
+            self.search.push_any(self.seats.index(player), self.index[card])
+        except ValueError as e:
+            raise PitchError(f"{player} cannot play {card} here: {e}") from None
+
+    def pop(self) -> None:
+        self.search.pop()
+
+    def trick(self) -> list[tuple[str, Card]]:
+        return [(self.seats[s], self.cards[c]) for s, c in self.search.trick()]
+
+    def keeps(self, card: Card, value: int) -> bool:
+        """Does playing `card` keep the position's value (`value`)? One null-window test of the position after it."""
+        bidding = self.bidding()
+        self.push(card)
+        try:
+            return self.test(value) if bidding else not self.test(value + 1)
+        finally:
+            self.pop()
+
+    def best(self, value: int) -> list[Card]:
+        """Every card that keeps the value, each class of equivalent cards tested once."""
+        out: list[Card] = []
+        for cls in self.classes():
+            if self.keeps(cls[0], value):
+                out += cls
+        return out
+
+    @property
+    def nodes(self) -> int:
+        return int(self.search.visited())
+
+
+def solve(deal: Deal, pos: Position, core_name: str | None = None) -> int:
+    """The value of a position (see the module's docstring)."""
+    return Solver(deal, pos, core_name).value()
+
+
+def deal_of(ruleset: Ruleset, trump: Suit, players: Sequence[str], teams: Mapping[str, Sequence[str]] | None,
+            bidder: str) -> Deal:
+    """A Deal from a seating and teams (None: each player for himself), the bidder's side bidding."""
+    side_of = {p: p for p in players}
+    for team, members in (teams or {}).items():
+        for p in members:
+            side_of[p] = team
+    return Deal(ruleset, trump, tuple(players), side_of, side_of[bidder])

@@ -1,0 +1,115 @@
+"""The analysis with every card known, in words a player at the table reads (spec section 9's objects).
+
+"with every card known Us could take 4 and took 3; trick 3, Cy's 9H gave away low (the 2S or 3S kept
+it)". Each function takes the object `pitchkeeper.analyse_hand`, `analyse_match` or `bid_odds` returns,
+so a front end (the terminal, a web page) shows the same sentences. Sentences, not tables: a terminal
+of 40 columns wraps them at spaces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pitchkeeper.errors import or_list
+from pitchkeeper.game.cards import SUIT_NAMES
+from pitchkeeper.game.points import POINTS
+
+DOUBLE_DUMMY = ("Par is what perfect play by everyone, with every card face up, gives the bidding side: a bound "
+                "to argue with, not a verdict on a player who could not see the other hands.")
+
+
+def points_words(ids: Sequence[str]) -> str:
+    """['low', 'game'] -> 'low and game'."""
+    names = [POINTS.get(i, i) for i in ids]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def _n(k: int, what: str) -> str:
+    return f"{k} {what}" if k == 1 else f"{k} {what}s"
+
+
+def play_words(p: Mapping[str, Any]) -> str:
+    """One costly card: "trick 3, Cy's 9H gave away low (the 2S or 3S kept it)"."""
+    lost = p.get("lost") or []
+    what = points_words(lost) if lost else _n(p["cost"], "point")
+    best = list(p.get("best") or [])
+    kept = ""
+    if best:
+        shown = best if len(best) <= 3 else [*best[:2], f"{len(best) - 2} more"]
+        kept = f" (the {or_list(shown)} kept it)"
+    return f"trick {p['trick']}, {p['player']}'s {p['card']} gave away {what}{kept}"
+
+
+def par_words(a: Mapping[str, Any]) -> str:
+    """"with every card known Us could take 4 and took 3"."""
+    side = a["bid"]["side"]
+    return f"with every card known {side} could take {a['par']} and took {a['taken']}"
+
+
+def costly(a: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The cards that cost points, in playing order."""
+    return [p for p in a["plays"] if p["cost"] > 0]
+
+
+def verdict_line(a: Mapping[str, Any]) -> str:
+    """Par and the costliest card, in one sentence (for a hand's verdict: serve's page, `hand`)."""
+    worst = max(costly(a), key=lambda p: p["cost"], default=None)
+    if worst is None:
+        return f"{_cap(par_words(a))}; no card cost a point."
+    return f"{_cap(par_words(a))}; the costliest card: {play_words(worst)}."
+
+
+def hand_lines(a: Mapping[str, Any]) -> list[str]:
+    """The whole analysis of a hand: par, each card that cost points, what each player's cards cost."""
+    lines = [f"{a['rules']}, {SUIT_NAMES.get(a['trump'], a['trump'])} trump, {a['bid']['player']} bid "
+             f"{a['bid']['amount']}.", _cap(par_words(a)) + "."]
+    lines += [_cap(play_words(p)) + "." for p in costly(a)] or ["No card cost a point."]
+    lines.append("Cost by player: " + ", ".join(f"{p} {c}" for p, c in a["costs"].items()) + ".")
+    return lines
+
+
+def match_lines(m: Mapping[str, Any]) -> list[str]:
+    """Every hand in a line, then who lost the most points over the match."""
+    lines = []
+    for h in m["hands"]:
+        if not h.get("analysed", True):
+            lines.append(f"Hand {h['hand']}: not recorded trick by trick, not analysed.")
+            continue
+        worst = max(costly(h), key=lambda p: p["cost"], default=None)
+        tail = "; no card cost a point" if worst is None else f"; costliest: {play_words(worst)}"
+        lines.append(f"Hand {h['hand']}: {par_words(h)}{tail}.")
+    ranked = sorted(m["costs"].items(), key=lambda pc: -pc[1])
+    if not any(c for _, c in ranked):
+        lines.append("Over the match no card cost a point.")
+    else:
+        lines.append("Points given away over the match: " + ", ".join(f"{p} {c}" for p, c in ranked) + ".")
+    return lines
+
+
+def _pct(x: float) -> str:
+    return f"{round(100 * x)}%"
+
+
+def odds_lines(o: Mapping[str, Any]) -> list[str]:
+    """The odds of each bid, trump by trump, and the bid that scores best on average."""
+    lines = [f"{' '.join(o['cards'])} in {o['rules']}, {o['players']} players"
+             f"{' in partnerships' if o.get('teams') else ''}: {o['samples']} layouts of the unseen cards "
+             f"(seed {o['seed']}), each solved with every card known."]
+    if o.get("draw"):
+        lines.append(_cap(o["draw"]) + ".")
+    for t in o["trumps"]:
+        name = _cap(SUIT_NAMES.get(t["trump"], t["trump"]))
+        if not t.get("possible", True):
+            lines.append(f"{name}: not possible - {t['why']}.")
+            continue
+        lines.append(f"{name} trump: the bidding side takes {t['mean']:.1f} points on average.")
+        for b, x in t["make"].items():
+            lines.append(f"  bid {b}: {_pct(x)} made, {t['expected'][b]:+.1f} on average")
+        lines.append(f"  best bid: {t['best_bid']}")
+    lines.append(DOUBLE_DUMMY)
+    return lines

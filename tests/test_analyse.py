@@ -1,0 +1,226 @@
+"""`analyse hand`, `analyse match`, `analyse odds` (spec section 9): the objects, the words, bad input.
+
+Hands are random deals played out along random legal lines (tests/solver_ref.py), written as hand records
+trick by trick, as a person would record them."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pytest
+import solver_ref as ref
+import tomli_w
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+import pitchkeeper
+from pitchkeeper.cli import app
+from pitchkeeper.game import odds, rulesets
+from pitchkeeper.words import analysis as words
+
+NAMES = rulesets.builtin_names()
+runner = CliRunner()
+PLAY = Path(__file__).parent / "data" / "play"
+
+
+def played(name: str, seed: int) -> tuple[ref.Game, list[ref.State], dict[str, Any]]:
+    """A random deal played along a random legal line: the game, every state on the way, the hand record."""
+    rng = random.Random(seed)
+    g = ref.random_game(name, rng, max_players=4)
+    states = [ref.begin(g)]
+    for p, c in ref.random_line(g, rng):
+        states.append(ref.after(g, states[-1], p, c))
+    rec = ref.record(g, states[-1].done)
+    rec["rules"] = name
+    return g, states, rec
+
+
+def check_shape(a: dict[str, Any], players: list[str]) -> None:
+    assert set(a) >= {"rules", "trump", "bid", "par", "taken", "plays", "costs"}
+    assert set(a["bid"]) == {"side", "player", "amount"}
+    assert set(a["costs"]) == set(players)
+    for p in a["plays"]:
+        assert set(p) >= {"trick", "player", "card", "before", "after", "cost", "best"}
+        assert all(isinstance(p[k], int) for k in ("trick", "before", "after", "cost"))
+        assert isinstance(p["best"], list)
+
+
+@settings(max_examples=20, deadline=None)
+@given(name=st.sampled_from(NAMES), seed=st.integers(0, 2**32 - 1))
+def test_each_card_is_valued_before_and_after_and_costs_what_it_gave_away(name: str, seed: int) -> None:
+    g, states, rec = played(name, seed)
+    a = pitchkeeper.analyse_hand(rec)
+    check_shape(a, list(g.players))
+    bid_side = g.side_of[g.bidder]
+    assert a["taken"] == pitchkeeper.judge_hand(rec)["taken"][bid_side]
+    plays = a["plays"]
+    assert plays[0]["before"] == a["par"]
+    assert plays[-1]["after"] == a["taken"]  # the hand is over: its value is what was taken
+    for one, nxt in itertools.pairwise(plays):
+        assert one["after"] == nxt["before"]
+    for p in plays:
+        gave = p["before"] - p["after"] if g.side_of[p["player"]] == bid_side else p["after"] - p["before"]
+        assert p["cost"] == gave >= 0
+        assert (p["card"] in p["best"]) == (p["cost"] == 0)
+    assert a["costs"] == {pl: sum(p["cost"] for p in plays if p["player"] == pl) for pl in g.players}
+    # the last two tricks, against the brute force: each value, and every card that keeps it
+    for p, state in zip(plays, states, strict=False):
+        if ref.tricks_left(g, state) > 2:
+            continue
+        assert p["before"] == ref.brute(g, state)
+        who, cards = ref.due(g, state)
+        values = {c: ref.brute(g, ref.after(g, state, who, c)) for c in cards}
+        assert sorted(p["best"]) == sorted(c for c, v in values.items() if v == p["before"])
+
+
+def test_the_spec_example_in_words() -> None:
+    a = {"rules": "seven-point", "trump": "S", "bid": {"side": "Us", "player": "Ann", "amount": 3}, "par": 4,
+         "taken": 3, "costs": {"Ann": 0, "Cy": 1},
+         "plays": [{"trick": 3, "player": "Cy", "card": "9H", "before": 4, "after": 3, "cost": 1, "best": ["2S", "3S"],
+                    "lost": ["low"]}]}
+    assert words.verdict_line(a) == ("With every card known Us could take 4 and took 3; the costliest card: "
+                                     "trick 3, Cy's 9H gave away low (the 2S or 3S kept it).")
+    assert "Trick 3, Cy's 9H gave away low (the 2S or 3S kept it)." in words.hand_lines(a)
+
+
+def test_a_recorded_hand_names_the_point_a_card_gave_away() -> None:
+    a = pitchkeeper.analyse_hand(PLAY / "auction-pitch-revoke.toml")
+    worst = max(a["plays"], key=lambda p: p["cost"])
+    assert worst["cost"] > 0 and worst["lost"] == ["game"]
+    assert "gave away game" in words.verdict_line(a)
+
+
+def test_analyse_hand_json_is_the_api_object_and_words_fit_forty_columns(tmp_path: Path) -> None:
+    _, _, rec = played("seven-point", 11)
+    f = tmp_path / "hand.toml"
+    f.write_text(tomli_w.dumps(rec), encoding="utf-8")
+    r = runner.invoke(app, ["analyse", "hand", str(f), "--json"])
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout) == pitchkeeper.analyse_hand(f)
+    r = runner.invoke(app, ["analyse", "hand", str(f)], env={"COLUMNS": "40", "NO_COLOR": "1"})
+    assert r.exit_code == 0, r.stderr
+    assert "could take" in r.stdout
+    assert max(len(line) for line in r.stdout.splitlines()) <= 40
+
+
+def test_a_match_analyses_the_hands_recorded_trick_by_trick_and_sums_each_players_cost(tmp_path: Path) -> None:
+    hands = []
+    for seed in (1, 2):
+        _, _, rec = played("seven-point", seed)
+        hands.append({k: rec[k] for k in ("dealer", "trump", "bid", "tricks", "held")})
+    g, _, _ = played("seven-point", 1)
+    quick = {"dealer": "Ann", "trump": "S", "bid": {"player": "Ann", "amount": 2},
+             "points": {"high": "T1", "low": "T1", "jack": "T2", "game": "T2"}}
+    # the three hands at one table: the seating and teams of the first
+    rec = {"rules": "seven-point", "players": list(g.players), "teams": g.teams, "hands": [hands[0], quick]}
+    _, _, second = played("seven-point", 1)
+    rec["hands"].append({k: second[k] for k in ("dealer", "trump", "bid", "tricks", "held")})
+    m = pitchkeeper.analyse_match(rec)
+    assert [h["hand"] for h in m["hands"]] == [1, 2, 3]
+    assert m["hands"][1] == {"hand": 2, "analysed": False, "why": m["hands"][1]["why"]}
+    for h in (m["hands"][0], m["hands"][2]):
+        check_shape(h, list(g.players))
+    assert m["costs"] == {p: m["hands"][0]["costs"][p] + m["hands"][2]["costs"][p] for p in g.players}
+    f = tmp_path / "log.toml"
+    f.write_text(tomli_w.dumps(rec), encoding="utf-8")
+    r = runner.invoke(app, ["analyse", "match", str(f), "--json"])
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout) == m
+    r = runner.invoke(app, ["analyse", "match", str(f)], env={"COLUMNS": "40"})
+    assert "Hand 2: not recorded trick by trick" in r.stdout.replace("\n  ", " ")
+
+
+def test_odds_are_repeatable_and_add_up() -> None:
+    a = pitchkeeper.bid_odds("AS KS 5S 2H 9D JC", "seven-point", samples=30, seed=5)
+    assert a == pitchkeeper.bid_odds(["as", "ks", "5s", "2h", "9d", "jc"], "seven-point", samples=30, seed=5)
+    assert a["cards"] == ["AS", "KS", "5S", "2H", "9D", "JC"] and a["samples"] == 30 and a["seed"] == 5
+    assert [t["trump"] for t in a["trumps"]] == ["S", "H", "D", "C"]
+    r = rulesets.load("seven-point")
+    for t in a["trumps"]:
+        shares = {int(k): v for k, v in t["points"].items()}
+        assert abs(sum(shares.values()) - 1) < 1e-3
+        assert abs(t["mean"] - sum(k * v for k, v in shares.items())) < 1e-3
+        assert list(t["make"]) == [str(b) for b in range(2, 8)]
+        for b, x in t["make"].items():
+            assert abs(x - sum(v for k, v in shares.items() if k >= int(b))) < 1e-3
+        # the best bid is the best expected score change of the ruleset's settlement
+        assert t["best_bid"] == max(odds.bids(r), key=lambda b: (t["expected"][str(b)], -int(b)))
+        for b in odds.bids(r):
+            want = sum(v * (k if k >= int(b) else -int(b)) for k, v in shares.items())  # seven-point: set back the bid
+            assert abs(t["expected"][str(b)] - want) < 1e-2
+    only = pitchkeeper.bid_odds("AS KS 5S 2H 9D JC", "seven-point", trump="spades", samples=30, seed=5)
+    assert only["trumps"] == a["trumps"][:1]
+
+
+def test_odds_sample_the_unseen_cards_of_the_deck_among_the_players_and_leave_the_stock() -> None:
+    stripped = rulesets.compile_ruleset({**rulesets.load_merged("trickster-6")[0],
+                                         "deck": {"jokers": 1, "hand_size": 6, "ranks": ["9", "10", "J", "Q", "K", "A"]}})
+    for r, n in ((rulesets.load("seven-point"), 6), (stripped, 3)):
+        hand = odds.parse_hand_cards(r, sorted(r.deck)[:6])
+        seats, _ = odds.seating(r, n)
+        layouts = odds.layouts(r, hand, seats[1:], 300, 1)
+        seen: set[str] = set()
+        for lay in layouts:
+            cards = [c for cs in lay.values() for c in cs]
+            assert len(cards) == len(set(cards)) == 6 * (n - 1)
+            assert not set(cards) & set(hand) and set(cards) <= r.deck
+            seen |= set(cards)
+        assert seen == r.deck - set(hand)  # every unseen card, jokers included, is dealt in some layout
+        assert odds.layouts(r, hand, seats[1:], 300, 1) == layouts
+    assert "JK" in stripped.deck and len(stripped.deck) == 25
+
+
+def test_a_ruleset_that_draws_before_play_says_how_the_draw_is_treated() -> None:
+    a = pitchkeeper.bid_odds("AS KS JS HJ 2S 3D", "trickster-10", trump="S", samples=5, seed=1)
+    assert "discard and draw" in a["draw"] and "real odds are worse" in a["draw"]
+    assert any("discard and draw" in line for line in words.odds_lines(a))
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["odds", "--rules", "seven-point", "--cards", "AS KS 5S 2H 9D XX"], "'XX' is not a card"),
+    (["odds", "--rules", "seven-point", "--cards", "AS KS 5S 2H 9D AS"], "AS is given twice"),
+    (["odds", "--rules", "seven-point", "--cards", "AS KS 5S 2H 9D"], "5 cards given; a hand in seven-point holds 6"),
+    (["odds", "--rules", "trickster-4", "--cards", "AS KS 5S 2H 9D HJ"], "HJ is not in trickster-4's deck"),
+    (["odds", "--rules", "seven-point", "--cards", "AS KS 5S 2H 9D JC", "--players", "5"], "not 5"),
+    (["odds", "--rules", "partnership-pitch", "--cards", "AS KS 5S 2H 9D JD", "--trump", "C"], "no card that can lead"),
+    (["odds", "--rules", "seven-point", "--cards", "AS KS 5S 2H 9D JC", "--samples", "0"], "--samples"),
+    (["odds", "--rules", "seven-pint", "--cards", "AS KS 5S 2H 9D JC"], "did you mean seven-point"),
+    (["odds", "--cards", "AS KS 5S 2H 9D JC"], "--rules"),
+    (["hand", str(Path(__file__).parent.parent / "examples" / "seven-point-jokers.toml")], "not trick by trick"),
+    (["hand", "no-such-file.toml"], "no-such-file.toml"),
+])
+def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    r = runner.invoke(app, ["analyse", *args])
+    assert r.exit_code == 2, r.stdout
+    assert message in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert r.stdout == ""
+
+
+def test_at_a_40_column_terminal_the_analysis_reads_line_by_line(tmp_path: Path) -> None:
+    """`analyse hand` and `analyse odds` in a real pseudo-terminal 40 columns wide, as on a phone."""
+    _, _, rec = played("trickster-4", 5)
+    f = tmp_path / "hand.toml"
+    f.write_text(tomli_w.dumps(rec), encoding="utf-8")
+    env = {**os.environ, "COLUMNS": "40", "LINES": "24", "TERM": "xterm", "NO_COLOR": "1"}
+    for args in (["analyse", "hand", str(f)],
+                 ["analyse", "odds", "--rules", "trickster-4", "--cards", "AS KS 5S 2H 9D JC", "--trump", "S",
+                  "--samples", "20", "--seed", "3"]):
+        child = pexpect.spawn(sys.executable, ["-m", "pitchkeeper", *args], env=env, encoding="utf-8",
+                              dimensions=(24, 40), timeout=60)
+        text = child.read()
+        child.close()
+        assert child.exitstatus == 0, text
+        lines = [ln for ln in re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text).replace("\r\n", "\n").split("\n")]
+        assert max(len(ln) for ln in lines) <= 40
+        joined = " ".join(ln.strip() for ln in lines)
+        assert ("could take" in joined) if args[1] == "hand" else ("% made" in joined and "best bid:" in joined)
