@@ -11,7 +11,7 @@ import pytest
 from helpers import variant
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game import analysis, deal, records, rulesets, scoring
+from pitchkeeper.game import analysis, deal, odds, records, rulesets, scoring
 
 HOUSE = Path(__file__).resolve().parent.parent / "examples" / "house-rules"
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -354,3 +354,14 @@ def test_the_solver_counts_a_discard_that_counts_for_game():
     nothing = variant(str(HOUSE / "widow-counts-for-game.toml"), kitty={"discard_counts": "nothing"})
     plain = analysis.analyse(nothing, table, hand, name_points=False)
     assert plain["plays"][-1]["after"] == 2
+
+
+@pytest.mark.parametrize(("name", "key"), [("minnesota-smear", "kitty.size = 4"), ("trickster-4-kitty", "kitty.size = 3"),
+                                           ("nine-card-pitch", "draw.discard = any")])
+def test_the_odds_of_a_bid_are_refused_where_players_choose_what_to_lay_away(name: str, key: str) -> None:
+    rs = house(name)
+    with pytest.raises(PitchError) as e:
+        odds.bid_odds(sorted(rs.deck)[:rs.settings["deck"]["hand_size"]], rs, samples=2, seed=1)
+    assert (e.value.where, e.value.message) == ("--rules", f"{name} lets players choose what to lay away before play "
+                                                           f"({key}); the cards held when play begins are unknown, so "
+                                                           "no odds are given")

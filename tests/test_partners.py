@@ -11,7 +11,7 @@ import pytest
 from helpers import variant
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game import partners, records, rulesets, sampling, scoring
+from pitchkeeper.game import odds, partners, records, rulesets, sampling, scoring
 
 HOUSE = Path(__file__).resolve().parent.parent / "examples" / "house-rules"
 CALL = rulesets.load(HOUSE / "call-partner-5.toml")
@@ -214,3 +214,11 @@ def test_the_called_card_beats_the_follow_rules_in_the_first_trick():
             assert card == rec["called"]
             seen += led == "T" and rs.views[rec["trump"]].suit[card] != "T" and bool(trumps_held)
     assert seen > 0
+
+
+def test_the_odds_of_a_bid_are_refused_where_a_partner_is_called():
+    with pytest.raises(PitchError) as e:
+        odds.bid_odds(["AS", "KS", "QS", "JS", "10S", "9S"], CALL, players=5, samples=2, seed=1)
+    assert (e.value.where, e.value.message) == (
+        "--players", "call-partner-5 calls a partner's card with 5 players (partner.counts): the odds would need the "
+                     "card called, so none are given")
