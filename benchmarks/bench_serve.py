@@ -16,6 +16,12 @@ machine) over a 30-hand seven-point match whose target is out of reach, then mea
 - the same delay as an open scoreboard page in headless Chromium sees it (the new hand drawn), when
   Playwright and Chromium are installed;
 - 5 clients posting 20 hands each at once: every one of the 100 hands kept, none twice;
+- the table (`serve` with no --match, when Playwright and Chromium are installed): a phone's entry page
+  seeing a hand saved on another device (POSTed by it), from the POST's start to the hand in the phone's
+  list, median of N with the worst, goal < 500 ms; and the next game reaching the TV - started from a
+  phone (`POST /api/matches`, timed from its answer) and from the CLI (`new --rematch`, timed from the
+  command's end) - to the new match drawn on the scoreboard, goal < 1 s. The baseline beside them: the
+  same server's event, as an open /api/events stream receives it, both timed from the POST's start.
 - wrong PINs (`--attack`, or `--only attack`): the rate one attacker on this machine reaches, from
   127.0.0.1 and from 40 loopback addresses (127.0.0.2 ... 127.0.0.41) at once, against this tree and
   against a checkout of main before the throttle (`--before DIR`, else `git archive 7a8edef`), beside
@@ -42,6 +48,7 @@ from pathlib import Path
 
 PAGE_GOAL_MS = 100.0
 EVENT_GOAL_MS = 500.0
+NEXT_GAME_GOAL_MS = 1000.0
 PIN = "135790"
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 
@@ -55,13 +62,19 @@ def hand(i: int, note: str | None = None) -> dict[str, object]:
     return h
 
 
-def start(log: Path, env: dict[str, str], *extra: str) -> tuple[subprocess.Popen[str], str, int]:
-    """The real `serve` on a free loopback port; its console goes to a file (a pipe nobody reads fills up)."""
-    console = log.with_suffix(".console")
+def start(log: Path | None, env: dict[str, str], *extra: str,
+          folder: Path | None = None) -> tuple[subprocess.Popen[str], str, int]:
+    """The real `serve` on a free loopback port, of one match (`log`) or of the table (None: the data folder's
+    current match, followed to each next game; `folder` then holds its console). Its console goes to a file
+    (a pipe nobody reads fills up)."""
+    base = log.parent if log is not None else folder
+    assert base is not None
+    console = log.with_suffix(".console") if log is not None else base / "table.console"
+    match = ["--match", str(log)] if log is not None else []
     with console.open("w") as err:
-        p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", "--match", str(log), "--port", "0",
+        p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", *match, "--port", "0",
                               "--pin", PIN, *extra], stdout=subprocess.PIPE, stderr=err, text=True, env=env,
-                             cwd=log.parent)  # not the checkout: `-m` would import its package before PYTHONPATH's
+                             cwd=base)  # not the checkout: `-m` would import its package before PYTHONPATH's
     assert p.stdout is not None
     text = ""
     for line in p.stdout:
@@ -153,6 +166,104 @@ def page_delays(url: str, book: object, runs: int, hands: int) -> list[float] | 
             page.wait_for_selector(f'#board[data-hands="{hands + i + 1}"]', timeout=10_000)
             out.append((time.perf_counter() - t) * 1000)
         browser.close()
+    return out
+
+
+def chromium_or_why() -> tuple[object, str] | str:
+    import shutil
+
+    chromium = os.environ.get("PITCHKEEPER_CHROMIUM") or shutil.which("chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return "skipped: no Playwright (pip install -e '.[browser]')"
+    if not chromium:
+        return "skipped: no Chromium"
+    return sync_playwright, chromium
+
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--no-first-run"]
+WIN = {"trump": "S", "bid": {"player": "Ann", "amount": 3}, "points": {"high": "Us", "low": "Ann", "jack": "Us",
+                                                                      "game": "Us"}}
+
+
+def table_delays(tmp: Path, runs: int, games: int) -> dict[str, list[float]] | str:
+    """The table served with no --match: a phone's page seeing a hand another device saved, and the next
+    game reaching the TV, from a phone and from the CLI (each with the event stream's delay as baseline)."""
+    found = chromium_or_why()
+    if isinstance(found, str):
+        return found
+    sync_playwright, chromium = found
+    from pitchkeeper.logbook import shelf
+
+    home = tmp / "table-home"
+    env = {**os.environ, "PITCHKEEPER_HOME": str(home)}
+    old = os.environ.get("PITCHKEEPER_HOME")
+    os.environ["PITCHKEEPER_HOME"] = str(home)
+    try:
+        shelf.start("seven-point", PLAYERS, target=10_000)
+    finally:
+        if old is None:
+            del os.environ["PITCHKEEPER_HOME"]
+        else:
+            os.environ["PITCHKEEPER_HOME"] = old
+    p, host, port = start(None, env, folder=tmp)
+    url = f"http://{host}:{port}"
+    out: dict[str, list[float]] = {"seen": [], "event": [], "phone": [], "cli": []}
+    try:
+        with sync_playwright() as pw:  # type: ignore[operator]
+            browser = pw.chromium.launch(executable_path=chromium, args=FLAGS)
+            phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+            phone.goto(url + "/enter")
+            phone.fill("#pin", PIN)
+            phone.click("button[type=submit]")
+            phone.wait_for_selector("#hand-form")
+            phone.wait_for_selector("#live.on")
+            tv = browser.new_page(viewport={"width": 1920, "height": 1080})
+            tv.goto(url + "/")
+            tv.wait_for_selector("#live.on")
+            stream = Stream(host, port)
+            time.sleep(0.3)
+            c = http.client.HTTPConnection(host, port, timeout=10)
+            for i in range(runs):  # another phone saves a hand: this phone's list shows it
+                t = time.perf_counter()  # from the save's start (the write included)
+                assert post(c, hand(i)) == 201
+                arrived, _ = stream.wait_for(i + 1)
+                out["event"].append((arrived - t) * 1000)
+                phone.wait_for_selector(f'#hands li[data-hand="{i + 1}"]', timeout=10_000)
+                out["seen"].append((time.perf_counter() - t) * 1000)
+
+            def cli(*args: str) -> None:
+                q = subprocess.run([sys.executable, "-m", "pitchkeeper", *args], env=env, capture_output=True, text=True)
+                assert q.returncode == 0, q.stderr
+
+            def on_the_tv() -> str:
+                stem = Path((home / "current").read_text().strip()).stem
+                tv.wait_for_selector(f'#board[data-match="{stem}"]', timeout=10_000)
+                return stem
+
+            cli("new", "seven-point", *PLAYERS, "--target", "3")  # games one hand long: WIN ends each
+            on_the_tv()
+            for g in range(2 * games):  # the next game, from a phone (POST /api/matches) or the CLI, in turn
+                assert post(c, WIN) == 201
+                if g % 2 == 0:
+                    c.request("POST", "/api/matches", body=json.dumps({"rematch": True}),
+                              headers={"Content-Type": "application/json", "X-Pitchkeeper-Pin": PIN})
+                    r = c.getresponse()
+                    r.read()
+                    assert r.status == 201, r.status
+                else:
+                    cli("new", "--rematch")
+                t = time.perf_counter()  # the game started (answered, or the command ended)
+                stem = on_the_tv()
+                out["phone" if g % 2 == 0 else "cli"].append((time.perf_counter() - t) * 1000)
+                phone.wait_for_selector(f'#page[data-match="{stem}"]', timeout=10_000)
+            c.close()
+            browser.close()
+    finally:
+        p.terminate()
+        p.wait(10)
     return out
 
 
@@ -306,6 +417,7 @@ def show_attack(seconds: float, before: dict[str, collections.Counter[int]] | No
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--games", type=int, default=10, help="next games started from a phone, and as many from the CLI")
     ap.add_argument("--attack", action="store_true", help="also the wrong-PIN figures, before and after")
     ap.add_argument("--only-attack", action="store_true", help="the wrong-PIN figures only")
     ap.add_argument("--attack-seconds", type=float, default=10.0, help="each attack's length (default 10)")
@@ -317,6 +429,7 @@ def main() -> None:
     import pitchkeeper
 
     with tempfile.TemporaryDirectory() as tmp:
+        table = table_delays(Path(tmp), args.runs, args.games)
         env = {**os.environ, "PITCHKEEPER_HOME": str(Path(tmp) / "home")}
         log = Path(tmp) / "bench.toml"
         book = pitchkeeper.Logbook.create(log, "seven-point", PLAYERS, target=10_000)
@@ -409,6 +522,18 @@ def main() -> None:
     all_kept = kept == 100 and twice == 0 and codes == [201] * 100
     print(f"  5 clients x 20 hands at once: {codes.count(201)} answered 201, {kept} kept, {twice} twice, "
           f"in {burst_s:.2f} s  goal 100 kept, none twice  {'ok' if all_kept else 'FAILED'}")
+    print("the table (serve with no --match), Chromium: a TV and a phone open")
+    if isinstance(table, str):
+        print(f"  {table}")
+    else:
+        print(f"  baseline: the event of another phone's POST /api/hands      median {med(table['event']):7.1f} ms  "
+              f"(max {max(table['event']):.0f})")
+        rows = (("hand saved on another device, in a phone's list", table["seen"], EVENT_GOAL_MS),
+                ("next game from a phone (POST /api/matches), on the TV", table["phone"], NEXT_GAME_GOAL_MS),
+                ("next game from the CLI (new --rematch), on the TV", table["cli"], NEXT_GAME_GOAL_MS))
+        for name, xs, goal in rows:
+            print(f"  {name:<58} median {med(xs):7.1f} ms  (max {max(xs):.0f}, {len(xs)} runs)  goal < {goal:.0f} ms  "
+                  f"{'ok' if med(xs) < goal else 'OVER'}")
     if args.attack:
         run_attack(args)
 

@@ -130,11 +130,12 @@ def lines(path: Path) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def serve_process(log: Path, home: Path, pin: str) -> Iterator[str]:
+def serve_process(log: Path | None, home: Path, pin: str) -> Iterator[str]:
     """`pitchkeeper serve` as a user starts it (its own process, a free port): the scoreboard's URL,
-    stopped with Ctrl-C afterwards."""
+    stopped with Ctrl-C afterwards. `log` None: the table's current match, followed to each next game."""
     env = {**os.environ, "PITCHKEEPER_HOME": str(home), "PYTHONUNBUFFERED": "1"}
-    p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", "--match", str(log), "--port", "0",
+    match = ["--match", str(log)] if log is not None else []
+    p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", *match, "--port", "0",
                           "--pin", pin], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     assert p.stdout is not None
     url = None

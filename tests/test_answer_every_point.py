@@ -233,7 +233,7 @@ def test_prompts_and_hints_use_the_rulesets_words(tmp_path: Path, name: str):
     for pt in r.points:
         if pt.to == "dealt":
             assert f"--{pt.id} WHO (the player dealt it)" in err or pt.id != missing[0]
-    out = run("play", "--match", str(p), "--piped", input="Ann\n\nS\n\np\n" + "Ann\n" * len(r.points)
+    out = run("play", "--match", str(p), "--piped", input="-\nAnn\n\nS\np\n" + "Ann\n" * len(r.points)
                + "q\n").stdout
     for pt in r.points:
         if pt.to == "dealt":

@@ -58,7 +58,9 @@ def test_a_whole_game_at_a_40_column_terminal_with_mistakes_and_corrections(tmp_
                            env={"PITCHKEEPER_HOME": str(tmp_path)})
     assert r.exit_code == 0, r.stderr
     child = spawn(tmp_path, "play", "--match", str(log))
-    # hand 1, Ana deals: a prefix for the bidder, a bid out of range, a suit that is none
+    # hand 1, Ana deals: the auction is asked first (Enter: none kept), then a prefix for the bidder, a bid
+    # out of range, a suit that is none
+    answer(child, "none) [-]: ", "")
     answer(child, "Chloe): ", "Be")
     answer(child, "bid (1-4) [2]: ", "9")
     child.expect_exact("out of range")
@@ -66,7 +68,6 @@ def test_a_whole_game_at_a_40_column_terminal_with_mistakes_and_corrections(tmp_
     answer(child, "trump (S, H, D, C): ", "X")
     child.expect_exact("is not a suit")
     answer(child, "trump (S, H, D, C): ", "S")
-    answer(child, "none) [-]: ", "")
     answer(child, "[p]: ", "p")
     answer(child, "who took high?", "Ben")
     answer(child, "who took low?", "")  # no silent default: asked again
@@ -77,30 +78,34 @@ def test_a_whole_game_at_a_40_column_terminal_with_mistakes_and_corrections(tmp_
     # the verdict before the question that saves it; "no" goes back to the answers
     child.expect_exact("Ben bid 3 in")
     child.expect_exact("set")
-    answer(child, "save this hand? (y/n) [y]: ", "n")
+    answer(child, "save this hand? [Y/n]: ", "n")
     child.expect_exact("not saved")
-    for prompt in ("[Ben]: ", "bid (1-4) [3]: ", "[S]: ", "[-]: ", "[p]: ", "[Ben]: ", "[Ben]: ", "[-]: "):
+    for prompt in ("[-]: ", "[Ben]: ", "bid (1-4) [3]: ", "[S]: ", "[p]: ", "[Ben]: ", "[Ben]: ", "[-]: "):
         answer(child, prompt, "")  # Enter keeps each answer given before
     # game goes to Chloe after all: typed "Cloe", three steps left with the arrow key, "h" put in
     child.expect_exact("[tie]: ")
     child.send("Cloe" + LEFT * 3 + "h\r")
     child.expect_exact("Chloe won game")
-    answer(child, "save this hand? (y/n) [y]: ", "y")
+    answer(child, "save this hand? [Y/n]: ", "y")
     child.expect_exact("saved hand 1: Ana 0, Ben -3, Chloe 1")
-    # hand 2, Ben deals: Chloe bids 2 in hearts and takes three points: she is out
-    answer(child, "Chloe): ", "Chloe")
-    answer(child, "bid (1-4) [2]: ", "")
+    # hand 2, Ben deals: the auction call by call from the dealer's left - Chloe bids 2, Ana's 9 is no bid
+    # (asked again at once), the dealer passes: Chloe has the bid, never asked; in hearts she takes three
+    # points and is out
+    answer(child, "none) [-]: ", "2")
+    answer(child, "Ana's call", "9")
+    child.expect_exact("out of range")
+    answer(child, "Ana's call", "pass")
+    answer(child, "Ben's call", "pass")
+    child.expect_exact("Chloe won the bid at 2")
     answer(child, "trump (S, H, D, C): ", "hearts")
-    answer(child, "none) [-]: ", "Chloe 2")  # not calls as Name:call: asked again
-    child.expect_exact("expected the calls")
-    answer(child, "none) [-]: ", "-")
     answer(child, "[p]: ", "")
     answer(child, "who took high?", "Chloe")
     answer(child, "who took low?", "Chloe")
     answer(child, "who took jack?", "Chloe")
     answer(child, "who won game?", "-")
-    child.expect_exact("winner")
-    answer(child, "save this hand? (y/n) [y]: ", "y")
+    child.expect_exact("if this hand is saved")  # the win is announced once the hand is saved, not before
+    answer(child, "save this hand? [Y/n]: ", "y")
+    child.expect_exact("saved hand 2")
     child.expect_exact("Chloe won on hand 2")
     child.expect(pexpect.EOF)
     child.close()
@@ -108,6 +113,7 @@ def test_a_whole_game_at_a_40_column_terminal_with_mistakes_and_corrections(tmp_
     hands = tomllib.loads(log.read_text())["hands"]
     assert hands[0]["points"] == {"high": "Ben", "low": "Ben", "game": "Chloe"}
     assert hands[1]["points"] == {"high": "Chloe", "low": "Chloe", "jack": "Chloe"}
+    assert hands[1]["auction"] == ["Chloe:2", "Ana:pass", "Ben:pass"] and hands[1]["bid"]["player"] == "Chloe"
     lines = screen_lines(child)
     assert "^[[D" not in "".join(lines)
     too_wide = [ln for ln in lines if len(ln) > 40]
@@ -122,7 +128,7 @@ def test_play_starts_a_match_when_there_is_none(tmp_path: Path):
     answer(child, "has a space): ", "Ann Marie, Bob, Cy")
     answer(child, "[Ann Marie]: ", "bob")
     child.expect_exact("hand 1: Bob deals")
-    answer(child, "Cy): ", "q")
+    answer(child, "none) [-]: ", "q")
     child.expect(pexpect.EOF)
     logs = list((tmp_path / "matches").glob("*.toml"))
     assert len(logs) == 1

@@ -131,7 +131,7 @@ def test_the_auction_stops_early():
 def test_the_winner_must_agree_with_the_bid():
     fails("seven-point", "Ann:2 Bob:3 Cy:pass Dee:pass", ("Ann", 2), "auction", "gives the pitch to Bob at 3",
           teams=TEAMS)
-    fails("seven-point", "Ann:2 Bob:3 Cy:pass Dee:pass", ("Bob", 2), "auction", "but bid says Bob 2", teams=TEAMS)
+    fails("seven-point", "Ann:2 Bob:3 Cy:pass Dee:pass", ("Bob", 2), "auction", "but the bid says Bob 2", teams=TEAMS)
 
 
 def test_the_auction_is_checked_when_a_hand_is_judged():

@@ -78,7 +78,7 @@ def test_play_and_hand_write_the_same_block(tmp_path: Path) -> None:
             r = runner.invoke(app, ["hand", "Cy", "2", "H", "--high", "Us", "--low", "Them", "--rest", "none", "--game", "tie",
                                     "--match", m])
         else:
-            answers = "Cy\n2\nH\n\np\nUs\nThem\n-\n-\n-\n-\n-\ny\nq\n"  # Enter: no auction
+            answers = "\nCy\n2\nH\np\nUs\nThem\n-\n-\n-\n-\n-\ny\nq\n"  # Enter: no auction
             r = runner.invoke(app, ["play", "--piped", "--match", m], input=answers)
         assert r.exit_code == 0, r.output
         texts.append([ln for ln in Path(m).read_text(encoding="utf-8").splitlines()

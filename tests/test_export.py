@@ -66,8 +66,14 @@ def test_csv_agrees_with_judge_match_field_by_field(log: Path) -> None:
         assert row["trump"] == hand["trump"]
         assert row["result"] == ("made" if hand["bid"]["made"] else "set")
         won = {a["point"]: a["side"] for a in hand["awards"]}
-        for point in ("high", "low", "jack", "game"):
+        for point in ("high", "low", "jack"):
             assert unguard(row[point]) == won.get(point, "")
+        game = hand["game"]
+        if game is not None and game["side"] is None:  # a game nobody scored is said, never a blank cell
+            counts = "-".join(str(n) for n in game["counts"].values())
+            assert row["game"] == (f"tie ({counts}), not scored" if game["counts"] else "tie, not scored")
+        elif game is not None:
+            assert unguard(row["game"]) == game["side"]
         for s in sides:
             assert int(row[f"{guard(s)} change"]) == hand["delta"][s]
             assert int(row[f"{guard(s)} total"]) == hand["scores"][s]
@@ -162,7 +168,7 @@ def test_markdown_result_line_and_escaping() -> None:
     assert "\\<script\\>alert(1)\\</script\\> won on hand 6" in md
     assert "<script>" not in md
     assert md_table(md)[2][:6] == ["1", "\\<script\\>alert(1)\\</script\\>", "=SUM(1+1) 2", "S",
-                                   "high =SUM(1+1), low Zoë \"Z\", Jr., jack =SUM(1+1), game \\<script\\>alert(1)\\</script\\>",
+                                   "high =SUM(1+1), low Zoë \"Z\", Jr., jack =SUM(1+1), game: \\<script\\>alert(1)\\</script\\>",
                                    "made"]
     ongoing = exported(DATA / "cutthroat-2.toml", "md")
     assert "The game goes on after 2 hands (to 7). Score: Ann -2, Bob 2, Cy 2." in ongoing

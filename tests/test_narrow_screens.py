@@ -42,7 +42,9 @@ def test_the_edit_confirmation_labels_every_value_before_and_after(seven: Path, 
     assert us[col:].strip() == "+4" and "+3" in us[:col]
     # each hand is labelled: a row of the table where it fits, else a line of its own
     text = "\n".join(lines)
-    assert "low:Them" in text and "low:Us" in text
+    words = " ".join(text.split())  # lines wrapped at 40 joined
+    assert "low Them" in words and "low Us" in words
+    assert "what changes: low: Them → Us" in words  # and what changes, in words
     if columns >= 120:
         assert next(line for line in lines if line.startswith("hand  ")).count("Ann 3 in S") == 2
     else:

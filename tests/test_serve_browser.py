@@ -122,7 +122,8 @@ def test_a_whole_game_tapped_on_a_phone_shows_on_the_scoreboard_live(server: tup
                                                             if k not in ("jack", "game")})
                     phone.tap("[data-action=check]")
                     phone.wait_for_selector("#error")
-                    assert "who took jack?" in phone.locator("#error").inner_text()
+                    assert phone.locator("#error").inner_text().startswith("Who took jack? No answer yet")
+                    assert phone.locator("#q-p-jack.has-error #error").count() == 1  # beside its question
                     answers = {"jack": answers["jack"], "game": answers["game"]}
                     tap_hand(phone, bidder, amount, trump, answers)
                     answers = GAME[0][3]
@@ -155,7 +156,7 @@ def test_a_whole_game_tapped_on_a_phone_shows_on_the_scoreboard_live(server: tup
                     assert phone.locator('label[data-q="p.game"][data-v="Them"] input').is_checked()
                     phone.tap('label[data-q="p.game"][data-v="Us"]')
                     phone.tap("[data-action=check]")
-                    phone.wait_for_selector("text=Hand 2 corrected")
+                    phone.wait_for_selector("text=Hand 2, corrected")
                     phone.tap("[data-action=save]")
                     phone.wait_for_selector("text=Hand 2 saved.")
                     fixed = pitchkeeper.Logbook.open(log).state()

@@ -31,14 +31,14 @@ def token(html: str) -> str:
 
 
 def messages(html: str, kind: str = "error") -> list[str]:
-    return re.findall(rf'class="message {kind}"[^>]*>(.*?)</p>', html, re.S)
+    return re.findall(rf'class="message {kind}[^"]*"[^>]*>(.*?)</p>', html, re.S)
 
 
 class Phone:
     """A browser without JavaScript: keeps its cookies, posts forms with the page's token."""
 
-    def __init__(self, log: Path) -> None:
-        self.api = Api(create_app(log, PIN))
+    def __init__(self, log: Path, app: Any = None) -> None:
+        self.api = Api(app or create_app(log, PIN))
         self.page = self.api("GET", "/enter").text
 
     def post(self, url: str, fields: dict[str, Any] | list[tuple[str, str]], **kw: Any) -> Any:
@@ -64,8 +64,9 @@ class Phone:
 
 
 def hidden(html: str) -> dict[str, str]:
-    """The hidden fields the verdict carries (checked, hands, number, again)."""
-    return dict(re.findall(r'<input type="hidden" name="(checked|hands|number|again)" value="([^"]*)"', html))
+    """The hidden fields the form and its verdict carry (checked, number, and the view they were made
+    against: version, hand, match)."""
+    return dict(re.findall(r'<input type="hidden" name="(checked|number|version|hand|match)" value="([^"]*)"', html))
 
 
 @pytest.fixture
@@ -94,7 +95,8 @@ def test_the_pin_comes_first_and_a_wrong_one_is_refused(phone: Phone) -> None:
 
 def test_every_point_is_asked_in_the_rulesets_words(phone: Phone) -> None:
     phone.login()
-    legends = re.findall(r'<fieldset class="q point" data-point="([^"]+)">\s*<legend>([^<]+)</legend>', phone.page)
+    legends = re.findall(r'<fieldset class="q point" id="q-p-[^"]+" data-point="([^"]+)">\s*<legend>([^<]+)</legend>',
+                         phone.page)
     ruleset = rulesets.load("seven-point")
     assert [p for p, _ in legends] == [p.id for p in ruleset.points]
     words = dict(legends)
@@ -137,13 +139,16 @@ def test_an_unanswered_point_is_refused_naming_it(phone: Phone, log: Path) -> No
     r = phone.check(taps)
     assert r.status_code == 200 and not hands_of(log)
     error = messages(r.text)[0]
-    assert "who took jack?" in error and "who took low joker?" in error and "not out" in error
+    assert error.startswith("Who took jack? No answer yet") and "who took low joker?" in error and "not out" in error
+    # every question left unanswered is highlighted, the message beside the first
+    assert re.findall(r'<fieldset class="q point has-error" aria-invalid="true" id="q-p-([^"]+)"', r.text) == \
+        ["jack", "low-joker"]
     # the answers given are kept on the page
     assert re.search(r'value="Ann" checked', r.text)
 
 
 @pytest.mark.parametrize(("change", "words"), [({"amount": "9"}, "9"), ({"bidder": "Zed"}, "Zed"),
-                                              ({"p.high": "Zorro"}, "Zorro"), ({"trump": ""}, "trump"),
+                                              ({"p.high": "Zorro"}, "Zorro"), ({"trump": ""}, "Trump"),
                                               ({"mode": "cards", "c.Us": "AS 1OS"}, "1OS")])
 def test_bad_answers_are_a_message_on_the_page_and_nothing_is_written(phone: Phone, log: Path,
                                                                       change: dict[str, str], words: str) -> None:
@@ -183,10 +188,11 @@ def test_a_hand_saved_elsewhere_meanwhile_is_shown_before_saving_again(phone: Ph
     phone.check(TAPS)
     page = phone.page
     pitchkeeper.Logbook.open(log).append({"trump": "S", "bid": {"player": "Bob", "amount": 2},
-                                          "points": {"high": "Them", "low": "Them", "game": "Them"}})
+                                          "points": {"high": "Them", "low": "Bob", "game": "Them"}})
     phone.page = page
     r = phone.save(TAPS)
-    assert len(hands_of(log)) == 1 and "from another device" in r.text
+    assert len(hands_of(log)) == 1 and "Hand 1 was saved on another device" in r.text
+    assert "Bob bid 2 in ♠" in r.text and "Record mine as hand 2" in r.text and "Discard mine" in r.text
     r = phone.save(TAPS)  # the same taps: it was a different hand after all
     assert len(hands_of(log)) == 2 and "Hand 2 saved." in r.text
 
@@ -202,7 +208,8 @@ def test_correcting_an_earlier_hand_shows_the_change_then_saves_it(phone: Phone,
     phone.page = page
     fixed = {**TAPS, "p.game": "Them", "number": "1"}
     r = phone.check(fixed)
-    assert "Hand 1 corrected" in r.text and "Save the correction" in r.text
+    assert "Hand 1, corrected" in r.text and "Save the correction" in r.text
+    assert "game: Us → tie, not scored" not in r.text and "game: Us → Them" in r.text  # what changes
     assert hands_of(log)[0]["points"]["game"] == "Us"
     phone.save(fixed)
     assert hands_of(log)[0]["points"]["game"] == "Them" and len(hands_of(log)) == 2
@@ -236,12 +243,14 @@ def test_the_preview_of_a_correction_adds_up(phone: Phone, log: Path) -> None:
     table = preview_table(r.text)
     assert set(table) == {"Us", "Them"}, messages(r.text)
     for side, row in table.items():
-        assert row["before"] == now["hands"][2]["scores"][side]  # the totals before hand 4
-        assert row["before"] + row["change"] == row["after"]
-        assert row["final-now"] == now["scores"][side]
-    assert table["Us"]["change"] == 2 and table["Them"]["change"] == 1  # high, low; game
+        assert row["total-before"] == now["scores"][side]  # the match's totals now
+    # the hand before and after, and what changes, in words: game went to Them, so Us +3 became +2
+    before_after = re.findall(r'<td data-col="(before|after)">([^<]*)</td>', r.text)
+    assert ("before", "high Us, low Us, game: Us") in before_after and ("after", "high Us, low Us, game: Them") in before_after
+    changes = re.findall(r"<li>(.*?)</li>", r.text.split('class="awards changes-list"')[1].split("</ul>")[0])
+    assert changes == ["game: Us → Them", "Us: +3 → +2", "Them: +0 → +1"]
     phone.save(fixed)
-    assert {s: row["final-then"] for s, row in table.items()} == pitchkeeper.Logbook.open(log).state()["scores"]
+    assert {s: row["total-after"] for s, row in table.items()} == pitchkeeper.Logbook.open(log).state()["scores"]
 
 
 def test_undo_asks_first_then_drops_that_hand(phone: Phone, log: Path) -> None:

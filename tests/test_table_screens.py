@@ -199,7 +199,8 @@ def test_the_data_folder_is_shown(_home: Path):
 def test_share_is_a_few_lines_to_paste(lake: Path):
     out = ok("status", "--share", "--match", str(lake))
     assert out.splitlines() == ["Friday night at the lake house - seven-point, to 21",
-                                "Us (Ann, Cy) 4 - Them (Bob, Dee Dee) 3 after 2 hands", "The game goes on."]
+                                "Us (Ann, Cy) 4 - Them (Bob, Dee Dee) 3 after 2 hands",
+                                "Hand 2: Bob bid 2 in H – made; high Them, low Them, game: Us", "The game goes on."]
     assert ok("export", "--format", "text", "--match", str(lake)) == out
     won = ok("export", "--format", "text", "--match", str(EXPORT / "partners.toml"))
     assert "Them won on hand 5" in won and won.splitlines()[1].startswith("Them (East, West) 12")

@@ -109,7 +109,7 @@ def test_history_columns_line_up_at_80(match: Path) -> None:
         assert at(row, dealer) == starts["dealer"]
         assert at(row, bid, starts["bid"]) == starts["bid"]
         assert at(row, trump) == starts["trump"]
-        assert at(row, "high:", starts["points"]) == starts["points"]
+        assert at(row, "high ", starts["points"]) == starts["points"]
 
 
 def test_history_at_40_stacks_each_hand_under_its_number(match: Path) -> None:

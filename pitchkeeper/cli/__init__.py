@@ -119,6 +119,34 @@ def interactive() -> bool:
         return False
 
 
+def yes_no(text: str, default: bool) -> bool:
+    """An answer to a yes-or-no question: y, yes, n or no (any case); nothing at all is the default."""
+    t = text.strip().lower()
+    if not t:
+        return default
+    if t in ("y", "yes"):
+        return True
+    if t in ("n", "no"):
+        return False
+    raise PitchError(f"type y or n (Enter is {'yes' if default else 'no'})")
+
+
+def ask(question: str, default: bool = False) -> bool:
+    """A yes-or-no question at the terminal, asked one way everywhere: `question [y/N]: ` - the capital
+    letter is what Enter answers - until the answer is y or n. Input ended: the default."""
+    while True:
+        sys.stdout.write(f"{question} {'[Y/n]' if default else '[y/N]'}: ")
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            sys.stdout.write("\n")
+            return default
+        try:
+            return yes_no(line, default)
+        except PitchError as e:
+            sys.stdout.write(f"  ? {e.message}\n")
+
+
 def may_write_over(out: Any, force: bool | None) -> None:
     """A command's output never lands on a match log or tournament (kept data would be lost);
     over any other existing file only with --force (`force` True) or after asking on a terminal.
@@ -136,7 +164,7 @@ def may_write_over(out: Any, force: bool | None) -> None:
         return
     if not interactive():
         raise PitchError("already exists: add --force to write over it", str(out))
-    if not typer.confirm(f"{shown(out)} exists: write over it?", default=False):
+    if not ask(f"{shown(out)} exists: write over it?"):
         raise typer.Exit(1)
 
 

@@ -9,7 +9,9 @@ nowhere else, each piece tested in tests/test_cli_adapter.py:
   suggested when mistyped;
 - how a run ends: bad input (PitchError, a Click usage error, a file the system refused) as one line
   and exit status 2, a bug as one line and exit status 1 (its traceback with --debug);
-- Click's exception classes, found through Typer's public `BadParameter`.
+- Click's exception classes, found through Typer's public `BadParameter`;
+- `fitted`, a command whose `--help` shows only the options that apply now (`hand --help` in a match
+  of solo-pitch lists high, low, jack and game, not the jokers).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import inspect
 import re
 import sys
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NoReturn, TypeAlias
 
@@ -213,6 +215,42 @@ def command_name(info: CommandInfo) -> str:
     """The name a registered command is run by (its function's name, dashed, unless it was given one)."""
     assert info.callback is not None
     return info.name or get_command_name(info.callback.__name__)
+
+
+# fit(the command line's arguments) -> (the parameters to leave out of the help, a paragraph to add under it)
+Fit: TypeAlias = Callable[[list[str]], tuple[set[str], str]]
+
+
+def fitted(fit: Fit) -> type:
+    """A command class (Typer's `cls=`) whose --help leaves out the parameters `fit` names and ends with
+    its paragraph; the parameters still work (hidden from the help only), so nothing a script types is
+    refused."""
+
+    class Fitted(TyperCommand):
+        args: tuple[str, ...] = ()
+
+        def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+            self.args = tuple(args)  # --help is handled while they are read: what else was typed is known here
+            return list(super().parse_args(ctx, args))
+
+        def format_help(self, ctx: Any, formatter: Any) -> None:
+            try:
+                hide, note = fit(list(self.args))
+            except Exception:  # the help must show whatever the data folder holds: everything, then
+                hide, note = set(), ""
+            shown = [(p, p.hidden) for p in self.params if p.name in hide and hasattr(p, "hidden")]
+            for p, _ in shown:
+                p.hidden = True
+            try:
+                super().format_help(ctx, formatter)
+                if note:
+                    formatter.write_paragraph()
+                    formatter.write_text(note)
+            finally:
+                for p, was in shown:
+                    p.hidden = was
+
+    return Fitted
 
 
 def root_command(app: typer.Typer) -> Any:

@@ -1,12 +1,15 @@
 """`pitchkeeper play`: guided entry for a whole game, hand by hand, at the terminal.
 
-It asks the questions of one hand (dealer known; bidder, bid, trump, the auction if wanted, then
-every point of the ruleset - "who was dealt low?" where the rule gives it to the player dealt it -
-or the cards), re-asks on bad input, goes back one answer on `<`, shows the verdict and the new
-scores before "save this hand?", and records each hand through the same path as `pitchkeeper hand`
-its answers make a HandEntry (pitchkeeper.logbook.entry), which the Logbook turns into the log's hand
-and checks and writes alike. At a terminal the prompts
-have line editing and history (readline, where Python has it).
+It asks the questions of one hand (dealer known): the auction first, call by call from the dealer's
+left - each player offered the calls the ruleset allows now (game.bidding's Auction, the rules the
+judge applies) - which gives the bidder and the bid; or, with `-` at the first call, the bidder and
+the bid themselves. Then trump and every point of the ruleset ("who was dealt low?" where the rule
+gives it to the player dealt it) or the cards. It re-asks on bad input, goes back one answer on `<`,
+shows the verdict and the new scores before "save this hand? [Y/n]", and records each hand through the
+same path as `pitchkeeper hand`: its answers make a HandEntry (pitchkeeper.logbook.entry), which the
+Logbook turns into the log's hand and checks and writes alike. The winner is announced once the
+winning hand is saved. At a terminal the prompts have line editing and history (readline, where
+Python has it).
 """
 
 from __future__ import annotations
@@ -19,20 +22,21 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import MatchOpt, interactive, topic, warn
+from pitchkeeper.cli import MatchOpt, interactive, topic, warn, yes_no
 from pitchkeeper.cli.table import _names, start_match
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import answers, rulesets
 from pitchkeeper.game import match as m
-from pitchkeeper.game.bidding import check_auction
+from pitchkeeper.game.bidding import Auction
 from pitchkeeper.game.cards import parse_cards, parse_suit
-from pitchkeeper.game.records import parse_hand
+from pitchkeeper.game.records import parse_call
 from pitchkeeper.game.scoring import always_out, amount_worth, dealt_cards
 from pitchkeeper.logbook import store
 from pitchkeeper.logbook.book import Logbook
-from pitchkeeper.logbook.entry import NOBODY, NOT_OUT, HandEntry, amount_of, auction_calls, owner_name
+from pitchkeeper.logbook.entry import NOBODY, NOT_OUT, HandEntry, amount_of, owner_name
 from pitchkeeper.show import board
 from pitchkeeper.show.ansi import Console, Text
+from pitchkeeper.words.verdict import call_words
 
 commands = topic()
 
@@ -107,15 +111,17 @@ def _questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> list[_Que
     r, table = k.ruleset, k.record.table
     b = r.settings["bidding"]
     who = ", ".join(table.sides)
-    qs = [
-        _Question("bidder", f"who won the bid? ({', '.join(table.players)})", raw.get("bidder"),
-                  lambda t: table.player(t, "bidder")),
-        _Question("amount", "bid" + (f" ({b['min']}-{b['max']} or {b['smudge_name']})" if b["smudge"]
-                                     else f" ({b['min']}-{b['max']})"),
-                  raw.get("amount", str(b["forced_bid"] or b["min"])), lambda t: _bid_in_range(t, r)),
+    qs = _auction_questions(k, raw, values)
+    if not _auction_kept(values):  # no auction: the bidder and the bid, asked
+        qs += [
+            _Question("bidder", f"who won the bid? ({', '.join(table.players)})", raw.get("bidder"),
+                      lambda t: table.player(t, "bidder")),
+            _Question("amount", "bid" + (f" ({b['min']}-{b['max']} or {b['smudge_name']})" if b["smudge"]
+                                         else f" ({b['min']}-{b['max']})"),
+                      raw.get("amount", str(b["forced_bid"] or b["min"])), lambda t: _bid_in_range(t, r)),
+        ]
+    qs += [
         _Question("trump", "trump (S, H, D, C)", raw.get("trump"), parse_suit),
-        _Question("auction", "auction (- for none)", raw.get("auction", "-"),
-                  lambda t: None if t.strip() in NOT_OUT else _auction(k, values, t)),
         _Question("entry", "points (p) or cards taken (c)", raw.get("entry", "p"),
                   lambda t: {"p": "points", "points": "points", "c": "cards", "cards": "cards"}[t.lower()]
                   if t.lower() in ("p", "points", "c", "cards") else _bad("type p or c")),
@@ -138,36 +144,106 @@ def _questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> list[_Que
             for c in dealt_cards(r, values["trump"], cards):
                 qs.append(_Question(f"dealt:{c}", f"who was dealt {c}?", raw.get(f"dealt:{c}"),
                                     lambda t: table.player(t, "dealt")))
-    qs.append(_Question("save", "save this hand? (y/n)", "y",
-                        lambda t: t.lower() in ("y", "yes") if t.lower() in ("y", "yes", "n", "no")
-                        else _bad("type y or n")))
+    qs.append(_Question("save", "save this hand? [Y/n]", "", lambda t: yes_no(t, True)))
     return qs
 
 
-def _auction(k: Any, values: dict[str, Any], text: str) -> list[str]:
-    """The calls as typed, checked at once against the bidding rules and the bid already answered (so a
-    disagreement is asked again here, not found after every point)."""
+def _auction_questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> list[_Question]:
+    """The auction, one question a call from the dealer's left, each offering the calls the ruleset allows
+    then; `-` at the first skips it (the bidder and the bid are asked instead)."""
     table = k.record.table
-    calls = auction_calls(text, table, "auction")
-    if all(key in values for key in ("bidder", "amount", "trump")):
-        first = next(iter(k.ruleset.points)).id  # a stand-in point: the hand is parsed only to check its auction
-        hand = parse_hand({"dealer": m.dealer_due(k.record), "trump": values["trump"],
-                           "bid": {"player": values["bidder"], "amount": values["amount"]}, "auction": calls,
-                           "points": {first: table.sides[0]}}, table)
-        try:
-            check_auction(k.ruleset, table, hand)
-        except PitchError as e:
-            raise PitchError(e.message) from None
-    return calls
+    auction = Auction.start(k.ruleset, table, m.dealer_due(k.record) or table.players[0])
+    qs = []
+    n = 1
+    while auction.turn is not None and not auction.done:
+        key = f"call:{n}"
+        hint = _calls_hint(auction) + ("; - for none" if n == 1 else "")
+        head = "auction: " if n == 1 else ""
+        qs.append(_Question(key, f"{head}{auction.turn}'s call ({hint})", raw.get(key, "-" if n == 1 else None),
+                            lambda t, a=auction, n=n: _call(a, t, n)))
+        after = values.get(key)
+        if after is None:  # not answered yet, or no auction kept
+            break
+        auction = after
+        n += 1
+    return qs
+
+
+def _calls_hint(a: Auction) -> str:
+    """The calls offered, in few words: "pass, 3-7, smudge" (a run of bids as a range)."""
+    words: list[str] = []
+    run: list[int] = []
+
+    def close() -> None:
+        if run:
+            words.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
+            run.clear()
+
+    for c in a.legal():
+        if isinstance(c, int) and not a.last_word:
+            if run and c != run[-1] + 1:
+                close()
+            run.append(c)
+            continue
+        close()
+        words.append(call_words(a, c))
+    close()
+    return ", ".join(words)
+
+
+def _call(a: Auction, text: str, n: int) -> Auction | None:
+    """One call as typed ("pass", "3", "smudge", "sell"; at eldest's last word "keep" undertakes the bid):
+    checked against the bidding rules at once, so a call they refuse is asked again here."""
+    t = text.strip().lower()
+    if n == 1 and t in NOT_OUT:
+        return None
+    who = a.turn or ""
+    high = a.so_far()
+    if a.last_word and t in ("keep", "keep it") and high is not None:
+        t = str(high.value)
+    if t == "p":
+        t = "pass"
+    try:
+        _, call = parse_call(f"{who}:{t}", a.table, "auction")
+        after = a.then(who, call)
+        if after.done:
+            after.outcome()  # everyone passed where the hand is dealt again: said now
+    except PitchError as e:
+        raise PitchError(e.message) from None
+    return after
+
+
+def _after_call(k: Any, key: str, values: dict[str, Any], raw: dict[str, str]) -> None:
+    """A call answered (again): the later calls were of another auction; a whole auction says who won it."""
+    for later in [x for x in values if x.startswith("call:") and int(x[5:]) > int(key[5:])]:
+        values.pop(later)
+        raw.pop(later, None)
+    done = _auction_done(values)
+    if done is not None:
+        out = done.outcome()
+        worth = k.ruleset.settings["bidding"]["smudge_name"] if out.smudge else out.amount
+        _say(f"  {out.player} won the bid at {worth}" if out.amount else f"  {out.player} pitches without a contract")
+
+
+def _auction_kept(values: dict[str, Any]) -> bool:
+    return values.get("call:1") is not None
+
+
+def _auction_done(values: dict[str, Any]) -> Auction | None:
+    """The whole auction answered (None: none kept, or not finished)."""
+    calls = sorted((int(key[5:]), v) for key, v in values.items() if key.startswith("call:") and v is not None)
+    last = calls[-1][1] if calls else None
+    return last if last is not None and last.done else None
 
 
 def _question_of(e: PitchError, keys: list[str]) -> str:
     """The question whose answer a refused hand's error is about (where it names one), else the entry's."""
     where = e.where or ""
     m = re.search(r"(auction|bid\.amount|bid|trump|points\.([\w-]+)|captured\.([^.:]+)|dealt)", where)
+    first_call = "call:1" if "call:1" in keys and "bidder" not in keys else None
     if m:
-        key = {"auction": "auction", "bid.amount": "amount", "bid": "bidder", "trump": "trump",
-               "dealt": next((x for x in keys if x.startswith("dealt:")), "entry")}.get(m.group(1))
+        key = {"auction": "call:1", "bid.amount": first_call or "amount", "bid": first_call or "bidder",
+               "trump": "trump", "dealt": next((x for x in keys if x.startswith("dealt:")), "entry")}.get(m.group(1))
         if m.group(2):
             key = f"pt:{m.group(2)}"
         elif m.group(3):
@@ -210,8 +286,13 @@ def _point_answer(table: Any, text: str, must: bool, rule: Any) -> str | None:
 
 def _entry(k: Any, values: dict[str, Any]) -> Any:
     """The answers of one hand as a HandEntry: recorded exactly as `hand` records its options. Every
-    point was asked, so the entry requires every point (a None answer is an explicit nobody)."""
-    auction = values.get("auction") or None
+    point was asked, so the entry requires every point (a None answer is an explicit nobody). A kept
+    auction gives the bidder and the bid."""
+    done = _auction_done(values)
+    auction = " ".join(f"{p}:{c}" for p, c in done.calls) if done is not None else None
+    if done is not None:
+        out = done.outcome()
+        values = {**values, "bidder": out.player, "amount": "smudge" if out.smudge else out.amount}
     if values["entry"] == "points":
         points = {rule.id: values[f"pt:{rule.id}"] or NOBODY for rule in k.ruleset.points if f"pt:{rule.id}" in values}
         return HandEntry(bidder=values["bidder"], amount=values["amount"], trump=values["trump"], auction=auction,
@@ -316,7 +397,7 @@ def play(
                         i = keys.index(_question_of(e, keys))
                         continue
                     board.verdict(preview.state.hands[-1].verdict, preview.state.table)
-                    board.draw(preview.scoreboard().to_json())
+                    board.draw(preview.scoreboard().to_json(), preview=True)
                     values["preview"] = True
                 try:
                     text, value = _ask(q, echo, at_terminal)
@@ -329,6 +410,8 @@ def play(
                     continue
                 raw[q.key], values[q.key] = (value if isinstance(value, str) and q.key != "entry" else text), value
                 values.pop("preview", None) if q.key != "save" else None
+                if q.key.startswith("call:"):
+                    _after_call(k, q.key, values, raw)
                 if q.key != "save":
                     i += 1
                     continue
@@ -354,6 +437,7 @@ def play(
         warn(w.warnings)
         _say(f"saved hand {n}: " + ", ".join(f"{s} {v}" for s, v in w.state.scores.items()))
         k, state = w.after, w.state
-        if state.ending:
+        if state.ending:  # announced once the winning hand is saved, not before
             _say(f"{state.ending.winner} won on hand {state.ending.hand} - {state.ending.reason}")
+            _say("start the next game with: pitchkeeper new --rematch")
             return

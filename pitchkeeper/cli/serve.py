@@ -99,10 +99,12 @@ def serve(
     lan: Annotated[bool, typer.Option("--lan", help="Listen on the local network and print the address to "
                                       "open, with a QR code.")] = False,
 ) -> None:
-    """Serve the match to the table: the scoreboard at /, hand entry for phones at /enter, JSON at /api.
+    """Serve the table: the scoreboard at /, hand entry for phones at /enter, JSON at /api.
 
-    Reading needs nothing; every write needs the PIN: the table's, kept from one run to the next (a page
-    that entered it stays signed in), until --new-pin. Ctrl-C stops it.
+    Without --match it serves the current match and follows the table to each next game (started from a
+    phone, or with `new`, `new --rematch`, `use`); with --match, that one match. Reading needs nothing;
+    every write needs the PIN: the table's, kept from one run to the next (a page that entered it stays
+    signed in), until --new-pin. Ctrl-C stops it.
     """
     try:
         import jinja2  # noqa: F401
@@ -130,12 +132,15 @@ def serve(
     base = _url(shown or "127.0.0.1", port)
     entry_url = f"{base}/enter" if not loopback and shown else None  # the TV shows it, with a QR code to scan
     try:
-        web = create_app(path, table_pin, allowed_hosts=_names(bind, shown), entry_url=entry_url, secret=keys.secret)
+        web = create_app(path, table_pin, allowed_hosts=_names(bind, shown), entry_url=entry_url, secret=keys.secret,
+                         follow=match is None)  # no --match: the table's current match, followed to the next game
     except BaseException:  # a broken log stops here: let the port go
         sock.close()
         raise
     out = sys.stdout
     out.write(f"serving {path}\n")
+    if match is None:
+        out.write("  and each next game at this table (a phone's Next game, or new / use here)\n")
     out.write(f"  scoreboard  {base}/\n  enter hands {base}/enter\n")
     for note in keys.notes:
         out.write(f"  note: {note}\n")

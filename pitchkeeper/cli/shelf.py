@@ -93,14 +93,13 @@ def use(
 ) -> None:
     """Make a kept match the current one again (every table command then works on it)."""
     path = shelf.find(which)
-    k, state = Logbook(path).load()  # a broken log is refused: the table would meet its error on every command
-    store.write_pointer(path)
+    _, state = shelf.make_current(path)  # a broken log is refused: the table would meet its error on every command
     if as_json:
-        emit_json({"match": str(path), "rules": k.ruleset.name, "hands": len(state.hands), "scores": state.scores,
-                   "winner": state.winner})
+        emit_json({"match": str(path), "rules": state["rules"], "hands": len(state["hands"]), "scores": state["scores"],
+                   "winner": state["winner"]})
         return
-    scores = ", ".join(f"{s} {n}" for s, n in state.scores.items())
-    sys.stdout.write(f"current match: {shown(path.stem)} ({k.ruleset.name}, hand {len(state.hands)}; {scores})\n")
+    scores = ", ".join(f"{s} {n}" for s, n in state["scores"].items())
+    sys.stdout.write(f"current match: {shown(path.stem)} ({state['rules']}, hand {len(state['hands'])}; {scores})\n")
 
 
 @commands.command("where")

@@ -14,17 +14,16 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, MatchOpt, book_of, emit_json, interactive, topic, warn
+from pitchkeeper.cli import JsonOpt, MatchOpt, ask, book_of, emit_json, interactive, topic, warn
+from pitchkeeper.cli.adapter import fitted
 from pitchkeeper.errors import PitchError, shown, utf8
-from pitchkeeper.game import rulesets
 from pitchkeeper.game.answers import NOBODY as NOBODY_WORDS
 from pitchkeeper.game.answers import entry_hint
 from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 from pitchkeeper.game.records import parse_table
 from pitchkeeper.game.vocabulary import target_words
-from pitchkeeper.logbook import paths, problems, store
-from pitchkeeper.logbook.book import Logbook
-from pitchkeeper.logbook.entry import HandEntry
+from pitchkeeper.logbook import loader, problems, shelf, store
+from pitchkeeper.logbook.entry import HandEntry, names, team_specs
 from pitchkeeper.show import board
 from pitchkeeper.show.ansi import Console
 
@@ -39,7 +38,7 @@ def _confirm(question: str, yes: bool, what: str) -> None:
         return
     if not interactive():
         raise PitchError(f"{what} asks before it changes the log, and standard input is not a terminal: add --yes")
-    if not typer.confirm(question, default=False):
+    if not ask(question):
         raise typer.Exit(1)
 
 
@@ -49,27 +48,12 @@ def _confirm(question: str, yes: bool, what: str) -> None:
 
 def _team_specs(specs: list[str], table: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """--team "Us=Ann,Cy" (or "Us: Ann Cy") -> teams, members named exactly."""
-    out = []
-    for spec in specs:
-        name, sep, rest = spec.partition("=")
-        if not sep:
-            name, sep, rest = spec.partition(":")
-        name = name.strip()
-        if not sep or not name:
-            raise PitchError(f"expected a team as NAME=PLAYER,PLAYER (such as Us=Ann,Cy), got {spec!r}", "--team")
-        members = _names(rest)
-        if not members:
-            raise PitchError(f"team {name} has no players", "--team")
-        out.append((name, tuple(table.player(m, f"--team {name}") for m in members)))
-    return tuple(out)
+    return tuple((name, tuple(table.player(m, f"--team {name}") for m in members))
+                 for name, members in team_specs(specs))
 
 
 def _names(text: str) -> list[str]:
-    """Names in one argument: separated by commas (or +) when there is one, so "Ann, Dee Dee" keeps a
-    name with a space; else by spaces."""
-    if "," in text or "+" in text:
-        return [n.strip() for n in text.replace("+", ",").split(",") if n.strip()]
-    return text.split()
+    return names(text)
 
 
 @commands.command("new")
@@ -125,14 +109,11 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
         if players:
             raise PitchError("give the players once: as arguments or as --players", "--players")
         players = [p for item in players_opt for p in _names(item)]
-    if team:
-        team = [t for item in team for t in item.split(";") if t.strip()]
     if rematch:
         if rules or players or team or solo:
             raise PitchError("--rematch takes the table of the last game: give no ruleset, players or teams")
-        src = store.resolve_match_path(of)
-        book = Logbook(src).rematch(Path(match) if match else None, first_dealer=dealer, target=target,
-                                    stake=stake, title=title, force=force)
+        book = shelf.next_game(of, path=Path(match) if match else None, first_dealer=dealer, target=target,
+                               stake=stake, title=title, force=force)
     else:
         if not rules:
             raise PitchError("name the ruleset and the players: pitchkeeper new seven-point Ann Bob Cy Dee "
@@ -140,16 +121,14 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
         if not players:
             raise PitchError("name the players in seating order, clockwise: pitchkeeper new "
                              f"{rules} Ann Bob Cy Dee")
-        ref = rules
         table = parse_table({"players": [p.strip() for p in players]})
         first = table.player(dealer, "--dealer") if dealer else table.players[0]
         if team and solo:
             raise PitchError("give teams or --solo, not both")
         teams = dict(_team_specs(team, table)) if team else {} if solo else None
-        path = Path(match) if match else paths.new_log_path(rulesets.load(ref).name)
-        book = Logbook.create(path, ref, list(table.players), teams, first, title, target, stake=stake)
+        book = shelf.start(rules, list(table.players), teams, first, title, target, stake=stake,
+                           path=Path(match) if match else None)
     path = book.path
-    store.write_pointer(path)
     k = book.load()[0]
     ruleset, table, first = k.ruleset, k.record.table, k.record.first_dealer
     rematch_of, target, stake = k.data.get("rematch_of"), k.record.target, k.record.stake
@@ -202,7 +181,8 @@ def _hand_parameters() -> list[Any]:
                                                    "ruleset gives low to the player dealt it (repeat).",
                                                    show_default=False)]),
         p("auction", Annotated[str | None, opt("--auction", "-a", help="The calls from the dealer's left, e.g. "
-                                               "\"Bob:pass Cy:2 Dee:3 Ann:pass\".", show_default=False)]),
+                                               "\"Bob:pass Cy:2 Dee:3 Ann:pass\"; eldest's sale of the pitch in a "
+                                               "sell-out auction is Ann:sell.", show_default=False)]),
         p("revoke", Annotated[list[str] | None, opt("--revoke", help="A player who revoked (repeat).",
                                                     show_default=False)]),
         p("dealer", Annotated[str | None, opt("--dealer", "-d", help="Who dealt (default: the deal passes to the "
@@ -321,6 +301,25 @@ def _edit_command(**kw: Any) -> None:
     warn(change.warnings)
 
 
+def _points_now(args: list[str]) -> tuple[set[str], str]:
+    """The options of `hand`/`edit` that the match at hand has no point for (its --match, or the current
+    match), for their --help; with no match, none left out."""
+    given = None
+    for i, a in enumerate(args):
+        if a in ("--match", "-m") and i + 1 < len(args):
+            given = args[i + 1]
+        elif a.startswith("--match="):
+            given = a.partition("=")[2]
+    path = store.resolve_match_path(given)
+    ruleset = loader.load(path).ruleset
+    ids = [p.id for p in ruleset.points]
+    hide = {"pt_" + pid.replace("-", "_") for pid in POINT_IDS if pid not in ids}
+    own = [pid for pid in ids if pid not in POINT_IDS]
+    note = (f"This match ({ruleset.name}, {shown(path.name)}) scores: {', '.join(ids)}; the options for other "
+            "points are left out here" + (f" (answer {', '.join(own)} with --point ID=WHO)" if own else "") + ".")
+    return hide, note
+
+
 def _register_hand_commands() -> None:
     params = _hand_parameters()
 
@@ -334,7 +333,7 @@ def _register_hand_commands() -> None:
         _hand_command(**kw)
 
     hand.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    commands.command("hand")(hand)
+    commands.command("hand", cls=fitted(_points_now))(hand)
 
     def edit(**kw: Any) -> None:
         """Correct hand N (options as for `hand`; those given replace the hand's), show the change, save it.
@@ -347,7 +346,7 @@ def _register_hand_commands() -> None:
         help="The hand to correct (from 1).", show_default=False)])
     yes = inspect.Parameter("yes", inspect.Parameter.KEYWORD_ONLY, annotation=YesOpt, default=False)
     edit.__signature__ = inspect.Signature([number, *params, yes])  # type: ignore[attr-defined]
-    commands.command("edit")(edit)
+    commands.command("edit", cls=fitted(_points_now))(edit)
 
 
 _register_hand_commands()

@@ -1,4 +1,9 @@
-"""The auction: checking a hand's calls against the ruleset's bidding rules.
+"""The auction: one state machine over the ruleset's bidding rules, for checking and for asking.
+
+`Auction` is an auction being called, one call at a time: whose turn it is, the calls legal now,
+and what the calls so far decide. `check_auction` feeds a hand's recorded calls through it; the
+entry page (a button per legal call) and `play` (a prompt per player) ask through it. So each rule
+of bidding is written once, here, and the calls a page offers are exactly those a check accepts.
 
 Everything is read from the ruleset's [bidding] table, so a variant is data:
 
@@ -9,22 +14,26 @@ Everything is read from the ruleset's [bidding] table, so a variant is data:
   `forced_bid`, or the hand is redealt, or eldest pitches without a contract, bid 0).
   A player may bid `pitch_bid` by laying a card face up at once ("Ann:pitch"); the auction ends there.
 - `auction = "sell-out"` (seed 001): eldest hand pitches at once ("Ann:pitch", a contract of
-  `pitch_at_once`) or passes to sell; the others bid once each; eldest then sells ("Ann:pass") or
-  undertakes as many points as the top bid himself ("Ann:3", when `steal` allows it; no more and no
-  fewer: seed 001, "undertake to make as many points as the bidder"); if nobody bids, eldest pitches
-  with no contract. `sale_credit` says who scores the price of a sale.
+  `pitch_at_once`) or passes to offer the pitch for sale; the others bid once each; eldest then
+  sells it to the top bidder ("Ann:sell", or as first written, "Ann:pass") or undertakes as many
+  points as the top bid himself ("Ann:3", when `steal` allows it; no more and no fewer: seed 001,
+  "undertake to make as many points as the bidder"); if nobody bids, eldest pitches with no
+  contract. `sale_credit` says who scores the price of a sale.
 
 Errors name the call (`auction[N]`, counted from 1) so a player can find it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NamedTuple
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game.records import Hand, Table
 from pitchkeeper.game.rulesets import Ruleset
+
+Call = int | str  # "pass", a number, "smudge", "pitch", or "sell" (eldest's sale in a sell-out auction)
+SALE_WORDS = ("pass", "sell")  # eldest's last word that sells the pitch: "sell", or as first written, "pass"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +70,7 @@ def _label(value: int, smudge: bool, b: dict) -> str:
     return str(b["smudge_name"]) if smudge else str(value)
 
 
-def _value(call: int | str, b: dict, name: str, where: str) -> tuple[int, bool]:
+def _value(call: Call, b: dict, name: str, where: str) -> tuple[int, bool]:
     """A call's worth, checked against the ruleset's range: (value, smudge?)."""
     if call == "smudge":
         if not b["smudge"]:
@@ -71,6 +80,9 @@ def _value(call: int | str, b: dict, name: str, where: str) -> tuple[int, bool]:
         if not b["pitch_bid"]:
             raise PitchError(f"{name} has no bid by pitching a card at once; write the amount", where)
         return b["pitch_bid"], False
+    if call == "sell":
+        raise PitchError("only eldest hand sells, with the last word of a sell-out auction; "
+                         f"{name} has no sale here: write pass or a bid", where)
     assert isinstance(call, int)
     if b["smudge"] and call == b["smudge"]:  # a call of the smudge's worth is the smudge (seed 002)
         return b["smudge"], True
@@ -80,7 +92,7 @@ def _value(call: int | str, b: dict, name: str, where: str) -> tuple[int, bool]:
     return call, False
 
 
-def _stuck_dealer(b: dict, dealer: str, call: int | str, where: str) -> None:
+def _stuck_dealer(b: dict, dealer: str, call: Call, where: str) -> None:
     """The last to speak after everyone else passed: where the dealer is stuck, he bids at least the forced
     bid (exactly it, with forced_exact)."""
     if b["all_pass"] != "dealer-forced":
@@ -109,50 +121,137 @@ def _steal_words(b: dict, who: str) -> str:
     return f" (only {who} may equal, and only {what})"
 
 
-def check_auction(ruleset: Ruleset, table: Table, hand: Hand) -> Outcome | None:
-    """Raise PitchError (naming `auction[N]`) when the calls break the ruleset's bidding rules.
-
-    Returns what the auction decided (None when the hand gives no auction). The winner and the
-    amount must agree with the hand's `bid`.
-    """
-    if not hand.auction:
-        return None
-    b = dict(ruleset.settings["bidding"])
-    out = _sell_out(ruleset, table, hand, b) if b["auction"] == "sell-out" else _once_around(ruleset, table, hand, b)
-    bid = hand.bid
-    smudge = bid.smudge or bool(b["smudge"] and bid.amount == b["smudge"])  # a bid of its worth is the smudge
-    same = bid.player == out.player and smudge == out.smudge and (out.smudge or bid.amount == out.amount)
-    if not same:
-        says = "no contract (0)" if out.amount == 0 else _label(out.amount, out.smudge, b)
-        raise PitchError(f"the auction gives the pitch to {out.player} at {says}, "
-                         f"but bid says {bid.player} {bid.label}", "auction")
+# the calls an auction may offer, in the order a page shows them (pass or sell first, the bids rising)
+def _candidates(b: dict) -> list[Call]:
+    out: list[Call] = ["pass", "sell", *range(b["min"], b["max"] + 1)]
+    if b["smudge"]:
+        out.append("smudge")
+    if b["pitch_bid"] or b["pitch_at_once"]:
+        out.append("pitch")
     return out
 
 
-def _once_around(ruleset: Ruleset, table: Table, hand: Hand, b: dict) -> Outcome:
-    order = speaking_order(table, hand.dealer)
-    dealer = order[-1]
+# when two calls do the same (eldest's sale written sell or pass; a pitch at once written pitch or 4), the
+# one a page offers: the first of these
+_PREFERRED: tuple[Call, ...] = ("sell", "pitch", "smudge", "pass")
+
+
+@dataclass(frozen=True)
+class Auction:
+    """An auction being called: the calls so far, checked one by one against the ruleset's bidding rules.
+
+    `then(player, call)` is the auction after one more call (PitchError at `auction[N]` if the rules
+    forbid it); `turn` is who speaks next (None when nobody may); `legal()` the calls that player may
+    make, each tried through `then`; `done` says whether the calls so far are a whole auction, and
+    `outcome()` what it decided (PitchError when it is not whole, or everyone passed and the hand is
+    dealt again).
+    """
+
+    ruleset: Ruleset
+    table: Table
+    dealer: str
+    calls: tuple[tuple[str, Call], ...] = ()
     high: HighBid | None = None
-    pitched = False
-    for n, (player, call) in enumerate(hand.auction, 1):
+    pitched: bool = False  # once-around: a card laid face up ended the bidding
+    at_once: bool = False  # sell-out: eldest pitched at once
+    final: Outcome | None = None  # sell-out: eldest's last word (sold, or undertaken)
+
+    @classmethod
+    def start(cls, ruleset: Ruleset, table: Table, dealer: str) -> Auction:
+        return cls(ruleset, table, table.player(dealer, "dealer"))
+
+    @classmethod
+    def of(cls, ruleset: Ruleset, table: Table, dealer: str, calls: Any) -> Auction:
+        """The auction after `calls` ((player, call) pairs), each checked in turn."""
+        a = cls.start(ruleset, table, dealer)
+        for player, call in calls:
+            a = a.then(player, call)
+        return a
+
+    # -- what the rules say
+
+    @property
+    def b(self) -> dict:
+        return dict(self.ruleset.settings["bidding"])
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        return speaking_order(self.table, self.dealer)
+
+    @property
+    def sell_out(self) -> bool:
+        return bool(self.b["auction"] == "sell-out")
+
+    @property
+    def turn(self) -> str | None:
+        """Who speaks next; None when nobody may (the auction is over)."""
+        n, order = len(self.calls), self.order
+        if not self.sell_out:
+            return order[n] if n < len(order) else None
+        if self.at_once or n > len(order) or (n == len(order) and self.high is None):
+            return None
+        return order[0] if n == len(order) else order[n]
+
+    @property
+    def done(self) -> bool:
+        """Whether the calls so far are a whole auction (later calls, if any, can only be passes)."""
+        n, order = len(self.calls), self.order
+        if not self.sell_out:
+            return n == len(order) or self.pitched
+        return self.at_once or n > len(order) or (n == len(order) and self.high is None)
+
+    @property
+    def last_word(self) -> bool:
+        """Eldest hand's last word in a sell-out auction: sell to the top bidder or undertake the bid."""
+        return self.sell_out and self.high is not None and len(self.calls) == len(self.order)
+
+    def legal(self) -> tuple[Call, ...]:
+        """The calls the player whose turn it is may make now, as a page offers them (one of each kind)."""
+        who = self.turn
+        if who is None:
+            return ()
+        found: dict[Any, Call] = {}
+        for call in sorted(_candidates(self.b), key=lambda c: _PREFERRED.index(c) if c in _PREFERRED else 9):
+            try:
+                after = self.then(who, call)
+            except PitchError:
+                continue
+            found.setdefault(after._state(), call)
+        chosen = set(found.values())
+        return tuple(c for c in _candidates(self.b) if c in chosen)
+
+    def _state(self) -> tuple[Any, ...]:
+        return (self.high, self.pitched, self.at_once, self.final, len(self.calls))
+
+    # -- one more call
+
+    def then(self, player: str, call: Call) -> Auction:
+        """The auction after `player` calls `call`; PitchError (at auction[N]) where the rules forbid it."""
+        n = len(self.calls) + 1
         where = f"auction[{n}]"
+        nxt = self._sell_out(player, call, n, where) if self.sell_out else self._once_around(player, call, n, where)
+        return replace(nxt, calls=(*self.calls, (player, call)))
+
+    def _once_around(self, player: str, call: Call, n: int, where: str) -> Auction:
+        b, order, high = self.b, self.order, self.high
+        dealer = order[-1]
         if n > len(order):
             raise PitchError(f"everyone has spoken once already ({len(order)} calls, the dealer {dealer} last)", where)
         expected = order[n - 1]
         if player != expected:
             raise PitchError(f"{player} speaks out of turn: {expected} was next "
                              f"(calls go clockwise from the dealer's left, {order[0]})", where)
-        if pitched:
+        if self.pitched:
             if call != "pass":
                 raise PitchError(f"{high.player if high else ''} pitched a card, which ends the auction; "
                                  f"{player} can only pass", where)
-            continue
+            return self
         last = n == len(order)
         if last and high is None:
             _stuck_dealer(b, dealer, call, where)
         if call == "pass":
-            continue
-        value, smudge = _value(call, b, ruleset.name, where)
+            return self
+        value, smudge = _value(call, b, self.ruleset.name, where)
         if high is None or value > high.value:
             high = HighBid(player, value, smudge)
         elif value == high.value and last and _may_steal(b, high.value):
@@ -163,86 +262,115 @@ def _once_around(ruleset: Ruleset, table: Table, hand: Hand, b: dict) -> Outcome
         else:
             raise PitchError(f"{player} bid {_label(value, smudge, b)}, not higher than {high.player}'s "
                              f"{_label(high.value, high.smudge, b)}" + _steal_words(b, f"the dealer {dealer}"), where)
-        pitched = call == "pitch"
-    if len(hand.auction) < len(order) and not pitched:
-        missing = order[len(hand.auction)]
-        raise PitchError(f"the auction stops before {missing} has spoken: every player speaks once, "
-                         f"the dealer {dealer} last", f"auction[{len(hand.auction) + 1}]")
-    if high is None:
-        if b["all_pass"] == "redeal":
-            raise PitchError(f"everyone passed: {ruleset.name} deals again, so there is no hand to score", "auction")
-        return Outcome(order[0], 0)  # eldest-pitches
-    return Outcome(high.player, high.value, high.smudge)
+        return replace(self, high=high, pitched=call == "pitch")
+
+    def _sell_out(self, player: str, call: Call, n: int, where: str) -> Auction:
+        b, order, high, name = self.b, self.order, self.high, self.ruleset.name
+        first = order[0]
+        if n == 1:  # 1. eldest pitches at once, or passes to offer the pitch for sale
+            if player != first:
+                raise PitchError(f"{player} speaks out of turn: eldest hand {first} (the dealer's left) speaks first",
+                                 where)
+            if call == "pitch" or (b["pitch_at_once"] and call == b["pitch_at_once"]):
+                if not b["pitch_at_once"]:
+                    raise PitchError(f"{name} has no pitching at once: eldest passes to sell", where)
+                return replace(self, at_once=True)
+            if call != "pass":
+                want = f"pitch ({first}:pitch, a contract of {b['pitch_at_once']}) or " if b["pitch_at_once"] else ""
+                later = f"; he sells ({first}:sell) once the others have bid" if call == "sell" else ""
+                raise PitchError(f"eldest hand {first} either {want}passes to offer the pitch for sale{later}", where)
+            return self
+        if self.at_once:
+            raise PitchError(f"eldest hand {first} pitched at once, which ends the auction", where)
+        if n <= len(order):  # 2. the others bid once each, each higher than the last
+            expected = order[n - 1]
+            if player != expected:
+                raise PitchError(f"{player} speaks out of turn: {expected} was next", where)
+            if n == len(order) and high is None:
+                _stuck_dealer(b, expected, call, where)
+            if call == "pass":
+                return self
+            value, smudge = _value(call, b, name, where)
+            if high is not None and value <= high.value:
+                raise PitchError(f"{player} bid {_label(value, smudge, b)}, not higher than {high.player}'s "
+                                 f"{_label(high.value, high.smudge, b)}", where)
+            return replace(self, high=HighBid(player, value, smudge))
+        if n > len(order) + 1 or (self.final is not None):
+            raise PitchError("the auction is over once eldest has accepted or undertaken the top bid", where)
+        # 3. eldest sells, or undertakes the top bid himself
+        if high is None:
+            if call not in ("pass", "pitch", 0, "sell"):
+                raise PitchError(f"nobody bid, so eldest hand {first} pitches", where)
+            return self
+        if player != first:
+            raise PitchError(f"{player} speaks out of turn: eldest hand {first} has the last word", where)
+        if call in SALE_WORDS:
+            return replace(self, final=Outcome(high.player, high.value, high.smudge, seller=first, price=high.value))
+        value, smudge = _value(call, b, name, where)
+        top = _label(high.value, high.smudge, b)
+        if not _may_steal(b, high.value):
+            raise PitchError(f"eldest hand {first} may not undertake {top} by equalling it "
+                             f"(bidding.steal = {b['steal']}): he sells ({first}:sell)", where)
+        if value != high.value:  # seed 001: "undertake to make as many points as the bidder" - no more, no fewer
+            raise PitchError(f"eldest hand {first} bid {_label(value, smudge, b)}, but may only sell to {high.player} "
+                             f"or undertake as many points as {high.player}'s {top} ({first}:{high.value})", where)
+        return replace(self, final=Outcome(first, value, smudge, refused=high.player, price=high.value))
+
+    # -- what it decided
+
+    def outcome(self) -> Outcome:
+        """What the whole auction decided; PitchError when it stops short, or everyone passed where the
+        ruleset deals again."""
+        b, order, name, n = self.b, self.order, self.ruleset.name, len(self.calls)
+        first = order[0]
+        if not self.sell_out:
+            if n < len(order) and not self.pitched:
+                raise PitchError(f"the auction stops before {order[n]} has spoken: every player speaks once, "
+                                 f"the dealer {order[-1]} last", f"auction[{n + 1}]")
+            if self.high is None:
+                if b["all_pass"] == "redeal":
+                    raise PitchError(f"everyone passed: {name} deals again, so there is no hand to score", "auction")
+                return Outcome(first, 0)  # eldest-pitches
+            return Outcome(self.high.player, self.high.value, self.high.smudge)
+        if self.at_once:
+            return Outcome(first, b["pitch_at_once"])
+        if n < len(order):
+            what = ("eldest hand pitches or passes" if n == 0 else
+                    "each player after eldest bids or passes once")
+            raise PitchError(f"the auction stops before {order[n]} has spoken: {what}", f"auction[{n + 1}]")
+        if self.high is None:
+            if b["all_pass"] == "redeal":
+                raise PitchError(f"nobody bid: {name} deals again, so there is no hand to score", "auction")
+            return Outcome(first, 0)  # no bid: eldest pitches without a contract
+        if self.final is None:
+            raise PitchError(f"eldest hand {first} has not said whether he sells to {self.high.player} ({first}:sell) "
+                             f"or undertakes {_label(self.high.value, self.high.smudge, b)} himself",
+                             f"auction[{len(order) + 1}]")
+        return self.final
+
+    def so_far(self) -> HighBid | None:
+        """The highest bid so far (None: nobody has bid)."""
+        return self.high
 
 
-def _sell_out(ruleset: Ruleset, table: Table, hand: Hand, b: dict) -> Outcome:
-    order = speaking_order(table, hand.dealer)
-    first = order[0]
-    calls = hand.auction
-    # 1. eldest pitches at once, or passes to sell
-    p0, c0 = calls[0]
-    if p0 != first:
-        raise PitchError(f"{p0} speaks out of turn: eldest hand {first} (the dealer's left) speaks first", "auction[1]")
-    at_once = c0 == "pitch" or (b["pitch_at_once"] and c0 == b["pitch_at_once"])
-    if at_once:
-        if not b["pitch_at_once"]:
-            raise PitchError(f"{ruleset.name} has no pitching at once: eldest passes to sell", "auction[1]")
-        if len(calls) > 1:
-            raise PitchError(f"eldest hand {first} pitched at once, which ends the auction", "auction[2]")
-        return Outcome(first, b["pitch_at_once"])
-    if c0 != "pass":
-        want = f"pitch ({first}:pitch, a contract of {b['pitch_at_once']}) or " if b["pitch_at_once"] else ""
-        raise PitchError(f"eldest hand {first} either {want}passes to offer the pitch for sale", "auction[1]")
-    # 2. the others bid once each, each higher than the last
-    high: HighBid | None = None
-    others = order[1:]
-    for k, expected in enumerate(others):
-        n = k + 2
-        where = f"auction[{n}]"
-        if n > len(calls):
-            raise PitchError(f"the auction stops before {expected} has spoken: each player after eldest "
-                             "bids or passes once", where)
-        player, call = calls[n - 1]
-        if player != expected:
-            raise PitchError(f"{player} speaks out of turn: {expected} was next", where)
-        last = k == len(others) - 1
-        if last and high is None:
-            _stuck_dealer(b, expected, call, where)
-        if call == "pass":
-            continue
-        value, smudge = _value(call, b, ruleset.name, where)
-        if high is not None and value <= high.value:
-            raise PitchError(f"{player} bid {_label(value, smudge, b)}, not higher than {high.player}'s "
-                             f"{_label(high.value, high.smudge, b)}", where)
-        high = HighBid(player, value, smudge)
-    # 3. eldest sells, or undertakes the top bid himself
-    n = len(order) + 1
-    where = f"auction[{n}]"
-    if len(calls) > n:
-        raise PitchError("the auction is over once eldest has accepted or undertaken the top bid", f"auction[{n + 1}]")
-    if high is None:
-        if len(calls) == n and calls[-1][1] not in ("pass", "pitch", 0):
-            raise PitchError(f"nobody bid, so eldest hand {first} pitches", where)
-        if b["all_pass"] == "redeal":
-            raise PitchError(f"nobody bid: {ruleset.name} deals again, so there is no hand to score", "auction")
-        return Outcome(first, 0)  # no bid: eldest pitches without a contract
-    if len(calls) < n:
-        raise PitchError(f"eldest hand {first} has not said whether he sells to {high.player} ({first}:pass) "
-                         f"or undertakes {_label(high.value, high.smudge, b)} himself", where)
-    player, call = calls[-1]
-    if player != first:
-        raise PitchError(f"{player} speaks out of turn: eldest hand {first} has the last word", where)
-    if call == "pass":
-        return Outcome(high.player, high.value, high.smudge, seller=first, price=high.value)
-    value, smudge = _value(call, b, ruleset.name, where)
-    top = _label(high.value, high.smudge, b)
-    if not _may_steal(b, high.value):
-        raise PitchError(f"eldest hand {first} may not undertake {top} by equalling it "
-                         f"(bidding.steal = {b['steal']}): he sells ({first}:pass)", where)
-    if value != high.value:  # seed 001: "undertake to make as many points as the bidder" - no more, no fewer
-        raise PitchError(f"eldest hand {first} bid {_label(value, smudge, b)}, but may only sell to {high.player} or "
-                         f"undertake as many points as {high.player}'s {top} ({first}:{high.value})", where)
-    return Outcome(first, value, smudge, refused=high.player, price=high.value)
+def check_auction(ruleset: Ruleset, table: Table, hand: Hand) -> Outcome | None:
+    """Raise PitchError (naming `auction[N]`) when the calls break the ruleset's bidding rules.
+
+    Returns what the auction decided (None when the hand gives no auction). The winner and the
+    amount must agree with the hand's `bid`.
+    """
+    if not hand.auction:
+        return None
+    b = dict(ruleset.settings["bidding"])
+    out = Auction.of(ruleset, table, hand.dealer, hand.auction).outcome()
+    bid = hand.bid
+    smudge = bid.smudge or bool(b["smudge"] and bid.amount == b["smudge"])  # a bid of its worth is the smudge
+    same = bid.player == out.player and smudge == out.smudge and (out.smudge or bid.amount == out.amount)
+    if not same:
+        says = "no contract (0)" if out.amount == 0 else _label(out.amount, out.smudge, b)
+        raise PitchError(f"the auction gives the pitch to {out.player} at {says}, "
+                         f"but the bid says {bid.player} {bid.label}", "auction")
+    return out
 
 
 def check_bid(ruleset: Ruleset, table: Table, hand: Hand) -> None:

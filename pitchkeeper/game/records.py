@@ -53,7 +53,7 @@ class Hand(NamedTuple):
     dealer: str
     trump: Suit
     bid: Bid
-    auction: tuple[tuple[str, int | str], ...] = ()  # (player, "pass" | amount | "smudge")
+    auction: tuple[tuple[str, int | str], ...] = ()  # (player, "pass" | amount | "smudge" | "pitch" | "sell")
     captured: tuple[tuple[str, tuple[Card, ...]], ...] | None = None
     points: tuple[tuple[str, str], ...] | None = None
     tricks: tuple[Trick, ...] | None = None
@@ -262,7 +262,8 @@ def parse_bid(v: Any, table: Table, where: str, smudge_names: tuple[str, ...] = 
 
 
 def parse_call(text: Any, table: Table, where: str) -> tuple[str, int | str]:
-    """One auction call, "Bob:pass", "Cy:2", "Dee:smudge" or "Ann:pitch", as (player, call)."""
+    """One auction call, "Bob:pass", "Cy:2", "Dee:smudge", "Ann:pitch" or "Ann:sell" (eldest's sale in a
+    sell-out auction), as (player, call)."""
     if not isinstance(text, str) or ":" not in text:
         raise PitchError(f"expected \"Player:pass\", \"Player:3\" or \"Player:smudge\", got {text!r}", where)
     who, _, call = text.partition(":")
@@ -276,7 +277,9 @@ def parse_call(text: Any, table: Table, where: str) -> tuple[str, int | str]:
         return player, "smudge"
     if call in ("pitch",):
         return player, "pitch"
-    raise PitchError(f"'{call}' is not a call (pass, a number, smudge or pitch)", where)
+    if call in ("sell", "sells", "sold"):
+        return player, "sell"
+    raise PitchError(f"'{call}' is not a call (pass, a number, smudge, pitch, or sell for eldest's sale)", where)
 
 
 def _card_table(v: Any, where: str, key_fn: Any) -> tuple[tuple[str, tuple[Card, ...]], ...]:

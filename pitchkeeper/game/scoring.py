@@ -123,8 +123,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
     amount = bid_amount(ruleset, hand)
     if amount == 0:
         check_bid(ruleset, table, hand)  # a pitch without a contract is eldest hand's
-    if hand.auction:
-        check_auction(ruleset, table, hand)
+    sale = check_auction(ruleset, table, hand) if hand.auction else None
     house = bool(features) or hand[_HOUSE:] != _NO_HOUSE  # a house rule's setting, or its keys in the record
     deal = check_deal(ruleset, table, hand) if house else None
     calling = house and (hand.called is not None or hand.partner is not None or calls(ruleset, table))
@@ -164,14 +163,16 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
     delta, notes, counters = _settle(ruleset, table, hand, taken, bid, bid_side, illegal, hs, smudge, target)
     if not house:
         return Verdict(ruleset.name, hand.trump, tuple(awards), game, taken, bid, delta, illegal, notes, tricks,
-                       counters)
+                       counters, sale)
     if hs is not None:
         bid = bid._replace(partner=hs.partner, called=hs.called, team=hs.bidding)
     shown = taken if hs is None else {t: taken[hs.side_of[t]] for t in table.sides}
     instant = _instant(ruleset, table, hs, bid_side, bid, taken, awards, game, smudge)
     return Verdict(ruleset.name, hand.trump, tuple(awards), game, shown, bid, delta, illegal, notes, tricks, counters,
-                   hand_sides=hs.sides if hs else None, bid_team=hs.bid_team if hs else (), deal=deal, instant=instant,
+                   sale, hand_sides=hs.sides if hs else None, bid_team=hs.bid_team if hs else (), deal=deal, instant=instant,
                    direction=ruleset.direction)
+
+
 
 
 def bid_made(ruleset: Ruleset, bid_side: str, taken: Mapping[str, int], awards: Sequence[Award],

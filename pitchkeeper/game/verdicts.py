@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from pitchkeeper.game.cards import Card, pretty
 
 if TYPE_CHECKING:
+    from pitchkeeper.game.bidding import Outcome
     from pitchkeeper.game.deal import Deal
     from pitchkeeper.game.play import Illegal, TrickResult
     from pitchkeeper.game.rulesets import PointRule
@@ -160,6 +161,7 @@ class Verdict(NamedTuple):
     notes: tuple[tuple[Any, ...], ...]  # why each side's score changes as it does: (kind of note, values...)
     tricks: tuple[TrickResult, ...] = ()
     counters: dict[str, int] | None = None  # stake counters forfeited (revokes)
+    auction: Outcome | None = None  # what the hand's auction decided (a sale, a refused buyer), when it was given
     # the sides of the hand when they are not the table's (a called partner): hand side -> its players, in
     # seating order; awards and game counts name these, `taken` and `delta` the table's sides
     hand_sides: tuple[tuple[str, tuple[str, ...]], ...] | None = None

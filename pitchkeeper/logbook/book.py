@@ -65,6 +65,29 @@ def version_of(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
+class Stale(PitchError):
+    """A write made against a view of the log that is not current any more (another device, the CLI, or a
+    new game wrote since): refused, nothing written. `version` is the log's version now."""
+
+    def __init__(self, message: str, where: str | None, version: str | None) -> None:
+        super().__init__(message, where)
+        self.version = version
+
+
+class NotNext(PitchError):
+    """A hand that names its number (`number=N`), when N is not the next hand: refused, nothing written."""
+
+
+def _expected(expect: object, number: object = None) -> None:
+    """The version and hand number a write is made against, checked for their type (a caller's mistake is
+    one line, as every bad argument)."""
+    if expect is not None and not isinstance(expect, str):
+        raise PitchError(f"expected the version a write is made against (text, as Logbook.version), got "
+                         f"{_kind(expect)}", "expect")
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+        raise PitchError(f"expected the number of the hand being recorded, got {_kind(number)}", "number")
+
+
 class Logbook:
     """A match log kept on disk. Every method reads the file as it stands (another writer may have
     changed it) and every write is whole or nothing, locked against any other writer."""
@@ -201,34 +224,60 @@ class Logbook:
 
     # -- writing (the public API)
 
-    def append(self, hand: Mapping[str, Any] | Entry) -> dict[str, Any]:
-        """Record one more hand (the per-hand keys; `dealer` may be left out: the rotation's next
-        dealer). Returns the `judge match` object after it."""
-        return self.record(hand).state.to_json()
+    # Every write may name the version it was made against (`expect`, as `version` gave it): when the log
+    # changed since, it is refused with `Stale` and nothing is written. The check is made under the log's
+    # lock, on the very bytes the write starts from, so no other writer can slip in between.
 
-    def replace(self, n: int, hand: Mapping[str, Any] | Entry) -> dict[str, Any]:
+    def append(self, hand: Mapping[str, Any] | Entry, *, expect: str | None = None,
+               number: int | None = None) -> dict[str, Any]:
+        """Record one more hand (the per-hand keys; `dealer` may be left out: the rotation's next
+        dealer). Returns the `judge match` object after it. `number`: the hand this is meant to be
+        (from 1); when it is not the next one, `NotNext` and nothing is written."""
+        return self.record(hand, expect=expect, number=number).state.to_json()
+
+    def replace(self, n: int, hand: Mapping[str, Any] | Entry, *, expect: str | None = None) -> dict[str, Any]:
         """Correct hand `n` (from 1); every later total is replayed. Returns the `judge match` object."""
+        _expected(expect)
         with store.locked(self.path):
+            self._check_version(expect)
             change = self.prepare_replace(n, hand)
             self._write(change)
         return change.state.to_json()
 
-    def drop_last(self) -> dict[str, Any]:
+    def drop_last(self, *, expect: str | None = None) -> dict[str, Any]:
         """Undo: drop the last hand. Returns the `judge match` object after it."""
+        _expected(expect)
         with store.locked(self.path):
+            self._check_version(expect)
             change = self.prepare_drop()
             self._write(change)
         return change.state.to_json()
 
+    def _check_version(self, expect: str | None, raw: bytes | None = None) -> None:
+        """Refuse (Stale) a write made against another version than the log's now. Call under the lock."""
+        if expect is None:
+            return
+        now = version_of(raw if raw is not None else store.read_bytes(self.path, loader.LOG))
+        if now != expect:
+            raise Stale("the match changed since this was read (another device or the command line wrote to it): "
+                        "nothing was written; look at it again", str(self.path), now)
+
     # -- writing, step by step (a front end that shows a change before it is saved)
 
-    def record(self, hand: Mapping[str, Any] | Entry, *, dry_run: bool = False) -> Change:
+    def record(self, hand: Mapping[str, Any] | Entry, *, dry_run: bool = False, expect: str | None = None,
+               number: int | None = None) -> Change:
         """Append a hand under the lock (read, build, check, write): two writers never lose a hand.
-        `dry_run`: the change checked and replayed, not written."""
+        `dry_run`: the change checked and replayed, not written. `expect` and `number`: as `append`."""
+        _expected(expect, number)
         with store.locked(self.path):
             store.sweep_temps(self.path)
-            k = loader.load(self.path)
+            raw = store.read_bytes(self.path, loader.LOG)
+            self._check_version(expect, raw)
+            k = loader.load(self.path, store.decoded(raw, self.path))
             n = len(k.record.hands) + 1
+            if number is not None and number != n:
+                raise NotNext(f"hand {number} is not the next hand: the match has {n - 1} hand(s), so the next is "
+                              f"hand {n} (nothing was written)", str(self.path))
             _blocks(k, n - 1)
             table = hand_table(hand, k, None)
             text = store.append_hand(k.text, block(table, n, self.path))

@@ -321,6 +321,32 @@ def _same_points(table: Any, given: Mapping[str, str], judged: Mapping[str, str]
                for g, j in ((given[pid], judged[pid]) for pid in given))
 
 
+def names(text: str) -> list[str]:
+    """Names typed in one line: separated by commas (or +) when there is one, so "Ann, Dee Dee" keeps a
+    name with a space; else by spaces (`new`, `play` and the page's "new players" all read names so)."""
+    if "," in text or "+" in text:
+        return [n.strip() for n in text.replace("+", ",").split(",") if n.strip()]
+    return text.split()
+
+
+def team_specs(specs: Sequence[str], where: str = "--team") -> list[tuple[str, list[str]]]:
+    """Teams typed as NAME=PLAYER,PLAYER (or "Us: Ann Cy"), several joined by ';' -> (name, players) pairs,
+    the players as typed (the log checks them against the table)."""
+    out = []
+    for spec in (t for item in specs for t in item.split(";") if t.strip()):
+        name, sep, rest = spec.partition("=")
+        if not sep:
+            name, sep, rest = spec.partition(":")
+        name = name.strip()
+        if not sep or not name:
+            raise PitchError(f"expected a team as NAME=PLAYER,PLAYER (such as Us=Ann,Cy), got {spec.strip()!r}", where)
+        members = names(rest)
+        if not members:
+            raise PitchError(f"team {name} has no players", where)
+        out.append((name, members))
+    return out
+
+
 def auction_calls(text: str, table: Any, where: str) -> list[str]:
     """"Bob:pass Dee Dee:2, Ann:3" -> the calls as the log keeps them (a name may have spaces)."""
     from pitchkeeper.game.records import parse_call

@@ -1,16 +1,89 @@
-"""The kept matches: the logs in the data folder, numbered for the table, and finding one again.
+"""The kept matches: the logs in the data folder, numbered for the table, finding one again, and the
+table's current match - the one every command, and `serve`, works on - moved on to the next game.
 
 A number is a log's place in `kept()` (oldest file name first, as `matches` lists them), so the
 same folder always gives the same numbers until a match is added or removed.
+
+`start`, `next_game` and `make_current` are the table's moves, whoever makes them (`new`, `use`, a
+phone's "Next game", `POST /api/matches`): each holds the current-match pointer's lock while it
+checks, creates and points, so two phones tapping "Next game" at once start one game, not two.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game import rulesets
 from pitchkeeper.logbook import store
-from pitchkeeper.logbook.paths import matches_dir
+from pitchkeeper.logbook.book import Logbook, Stale
+from pitchkeeper.logbook.paths import current_pointer, matches_dir, new_log_path
+
+
+def _stale_unless(expect: str | None) -> None:
+    """Refuse (Stale) a move made against a view of the table that is not current: `expect` is the version
+    of the current match the caller saw. Call while holding the pointer's lock."""
+    if expect is None:
+        return
+    current = store.current_match()
+    now = Logbook(current).version if current is not None and current.exists() else None
+    if now != expect:
+        raise Stale("the table moved on since this was read (a hand was saved, or another game was started): "
+                    "nothing was started; look again", None, now)
+
+
+def _pointer_lock() -> store.locked:
+    folder = current_pointer().parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise PitchError(f"cannot create the data folder: {e.strerror or e}", str(folder)) from None
+    return store.locked(current_pointer())
+
+
+def start(rules: str | os.PathLike[str], players: Sequence[str],
+          teams: Mapping[str, Sequence[str]] | Sequence[tuple[str, Sequence[str]]] | None = None,
+          first_dealer: str | None = None, title: str | None = None, target: int | None = None, *,
+          stake: int | None = None, path: str | os.PathLike[str] | None = None, expect: str | None = None) -> Logbook:
+    """A new match at the table (as `Logbook.create`: `teams` None seats partners across), its log in the
+    data folder unless `path` says where, and the current match from now on. `expect`: the version of the
+    current match the caller saw (refused with Stale, nothing written, when the table moved on)."""
+    with _pointer_lock():
+        _stale_unless(expect)
+        if path is None:
+            if not isinstance(rules, str | os.PathLike) or isinstance(rules, bytes):
+                raise PitchError(f"expected a ruleset name or the path of a ruleset file, got {type(rules).__name__}",
+                                 "rules")
+            path = new_log_path(rulesets.load(os.fspath(rules)).name)
+        book = Logbook.create(path, rules, players, teams, first_dealer, title, target, stake=stake)
+        store.write_pointer(book.path)
+    return book
+
+
+def next_game(of: str | os.PathLike[str] | None = None, *, first_dealer: str | None = None, target: int | None = None,
+              stake: int | None = None, title: str | None = None, force: bool = False,
+              path: str | os.PathLike[str] | None = None, expect: str | None = None) -> Logbook:
+    """The next game at the same table (`Logbook.rematch` of `of`, default the current match: the same
+    seats, teams, rules, target and stake, the deal passed on by the rotation), made the current match."""
+    with _pointer_lock():
+        _stale_unless(expect)
+        src = Path(of) if of is not None else store.resolve_match_path(None)
+        book = Logbook(src).rematch(path, first_dealer=first_dealer, target=target, stake=stake, title=title,
+                                    force=force)
+        store.write_pointer(book.path)
+    return book
+
+
+def make_current(path: str | os.PathLike[str]) -> tuple[Logbook, Any]:
+    """Make a kept match the current one again (read first: a broken log is refused). (book, its state)"""
+    book = Logbook(path)
+    state = book.state()
+    with _pointer_lock():
+        store.write_pointer(book.path)
+    return book, state
 
 
 def kept() -> list[Path]:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.vocabulary import target_words
 from pitchkeeper.reports.chart import Progression, progression
+from pitchkeeper.words.verdict import bid_words, game_line, game_words, points_line, sale_words
 
 if TYPE_CHECKING:  # types only: the domain modules are imported by whoever calls
     from pitchkeeper.game.match import MatchRecord, MatchState
@@ -48,6 +49,7 @@ class Export:
     record: MatchRecord
     state: MatchState
     reach: str = "reach"  # the ruleset's win.reach: "reach" the target, or "exceed" it
+    game_id: str | None = None  # the ruleset's game point (None: it has none)
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -55,7 +57,9 @@ class Export:
 
 
 def build(ruleset: Ruleset, record: MatchRecord, state: MatchState) -> Export:
-    return Export(tuple(p.id for p in ruleset.points), record, state, ruleset.settings["win"]["reach"])
+    game = ruleset.game_point
+    return Export(tuple(p.id for p in ruleset.points), record, state, ruleset.settings["win"]["reach"],
+                  game.id if game else None)
 
 
 def render(fmt: str, ex: Export) -> str:
@@ -67,9 +71,17 @@ def render(fmt: str, ex: Export) -> str:
 # rows shared by CSV and Markdown
 
 
-def _winners(v: Verdict) -> dict[str, str]:
-    """Point id -> the side that won it (a player's name in individual play)."""
-    return {a.point: a.side for a in v.awards}
+def _winners(ex: Export, v: Verdict) -> dict[str, str]:
+    """Point id -> the side that won it (a player's name in individual play); game not won is said as
+    such ("tie (13-13), not scored"), never left blank."""
+    won = {a.point: a.side for a in v.awards}
+    if ex.game_id is not None and v.game is not None and v.game.side is None:
+        won[ex.game_id] = game_words(v.to_json()["game"])
+    return won
+
+
+def _points(ex: Export, v: Verdict) -> str:
+    return points_line(v.to_json(), game_id=ex.game_id or "game")
 
 
 def csv_header(ex: Export) -> list[str]:
@@ -92,7 +104,7 @@ def to_csv(ex: Export) -> str:
     w.writerow([safe_cell(c) for c in csv_header(ex)])
     for h, hand in zip(ex.state.hands, ex.record.hands, strict=True):
         v = h.verdict
-        won = _winners(v)
+        won = _winners(ex, v)
         w.writerow([h.number, safe_cell(hand.dealer), safe_cell(v.bid.player), v.bid.label, v.trump,
                     *[safe_cell(won.get(p, "")) for p in ex.point_ids],
                     "made" if v.bid.made else "set",
@@ -124,8 +136,10 @@ def to_json_obj(ex: Export) -> dict[str, Any]:
     hand also gets its `dealer` (an added key; the judge keys are unchanged).
     """
     obj = ex.state.to_json()
-    for h, hand in zip(obj["hands"], ex.record.hands, strict=True):
+    for h, hand, played in zip(obj["hands"], ex.record.hands, ex.state.hands, strict=True):
         h["dealer"] = hand.dealer
+        h["game_line"] = game_line(h["game"])
+        h["sale"] = sale_words(played.verdict.auction)
     for k, v in ex.record.header.items():
         if k != "hands" and k not in obj:
             obj[k] = _plain(v)
@@ -180,6 +194,9 @@ def to_text(ex: Export, goal: str | None = None) -> str:
     order = sorted(ex.sides, key=lambda s: -st.scores[s])
     score = " - ".join(f"{_side_words(ex, s)} {st.scores[s]}" for s in order)
     lines = [head, f"{score} after {n} hand{'s' if n != 1 else ''}"]
+    if st.hands:
+        last = st.hands[-1].verdict
+        lines.append(f"Hand {n}: {bid_words(last.to_json(), last.auction)}; {_points(ex, last)}")
     if st.ending:
         lines.append(f"{st.ending.winner} won on hand {st.ending.hand}: {st.ending.reason}.")
     else:
@@ -198,8 +215,9 @@ def to_markdown(ex: Export) -> str:
     lines.append("|" + "|".join("---:" if i == 0 or i >= 6 else "---" for i in range(len(head))) + "|")
     for h, hand in zip(st.hands, ex.record.hands, strict=True):
         v = h.verdict
-        pts = ", ".join(f"{a.point} {a.side}" for a in v.awards) or "-"
-        row = [str(h.number), hand.dealer, f"{v.bid.player} {v.bid.label}", v.trump, pts,
+        sale = sale_words(v.auction)
+        row = [str(h.number), hand.dealer, f"{v.bid.player} {v.bid.label}" + (f" ({sale})" if sale else ""), v.trump,
+               _points(ex, v),
                "made" if v.bid.made else "set",
                *[f"{h.scores[s]} ({_signed(v.delta[s])})" for s in ex.sides]]
         lines.append("| " + " | ".join(md_cell(c) for c in row) + " |")
@@ -238,6 +256,19 @@ th { background: #f6f8fa; } td.n { text-align: right; font-variant-numeric: tabu
 .why { color: #57606a; font-size: .92em; margin: .2em 0; }
 svg { max-width: 100%; height: auto; }
 svg text { font: 12px system-ui, sans-serif; fill: #1f2328; }
+/* a phone (390 px): each hand's row a card of labelled lines, no page wider than the screen */
+@media screen and (max-width: 40em) {
+  body { margin: 1em auto; padding: 0 .75em; }
+  body, td, th, li, p, h1 { overflow-wrap: anywhere; }
+  #hands td:empty { display: none; }
+  #hands, #hands tbody, #hands tr, #hands td { display: block; }
+  #hands thead { display: none; }
+  #hands tr { border: 1px solid #d0d7de; border-radius: 6px; margin: 0 0 .6em; padding: .3em .5em; }
+  #hands td { border: 0; padding: .1em 0; display: flex; justify-content: space-between; gap: 1em;
+              text-align: right; }
+  #hands td::before { content: attr(data-label); color: #57606a; text-align: left; }
+  table.game { width: 100%; }
+}
 @media print {
   body { margin: 0; max-width: none; font-size: 11pt; }
   h2 { break-after: avoid; } table, figure, .hand { break-inside: avoid; }
@@ -314,20 +345,27 @@ def _cards(cards: tuple[tuple[str, int], ...]) -> str:
 
 def _game_block(ex: Export, number: int, v: Verdict) -> str:
     """One hand's points with their reasons and the game count card by card."""
+    sale = sale_words(v.auction)
     parts = [f'<section class="hand" id="hand-{number}"><h3>Hand {number}: {_e(v.bid.player)} bid '
              f'{_e(v.bid.label)}, trump {_e(v.trump)}, '
              f'<span class="{"made" if v.bid.made else "set"}">{"made" if v.bid.made else "set"}</span></h3>']
-    if v.awards:
-        parts.append("<ul>" + "".join(f"<li>{_e(a.point)}: {_e(a.reason)}</li>" for a in v.awards) + "</ul>")
+    if sale:
+        parts.append(f'<p class="why">{_e(sale)}</p>')
+    g = v.game
+    items = [f"<li>{_e(a.point)}: {_e(a.reason)}</li>" for a in v.awards if g is None or a.point != ex.game_id]
+    line = game_line(v.to_json()["game"])
+    if line is not None:  # game always said, a tie included
+        items.append(f'<li class="game-line">{_e(line)}</li>')
+    if items:
+        parts.append("<ul>" + "".join(items) + "</ul>")
     else:
         parts.append('<p class="why">No points were won.</p>')
-    g = v.game
     if g is not None and g.cards:
         rows = "".join(f'<tr><th scope="row">{_e(s)}</th><td>{_cards(g.cards.get(s, ()))}</td>'
                        f'<td class="n">{g.counts.get(s, 0)}</td></tr>' for s in ex.sides)
         parts.append(f'<table class="game"><thead><tr><th>side</th><th>counting cards</th><th>game count</th></tr>'
                      f"</thead><tbody>{rows}</tbody></table>")
-    if g is not None and g.side is None:  # a won game is in the list above; say why nobody scored it
+    if g is not None:  # why game went where it did (or to nobody)
         parts.append(f'<p class="why">{_e(g.reason)}</p>')
     for line in v.settlement:
         parts.append(f'<p class="why">{_e(line)}</p>')
@@ -347,14 +385,13 @@ def to_html(ex: Export) -> str:
     rows = []
     for h, hand in zip(st.hands, ex.record.hands, strict=True):
         v = h.verdict
-        won = _winners(v)
+        won = _winners(ex, v)
         res = "made" if v.bid.made else "set"
-        cells = ([f'<td class="n">{h.number}</td>', f"<td>{_e(hand.dealer)}</td>",
-                  f"<td>{_e(v.bid.player)} {_e(v.bid.label)}</td>", f"<td>{_e(v.trump)}</td>"]
-                 + [f"<td>{_e(won.get(p, ''))}</td>" for p in ex.point_ids]
-                 + [f'<td class="{res}">{res}</td>']
-                 + [f'<td class="n">{_signed(v.delta[s])}</td>' for s in ex.sides]
-                 + [f'<td class="n">{h.scores[s]}</td>' for s in ex.sides])
+        values = ([(str(h.number), "n"), (hand.dealer, ""), (f"{v.bid.player} {v.bid.label}", ""), (v.trump, "")]
+                  + [(won.get(p, ""), "") for p in ex.point_ids] + [(res, res)]
+                  + [(_signed(v.delta[s]), "n") for s in ex.sides] + [(str(h.scores[s]), "n") for s in ex.sides])
+        cells = [f'<td data-label="{_e(label)}"' + (f' class="{cls}"' if cls else "") + f">{_e(text)}</td>"
+                 for label, (text, cls) in zip(head, values, strict=True)]
         rows.append(f'<tr class="hand-row" data-hand="{h.number}">' + "".join(cells) + "</tr>")
     body = [
         "<!DOCTYPE html>",

@@ -14,6 +14,7 @@ from pitchkeeper.game.vocabulary import target_words
 from pitchkeeper.show import history as narrow
 from pitchkeeper.show import palette, scorecard
 from pitchkeeper.show.ansi import Console, Text, grid, signed, suit
+from pitchkeeper.words.verdict import changes, points_line, sale_tag
 
 
 def verdict(v: Any, table: Any) -> None:
@@ -21,14 +22,15 @@ def verdict(v: Any, table: Any) -> None:
     scorecard.draw(v, table, breakdown=False)
 
 
-def draw(st: dict[str, Any], last: bool = False) -> None:
-    """The scoreboard, drawn from `status --json` data."""
+def draw(st: dict[str, Any], last: bool = False, preview: bool = False) -> None:
+    """The scoreboard, drawn from `status --json` data. `preview`: of a hand not yet saved (`play` before
+    "save this hand?"): a win is what saving it would do, not yet the game's end."""
     rows: list[list[Any]] = [["side"] + (["players"] if st["teams"] else []) + ["score", "needs", ""]]
     for s, v in st["scores"].items():
         need = st["needed"][s]
         flag = Text("in the hole", style=palette.BAD) if v < 0 else Text("")
         if st["winner"] == s:
-            flag = Text("winner", style=palette.WINNER)
+            flag = Text("would win" if preview else "winner", style=palette.WINNER)
         cells: list[Any] = [Text(s, style="bold")] + ([" & ".join(st["sides"][s])] if st["teams"] else [])
         rows.append([*cells, Text(*palette.score(v)), str(need) if need else "out", flag])
     out = Console()
@@ -42,13 +44,15 @@ def draw(st: dict[str, Any], last: bool = False) -> None:
         out.print(line)
     h = st["last_hand"]
     if last and h:
-        pts = ", ".join(f"{a['point']} {a['side']}" for a in h["awards"]) or "no points"
+        pts = points_line(h)
         delta = ", ".join(f"{s} {d:+d}" for s, d in h["delta"].items())
         made = h["bid"]["made"]
         out.print(Text.assemble(("last hand ", "dim"), f"{h['number']}: {h['bid']['player']} bid "
                                 f"{h['bid']['amount']} in {h['trump']}, ", palette.made(made),
                                 f"; {pts}; {delta}"))
-    if st["winner"]:
+    if st["winner"] and preview:
+        out.print(Text.assemble("if this hand is saved, ", (st["winner"], palette.WINNER), f" wins - {st['reason']}"))
+    elif st["winner"]:
         out.print(Text.assemble(("winner: ", "bold"), (st["winner"], palette.WINNER),
                                 f" on hand {st['won_on_hand']} - {st['reason']}"))
         out.print(Text("start the next game with: pitchkeeper new --rematch", style="dim"))
@@ -70,18 +74,21 @@ NARROW = 72  # below this many columns, `history` draws each hand as stacked lin
 
 def history(k: Any, state: Any) -> None:
     """`history`: the match hand by hand, with each side's running score and change; in a narrow
-    terminal (a phone), each hand as a few short lines rather than columns cut to pieces."""
+    terminal (a phone), each hand as a few short lines rather than columns cut to pieces. Every point is
+    named, game always (a tie too), and a sale of the pitch."""
     out = Console()
     head = f"{shown(k.ruleset.name)} {target_words(k.ruleset.settings['win']['reach'], state.target)}"
+    game_id = k.ruleset.game_point.id if k.ruleset.game_point else "game"
     if out.width < NARROW:
-        for line in narrow.lines(state, k.record, head, shown(k.path), out.width):
+        for line in narrow.lines(state, k.record, head, shown(k.path), out.width, game_id):
             out.print(line)
     else:
         rows: list[list[Any]] = [["#", "dealer", "bid", "trump", "points", *state.scores]]
         for h, hand in zip(state.hands, k.record.hands, strict=True):
             v = h.verdict
-            bid = Text.assemble(f"{v.bid.player} {v.bid.label} ", palette.made(v.bid.made))
-            pts = Text(", ".join(f"{a.point}:{a.side}" for a in v.awards), style=palette.DIM)
+            tag = sale_tag(v.auction)
+            bid = Text.assemble(f"{v.bid.player} {v.bid.label}{' ' + tag if tag else ''} ", palette.made(v.bid.made))
+            pts = Text(points_line(v.to_json(), game_id=game_id), style=palette.DIM)
             cells = [Text.assemble((str(h.scores[s]), "bold"), " ", signed(v.delta[s])) for s in state.scores]
             rows.append([str(h.number), hand.dealer, bid, suit(v.trump), pts, *cells])
         out.print(Text(f"{head}  {shown(k.path)}", style="bold"))
@@ -93,13 +100,12 @@ def history(k: Any, state: Any) -> None:
 
 
 def change(before: Any, after: Any, number: int) -> None:
-    """`edit`: hand `number` and the scores, before and after the correction."""
+    """`edit`: hand `number` and the scores, before and after the correction, and what changes in words."""
     old, new = before.hands[number - 1], after.hands[number - 1]
 
     def summary(h: Any) -> str:
         v = h.verdict
-        pts = ", ".join(f"{a.point}:{a.side}" for a in v.awards) or "-"
-        return f"{v.bid.player} {v.bid.label} in {v.trump}, {'made' if v.bid.made else 'set'}; {pts}"
+        return f"{v.bid.player} {v.bid.label} in {v.trump}, {'made' if v.bid.made else 'set'}; {points_line(v.to_json())}"
 
     rows: list[list[Any]] = [["", "before", "after"]]
     for s in before.scores:
@@ -121,5 +127,9 @@ def change(before: Any, after: Any, number: int) -> None:
             lines += Text(f"{name:<{label}}{text}").wrap(out.width, indent=label)
         lines += grid(rows, width=out.width)
     for line in lines:
+        out.print(line, wrap=False)
+    what = changes(old.verdict.to_json(), new.verdict.to_json())
+    head = Text("what changes: ", style="bold")
+    for line in head.append_text(Text("; ".join(what) or "nothing")).wrap(out.width, indent=2):
         out.print(line, wrap=False)
 

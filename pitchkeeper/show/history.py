@@ -7,17 +7,20 @@ from typing import Any
 
 from pitchkeeper.game.cards import SUIT_SYMBOLS
 from pitchkeeper.show.ansi import Text, signed
+from pitchkeeper.words.verdict import points_line, sale_words
 
 
-def lines(state: Any, record: Any, head: str, where: str, width: int) -> list[Text]:
-    """The match hand by hand: who dealt and bid, the points, each side's change and total."""
+def lines(state: Any, record: Any, head: str, where: str, width: int, game_id: str = "game") -> list[Text]:
+    """The match hand by hand: who dealt and bid (and a sale of the pitch), every point (game always said,
+    a tie too), each side's change and total."""
     out = Text(head, style="bold").wrap(width) + Text(where, style="dim").wrap(width, indent=0)
     for h, hand in zip(state.hands, record.hands, strict=True):
         v = h.verdict
         made = ("made", "green") if v.bid.made else ("set", "red")
-        out += Text.assemble((f"{h.number:>2} ", "bold"), f"{hand.dealer} dealt; {v.bid.player} bid {v.bid.label} "
-                             f"{SUIT_SYMBOLS[v.trump]} ", made).wrap(width, indent=3)
-        pts = ", ".join(f"{a.point} {a.side}" for a in v.awards) or "no points"
+        sale = sale_words(v.auction)
+        out += Text.assemble((f"{h.number:>2} ", "bold"), f"{hand.dealer} dealt; " + (f"{sale}; " if sale else "")
+                             + f"{v.bid.player} bid {v.bid.label} {SUIT_SYMBOLS[v.trump]} ", made).wrap(width, indent=3)
+        pts = points_line(v.to_json(), game_id=game_id)
         out += Text.assemble("   ", (pts, "dim")).wrap(width, indent=3)
         scores = Text("   ").join(Text.assemble((f"{s} {h.scores[s]}", "bold"), " ", signed(v.delta[s]))
                                   for s in state.scores)

@@ -27,6 +27,12 @@ table { border-collapse: collapse; } td, th { border: 1px solid #999; padding: .
 .out { color: #555; }
 @media print { body { margin: 0; } .noprint { display: none; } }
 @media screen { .card { border-bottom: 2px dashed #bbb; } }
+/* a phone (390 px): the standings fit the screen, no sideways scrolling; a long name wraps */
+@media screen and (max-width: 40em) {
+  body { margin: .75rem; } h1, p, td, th { overflow-wrap: anywhere; }
+  table.standings { width: 100%; } table.standings td, table.standings th { padding: .3rem .35rem; }
+  .sheet td { min-width: 0; }
+}
 """
 
 

@@ -3,7 +3,14 @@
 - `/` the scoreboard (a TV, a tablet), `/board` its live part (fetched again on each event);
 - `/enter` the entry page for a phone: bidder, amount, trump, every point answered, the verdict shown
   before it is saved; undo; correcting an earlier hand (`/enter/hand/N`);
-- `/api/match`, `POST /api/hands`, `DELETE /api/hands/last` (and `PUT /api/hands/N`), `/api/events`.
+- `/api/match`, `POST /api/hands`, `DELETE /api/hands/last` (and `PUT /api/hands/N`), `/api/events`,
+  `POST /api/matches` (the table's next game).
+
+Without --match it serves the table, not one file: the data folder's current match, followed to the
+next game however it is started. No write is made against a stale view: `GET /api/match` gives the
+version as its ETag, every write may send `If-Match` (412 when the log changed since) and a new hand
+its number (`"hand": N`, 409 when N is not the next); the pages always send both, and the check is the
+Logbook's, under the log's lock.
 
 A front end only: it parses, calls the library, shows. Every write is the Logbook's (lock, check,
 atomic write); this server also writes one at a time, so each write gets its own event.
@@ -13,8 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -31,12 +36,14 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game import rulesets
+from pitchkeeper.logbook.book import NotNext, Stale
+from pitchkeeper.web import entry, view
 from pitchkeeper.web import form as entry_form
-from pitchkeeper.web import view
 from pitchkeeper.web.body import checked, form_pairs, parse_json
 from pitchkeeper.web.events import Hub
 from pitchkeeper.web.guard import CLIENT_COOKIE, COOKIE_DAYS, PIN_HEADER, SESSION_COOKIE, Guard, same_origin
-from pitchkeeper.web.served import Served, Snapshot
+from pitchkeeper.web.served import OneMatch, Served, Snapshot
 from pitchkeeper.web.shield import LOOPBACK_NAMES, Shield
 
 HERE = Path(__file__).parent
@@ -54,8 +61,8 @@ class Site:
     """One run of `serve`: the match, its watcher, the PIN, and the templates."""
 
     def __init__(self, path: Path, pin: str, poll: float = 0.05, entry_url: str | None = None,
-                 secret: bytes | None = None) -> None:
-        self.served = Served(path)
+                 secret: bytes | None = None, follow: bool = False) -> None:
+        self.served = Served(path, follow)
         self.guard = Guard(pin, secret)
         self.hub = Hub(self.served.path, self.served.event, poll)
         self.write_lock = asyncio.Lock()
@@ -75,16 +82,8 @@ class Site:
         return HTMLResponse(html, status_code=status, headers=page_headers())
 
     def board_context(self, s: Snapshot) -> dict[str, Any]:
-        labels = {r.id: entry_form.point_words(r) for r in s.ruleset.points}
-        last = s.state["hands"][-1] if s.state["hands"] else None
-        return {
-            "board": s.board, "state": s.state, "version": s.version, "sides": view.sides(s.board),
-            "chart": view.chart(s.state, s.board), "title": title_of(s),
-            "last": last, "last_lines": view.verdict_lines(last, labels, dealt_points(s)) if last else [],
-            "bid_line": view.bid_line(last) if last else "",
-            "reach_words": "must pass" if s.board["reach"] == "exceed" else "to",
-            "entry_url": self.entry_url, "entry_qr": self.entry_qr,
-        }
+        return {**view.board_context(s), "entry_url": self.entry_url, "entry_qr": self.entry_qr,
+                "follow": self.served.follow}
 
     # -- writing: one at a time in this server; each write's event goes out before the next write
 
@@ -95,17 +94,6 @@ class Site:
                 return await run_in_threadpool(fn, *args)
             finally:
                 self.hub.check()
-
-
-def dealt_points(s: Snapshot) -> frozenset[str]:
-    """The points this ruleset gives to the player dealt the card (said "was dealt", as at the CLI)."""
-    return frozenset(r.id for r in s.ruleset.points if r.to == "dealt")
-
-
-def title_of(s: Snapshot) -> str:
-    """The match's own title, or who plays whom ("Us vs Them"); the ruleset is named under it."""
-    sides = list(s.board["scores"])
-    return s.board.get("title") or (" vs ".join(sides) if len(sides) <= 4 else s.ruleset.name)
 
 
 def page_headers() -> dict[str, str]:
@@ -156,22 +144,40 @@ async def json_body(request: Request) -> dict[str, Any]:
     return data
 
 
+def etag(version: str) -> dict[str, str]:
+    return {"ETag": f'"{version}"'}
+
+
+def if_match(request: Request) -> str | None:
+    """The version a write is made against (`If-Match: "VERSION"`), or None (no header, or `*`)."""
+    raw = request.headers.get("if-match")
+    if raw is None:
+        return None
+    tag = raw.split(",")[0].strip().removeprefix("W/").strip().strip('"')
+    return None if tag == "*" else tag
+
+
 async def api_match(request: Request) -> Response:
     s = await site_of(request).snapshot()
-    return JSONResponse(s.match_json())
+    return JSONResponse(s.match_json(), headers=etag(s.version))
 
 
-async def hand_body(request: Request, number: int | None) -> dict[str, Any]:
-    """The JSON hand, its shape checked (hand `number`, or the next one) before the library judges it."""
+async def hand_body(request: Request, number: int | None) -> tuple[dict[str, Any], int | None]:
+    """The JSON hand, its shape checked (hand `number`, or the next one) before the library judges it; and
+    the number the client says it records (`"hand": N`), if it says one."""
     site = site_of(request)
     hand = await json_body(request)
+    said = hand.pop("hand", None)
+    if said is not None and (isinstance(said, bool) or not isinstance(said, int) or said < 1):
+        raise PitchError(f"expected the number of the hand being recorded (1, 2, ...), got {json.dumps(said)}", "hand")
     s = await site.snapshot()
-    n = number if number is not None else len(s.state["hands"]) + 1
-    return checked(hand, n, list(s.table.sides), list(s.table.players))
+    n = number if number is not None else said if said is not None else s.count + 1
+    return checked(hand, n, list(s.table.sides), list(s.table.players)), said
 
 
 def api_write_error(site: Site, e: PitchError) -> JSONResponse:
-    """400 with the one line, the log named by its file name (the server's own paths are not the client's)."""
+    """400 with the one line, the log named by its file name (the server's own paths are not the client's);
+    412 (with the version now) for a write against a stale view, 409 for a hand that is not the next."""
     path = site.served.path
     given = e.where or ""
     where = given.replace(str(path), path.name) if str(path) in given else \
@@ -179,7 +185,11 @@ def api_write_error(site: Site, e: PitchError) -> JSONResponse:
     message = e.message.replace(str(path), path.name)
     if where and where.startswith(path.name) and "nothing was written" not in message:
         message += " (nothing was written)"
-    return api_error(one_line(PitchError(message, where)))
+    line = one_line(PitchError(message, where))
+    if isinstance(e, Stale):
+        return JSONResponse({"error": line, "version": e.version}, status_code=412,
+                            headers=etag(e.version) if e.version else None)
+    return api_error(line, 409 if isinstance(e, NotNext | OneMatch) else 400)
 
 
 async def api_post_hand(request: Request) -> Response:
@@ -188,8 +198,8 @@ async def api_post_hand(request: Request) -> Response:
         return refused
     site = site_of(request)
     try:
-        hand = await hand_body(request, None)
-        state = await site.write(site.served.append, hand)
+        hand, said = await hand_body(request, None)
+        state = await site.write(site.served.append, hand, if_match(request), said)
     except PitchError as e:
         return api_write_error(site, e)
     return JSONResponse(state, status_code=201)
@@ -203,8 +213,8 @@ async def api_put_hand(request: Request) -> Response:
     site = site_of(request)
     try:
         n = int(request.path_params["number"])
-        hand = await hand_body(request, n)
-        state = await site.write(site.served.replace, n, hand)
+        hand, _ = await hand_body(request, n)
+        state = await site.write(site.served.replace, n, hand, if_match(request))
     except PitchError as e:
         return api_write_error(site, e)
     return JSONResponse(state)
@@ -216,10 +226,27 @@ async def api_drop_last(request: Request) -> Response:
         return refused
     site = site_of(request)
     try:
-        state = await site.write(site.served.drop_last)
+        state = await site.write(site.served.drop_last, if_match(request))
     except PitchError as e:
         return api_write_error(site, e)
     return JSONResponse(state)
+
+
+async def api_new_match(request: Request) -> Response:
+    """The table's next game (spec section 7): it becomes the match served, and every open page follows."""
+    refused = pin_refused(request)
+    if refused:
+        return refused
+    site = site_of(request)
+    if not site.served.follow:
+        return api_write_error(site, OneMatch("this server serves one match (serve --match FILE): it starts no "
+                                              "other; start the next game with `pitchkeeper new` and serve it"))
+    try:
+        body = await json_body(request)
+        state = await site.write(site.served.new_match, body, if_match(request))
+    except PitchError as e:
+        return api_write_error(site, e)
+    return JSONResponse(state, status_code=201)
 
 
 async def api_events(request: Request) -> Response:
@@ -251,6 +278,16 @@ async def strip_part(request: Request) -> Response:
     return site.render("_strip.html", **site.board_context(s))
 
 
+async def hands_part(request: Request) -> Response:
+    """The entry page's list of hands, fetched again on each event (the form above it is left alone)."""
+    site = site_of(request)
+    s = await site.snapshot()
+    client, new = client_id(request)
+    resp = site.render("_hands.html", hand_list=view.hand_rows(s), count=s.count, version=s.version,
+                       csrf=site.guard.csrf_token(client), confirm_undo=False)
+    return with_cookies(resp, request, client, new)
+
+
 # ---------------------------------------------------------------------------
 # the entry page (a phone): PIN once, then hands; every form carries the CSRF token
 
@@ -275,24 +312,24 @@ def with_cookies(response: Response, request: Request, client: str, new: bool, s
     return response
 
 
-def checked_digest(site: Site, answers: entry_form.Answers, number: int | None, hands: int) -> str:
-    """A signature of the answers a verdict was shown for: Save writes only what was checked."""
-    payload = json.dumps([answers.fields(), number, hands])
-    return hmac.new(site.guard.secret, payload.encode(), hashlib.sha256).hexdigest()
-
-
 async def entry_page(request: Request, *, answers: entry_form.Answers | None = None, number: int | None = None,
-                     error: str | None = None, preview: dict[str, Any] | None = None, notice: str | None = None,
-                     status: int = 200, confirm_undo: bool = False) -> Response:
-    """The PIN page or the hand form, with any message. A form shown again with its message is a 200
-    (Chromium logs every 4xx page as a console error); the JSON interface keeps its 400/401."""
+                     error: PitchError | str | None = None, preview: dict[str, Any] | None = None,
+                     notice: str | None = None, status: int = 200, confirm_undo: bool = False,
+                     basis: tuple[str, int] | None = None, s: Snapshot | None = None,
+                     new_game: Any = None) -> Response:
+    """The PIN page or the hand form, with any message placed at its question. A form shown again with its
+    message is a 200 (Chromium logs every 4xx page as a console error); the JSON interface keeps its 4xx.
+
+    `basis`: the version of the log and the hand number the answers were made against (sent back with
+    the form, so a hand saved meanwhile by another device is noticed at Check and at Save); a fresh
+    form's is the log as it stands."""
     site = site_of(request)
     client, new = client_id(request)
-    s = await site.snapshot()
+    s = s or await site.snapshot()
     token = site.guard.csrf_token(client)
     if not site.guard.session_ok(request.cookies.get(SESSION_COOKIE)):
         resp = site.render("pin.html", status=status if error else 200, csrf=token, error=error,
-                           title=site.board_context(s)["title"])
+                           title=view.title_of(s))
         return with_cookies(resp, request, client, new)
     f = entry_form.build(s.ruleset, s.table)
     if answers is None:
@@ -300,16 +337,23 @@ async def entry_page(request: Request, *, answers: entry_form.Answers | None = N
         if number is not None:
             answers, notice2 = entry_form.answers_of(s.hands[number - 1], f)
             notice = notice or notice2
-    saved = request.query_params.get("saved")
-    undone = request.query_params.get("undone")
-    recorded_dealer = s.hands[number - 1].get("dealer") if number is not None else None
-    hands = [{"number": i + 1, "line": view.bid_line(h), "scores": h["scores"]} for i, h in enumerate(s.state["hands"])]
+    if preview is not None:
+        basis = (preview["version"], preview["number"])
+    version, hand_no = basis or (s.version, s.count + 1)
+    q = request.query_params
+    fresh = q.get("v") == s.version  # a "saved" or "undone" flash only while the log is as that write left it
+    problem = entry_form.problem(error, f, answers) if error is not None else None
     ctx = {
-        **site.board_context(s), "form": f, "a": answers, "number": number, "error": error, "preview": preview,
-        "notice": notice, "csrf": token, "saved": saved if (saved or "").isdigit() else None,
-        "undone": undone if (undone or "").isdigit() else None, "recorded_dealer": recorded_dealer,
-        "hand_list": list(reversed(hands)),
-        "next_dealer": s.board["next_dealer"], "count": len(s.state["hands"]), "confirm_undo": confirm_undo,
+        **site.board_context(s), "form": f, "a": answers, "number": number, "problem": problem, "preview": preview,
+        "notice": notice, "csrf": token, "saved": q.get("saved") if fresh and (q.get("saved") or "").isdigit() else None,
+        "undone": q.get("undone") if fresh and (q.get("undone") or "").isdigit() else None,
+        "started": q.get("started") if fresh else None,
+        "recorded_dealer": s.hands[number - 1].get("dealer") if number is not None else None,
+        "hand_list": view.hand_rows(s), "next_dealer": s.board["next_dealer"], "count": s.count,
+        "confirm_undo": confirm_undo, "basis_version": version, "basis_hand": hand_no,
+        "auction": entry.auction_view(s, answers, number) if not s.won or number is not None else None,
+        "next_game": entry.next_game(s) if s.won else None, "new_game": new_game,
+        "rulesets": rulesets.builtin_names(),
     }
     return with_cookies(site.render("entry.html", status=status, **ctx), request, client, new)
 
@@ -379,13 +423,6 @@ def _number(form: Any, key: str = "number") -> int | None:
     return int(n) if isinstance(n, str) and n.isascii() and n.isdigit() and len(n) < 9 else None
 
 
-def _where_less(message: str, path: Path) -> str:
-    """A message for the page: the log's file name is noise on a phone."""
-    for prefix in (f"{path}: ", f"{path}:"):
-        message = message.replace(prefix, "")
-    return message
-
-
 async def writing_form(request: Request) -> tuple[Any, Response | None]:
     """A form that may write: the form guard's checks, then a session opened with the PIN (else the
     PIN page)."""
@@ -396,7 +433,11 @@ async def writing_form(request: Request) -> tuple[Any, Response | None]:
 
 
 async def enter_check(request: Request, save: bool = False) -> Response:
-    """Judge the answers (nothing written) and show the verdict with a Save button; or save them."""
+    """Judge the answers (nothing written) and show the verdict with a Save button; or save them.
+
+    The form says which log it was made against (`version`) and which hand it enters (`hand`): when
+    another device saved that hand meanwhile, this phone is shown what was saved beside what it entered
+    and asked - discard mine, or record mine as the next hand - never saving the same hand twice."""
     site = site_of(request)
     form, refused = await writing_form(request)
     if refused:
@@ -405,56 +446,80 @@ async def enter_check(request: Request, save: bool = False) -> Response:
     number = _number(form)
     f = entry_form.build(s.ruleset, s.table)
     answers = entry_form.read(form, form.getlist)
-    count = len(s.state["hands"])
+    seen = str(form.get("version") or "") or s.version
+    hand_no = _number(form, "hand") or s.count + 1
+    if form.get("match") not in (None, s.match):
+        return await entry_page(request, s=s, notice="A new game was started on another device, so this page is "
+                                "for that game now; the hand you were entering was not saved.")
+    if number is not None and not 1 <= number <= s.count:
+        return await entry_page(request, s=s, notice=f"Hand {number} is no longer in the match (it was undone on "
+                                "another device): nothing was saved.")
+    basis = (seen, hand_no)
     try:
         hand = entry_form.to_hand(answers, f)
-        seen = _number(form, "hands")  # the hands the log had when the verdict was shown
-        if save and seen is not None and form.get("checked") == checked_digest(site, answers, number, seen):
-            if number is None and count != seen and form.get("again") != "1":
-                # someone else saved a hand since this verdict was shown: show it again, ask once more
-                change = await run_in_threadpool(site.served.preview_append, hand)
-                notice: str | None = (f"Hand {count} was saved from another device since you checked this one. "
-                          "If this is a different hand, save it; if it is the same, go back to the scoreboard.")
-                return await entry_page(request, answers=answers, number=number, notice=notice,
-                                        preview=preview_of(site, s, change, number, answers, again=True))
+    except PitchError as e:
+        return await entry_page(request, s=s, answers=answers, number=number, error=e, basis=basis)
+    if number is None and seen != s.version and s.count >= hand_no:
+        return await conflict_page(request, s, answers, hand, hand_no)
+    if save and form.get("checked") == entry.digest(site.guard.secret, answers, number, seen, hand_no):
+        try:
             if number is None:
-                await site.write(site.served.append, hand)
-                done = count + 1
+                await site.write(site.served.append, hand, seen, hand_no)
             else:
-                await site.write(site.served.replace, number, hand)
-                done = number
-            return RedirectResponse(f"/enter?saved={done}", status_code=303)
+                await site.write(site.served.replace, number, hand, seen)
+        except (Stale, NotNext):
+            s = await site.snapshot()
+            if number is None and s.count >= hand_no:
+                return await conflict_page(request, s, answers, hand, hand_no)
+            notice: str | None = ("The match changed on another device since you checked this hand: here it is "
+                                  "checked again; save it if it is still right.")
+            return await check_page(request, s, answers, hand, number, notice)
+        except PitchError as e:
+            return await entry_page(request, s=s, answers=answers, number=number, error=e, basis=basis)
+        version = await run_in_threadpool(lambda: site.served.book().version)
+        return RedirectResponse(f"/enter?saved={number or hand_no}&v={version}", status_code=303)
+    notice = "The answers changed since the verdict was shown: check this one, then save." if save else None
+    if number is None and seen != s.version and hand_no != s.count + 1:
+        notice = (f"The match changed on another device since this page was opened: this is hand {s.count + 1} "
+                  "now.")
+    return await check_page(request, s, answers, hand, number, notice)
+
+
+async def check_page(request: Request, s: Snapshot, answers: entry_form.Answers, hand: Any, number: int | None,
+                     notice: str | None) -> Response:
+    """The verdict of the answers against the log as it stands, with the Save button (its form says so)."""
+    site = site_of(request)
+    try:
         if number is None:
-            change = await run_in_threadpool(site.served.preview_append, hand)
+            change = await run_in_threadpool(site.served.preview_append, hand, s.version)
         else:
             change = await run_in_threadpool(site.served.preview_replace, number, hand)
+    except Stale:  # written meanwhile, between the look and the check: check against the log as it is now
+        return await check_page(request, await site.snapshot(), answers, hand, number, notice)
     except PitchError as e:
-        return await entry_page(request, answers=answers, number=number,
-                                error=_where_less(one_line(e), site.served.path))
-    notice = "The answers changed since the verdict was shown: check this one, then save." if save else None
-    return await entry_page(request, answers=answers, number=number, notice=notice,
-                            preview=preview_of(site, s, change, number, answers))
+        return await entry_page(request, s=s, answers=answers, number=number, error=e)
+    checked = entry.digest(site.guard.secret, answers, number, s.version, change.number)
+    return await entry_page(request, s=s, answers=answers, number=number, notice=notice,
+                            preview=entry.preview(s, change, number, checked))
 
 
-def preview_of(site: Site, s: Snapshot, change: Any, number: int | None, answers: entry_form.Answers,
-               again: bool = False) -> dict[str, Any]:
-    """The verdict of the hand being entered, and what it does to the match, for the page."""
-    labels = {r.id: entry_form.point_words(r) for r in s.ruleset.points}
-    state = change.state.to_json()
-    n = change.number
-    hand = state["hands"][n - 1]
-    count = len(state["hands"]) - (1 if number is None else 0)
-    # the hand's own row adds up: the totals before it, its change, the totals after it; a correction
-    # also shows the match's totals now and as they become (every later hand replayed)
-    before_hand = state["hands"][n - 2]["scores"] if n > 1 else {side: 0 for side in hand["scores"]}
-    return {
-        "number": n, "correcting": number is not None, "bid_line": view.bid_line(hand),
-        "lines": view.verdict_lines(hand, labels, dealt_points(s)), "delta": hand["delta"], "before_hand": before_hand,
-        "after_hand": hand["scores"], "scores": state["scores"], "later": number is not None and n < count,
-        "before": s.state["scores"], "winner": state["winner"], "reason": state["reason"],
-        "colours": view.colour_of(s.board),
-        "checked": checked_digest(site, answers, number, count), "hands": count, "again": again,
-    }
+async def conflict_page(request: Request, s: Snapshot, answers: entry_form.Answers, hand: Any,
+                        saved_as: int) -> Response:
+    """Hand N was saved by another device while this one entered it: both shown, and the question."""
+    site = site_of(request)
+    notice = f"Hand {saved_as} was saved on another device while you were entering it."
+    try:
+        change = await run_in_threadpool(site.served.preview_append, hand, s.version)
+    except Stale:
+        return await conflict_page(request, await site.snapshot(), answers, hand, saved_as)
+    except PitchError as e:  # yours cannot be the next hand (the game was won, say): only discard is left
+        return await entry_page(request, s=s, answers=answers, notice=notice, error=e,
+                                preview={"conflict": entry.conflict(s, saved_as, None), "version": s.version,
+                                         "number": s.count + 1, "only_discard": True})
+    checked = entry.digest(site.guard.secret, answers, None, s.version, change.number)
+    p = entry.preview(s, change, None, checked)
+    p["conflict"] = entry.conflict(s, saved_as, p)
+    return await entry_page(request, s=s, answers=answers, notice=notice, preview=p)
 
 
 async def enter_save(request: Request) -> Response:
@@ -469,9 +534,50 @@ async def enter_correct(request: Request) -> Response:
     site = site_of(request)
     s = await site.snapshot()
     n = request.path_params["number"]
-    if not 1 <= n <= len(s.state["hands"]):
+    if not 1 <= n <= s.count:
         raise HTTPException(404, f"there is no hand {n}")
-    return await entry_page(request, number=n)
+    return await entry_page(request, number=n, s=s)
+
+
+async def enter_auction(request: Request) -> Response:
+    """One tap in the auction (nothing written): the page again with the call added - whoever speaks next -
+    and, once the auction is whole, its bidder and bid filled in."""
+    site = site_of(request)
+    form, refused = await writing_form(request)
+    if refused:
+        return refused
+    s = await site.snapshot()
+    number = _number(form)
+    answers = entry_form.read(form, form.getlist)
+    basis = (str(form.get("version") or "") or s.version, _number(form, "hand") or s.count + 1)
+    error: PitchError | None = None
+    try:
+        answers = entry.tap(s, answers, number, str(form.get("call") or ""))
+    except PitchError as e:
+        error = PitchError(e.message, "auction")
+    return await entry_page(request, s=s, answers=answers, number=number, error=error, basis=basis)
+
+
+async def enter_next(request: Request) -> Response:
+    """"Next game" after a win: the same seats (the deal passed on), or new players, ruleset or teams. The
+    table's next game: the scoreboard and every open page move to it."""
+    site = site_of(request)
+    form, refused = await writing_form(request)
+    if refused:
+        return refused
+    s = await site.snapshot()
+    seen = str(form.get("version") or "") or None
+    body: dict[str, Any] = {"rematch": True}
+    try:
+        if form.get("how") == "new":
+            body = entry.new_match_body(form)
+        await site.write(site.served.new_match, body, seen)
+    except Stale:
+        return RedirectResponse(f"/enter?started=elsewhere&v={(await site.snapshot()).version}", status_code=303)
+    except PitchError as e:
+        return await entry_page(request, s=s, error=PitchError(e.message, f"ng.{e.where or ''}"),
+                                new_game=form if body.get("rules") is not None else None)
+    return RedirectResponse(f"/enter?started=here&v={(await site.snapshot()).version}", status_code=303)
 
 
 async def enter_undo(request: Request) -> Response:
@@ -481,19 +587,19 @@ async def enter_undo(request: Request) -> Response:
     if refused:
         return refused
     s = await site.snapshot()
-    count = len(s.state["hands"])
     if form.get("confirm") != "1":
-        if not count:
-            return await entry_page(request, error="There is no hand to undo.")
-        return await entry_page(request, confirm_undo=True)
-    if str(count) != form.get("hands"):
-        return await entry_page(request, error="The match changed meanwhile: look at the last hand again before "
-                                               "undoing it.")
+        if not s.count:
+            return await entry_page(request, s=s, error="There is no hand to undo.")
+        return await entry_page(request, s=s, confirm_undo=True)
     try:
-        await site.write(site.served.drop_last)
+        await site.write(site.served.drop_last, str(form.get("version") or "") or None)
+    except Stale:
+        return await entry_page(request, error="The match changed on another device meanwhile: look at the last "
+                                               "hand again before undoing it.")
     except PitchError as e:
-        return await entry_page(request, error=_where_less(one_line(e), site.served.path))
-    return RedirectResponse(f"/enter?undone={count}", status_code=303)
+        return await entry_page(request, s=s, error=e)
+    version = await run_in_threadpool(lambda: site.served.book().version)
+    return RedirectResponse(f"/enter?undone={s.count}&v={version}", status_code=303)
 
 
 # ---------------------------------------------------------------------------
@@ -542,26 +648,31 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
 
 
 def create_app(path: str | Path, pin: str, *, poll: float = 0.05, allowed_hosts: list[str] | None = None,
-               entry_url: str | None = None, secret: bytes | None = None) -> Starlette:
-    """The ASGI app of one match. `allowed_hosts`: the names and addresses it answers to, besides the
+               entry_url: str | None = None, secret: bytes | None = None, follow: bool = False) -> Starlette:
+    """The ASGI app of the table (`follow`: the data folder's current match, `path` being the current one
+    now) or of one match (`path`). `allowed_hosts`: the names and addresses it answers to, besides the
     address each connection came in on (None: this machine's loopback names; web.shield). `entry_url`:
     the entry page's address on the local network, shown on the scoreboard with a QR code to scan.
     `secret`: the table's kept signing secret (web.keys; None: a new one, for this app only)."""
-    site = Site(Path(path), pin, poll, entry_url, secret)
+    site = Site(Path(path), pin, poll, entry_url, secret, follow)
     routes = [
         Route("/", scoreboard_page),
         Route("/board", board_part),
         Route("/strip", strip_part),
         Route("/enter", enter_home),
+        Route("/enter/hands", hands_part),
         Route("/enter/pin", enter_pin, methods=["POST"]),
         Route("/enter/check", enter_check, methods=["POST"]),
         Route("/enter/save", enter_save, methods=["POST"]),
         Route("/enter/undo", enter_undo, methods=["POST"]),
+        Route("/enter/auction", enter_auction, methods=["POST"]),
+        Route("/enter/next", enter_next, methods=["POST"]),
         Route("/enter/hand/{number:int}", enter_correct),
         Route("/api/match", api_match),
         Route("/api/hands", api_post_hand, methods=["POST"]),
         Route("/api/hands/last", api_drop_last, methods=["DELETE"]),
         Route("/api/hands/{number:int}", api_put_hand, methods=["PUT"]),
+        Route("/api/matches", api_new_match, methods=["POST"]),
         Route("/api/events", api_events),
         Mount("/static", app=StaticFiles(directory=HERE / "static"), name="static"),
     ]

@@ -7,6 +7,10 @@ keeps the size and puts the time back leaves as it was - and, when it moved, tel
 A write made through this server calls `check()` before and after it, so its event does not wait for
 the next poll and is not merged with another writer's. Everything runs on the event loop thread, so
 events go out in the order the file moved.
+
+When `serve` follows the table (no --match), the data read also names the match served; when a new
+game starts (from a page, the CLI or the API), the event says so: `{"version": ..., "match": NAME}`,
+and every open page moves to it.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ class Hub:
     """The log's last known version, and a queue per open event stream."""
 
     def __init__(self, path: Path, read: Callable[[], dict[str, Any]], interval: float = 0.05) -> None:
-        """`read()` -> the event's data for the log as it stands (at least {"version": ...})."""
+        """`read()` -> the event's data for the log as it stands ({"version": ..., "match": ...})."""
         self.path = path
         self.read = read
         self.interval = interval
@@ -32,6 +36,7 @@ class Hub:
         self.closing = False
         self.loop: asyncio.AbstractEventLoop | None = None
         self.last: dict[str, Any] = self._read_or_last()
+        self.sent: dict[str, Any] = {"version": self.last.get("version")}  # the data of the last event
 
     def _read_or_last(self) -> dict[str, Any]:
         try:
@@ -40,11 +45,16 @@ class Hub:
             return getattr(self, "last", {"version": None})
 
     def check(self) -> bool:
-        """Look at the file now; tell every subscriber if its version changed. True if it did."""
-        data = self._read_or_last()
-        if data.get("version") == self.last.get("version"):
+        """Look at the file now; tell every subscriber if its version (or the match served) changed. True if
+        it did. The event names the match only when it is another one than before."""
+        seen = self._read_or_last()
+        if (seen.get("version"), seen.get("match")) == (self.last.get("version"), self.last.get("match")):
             return False
-        self.last = data
+        data = {"version": seen.get("version")}
+        if seen.get("match") != self.last.get("match"):
+            data["match"] = seen.get("match")
+        self.last = seen
+        self.sent = data
         for q in self.subscribers:
             q.put_nowait(data)
         return True
@@ -85,7 +95,7 @@ class Hub:
                 return
             yield "retry: 1000\n: pitchkeeper events\n\n"
             if last_seen and last_seen != self.last.get("version"):
-                yield _event(self.last)
+                yield _event(self.sent)
             while True:
                 try:
                     data = await asyncio.wait_for(q.get(), KEEPALIVE)

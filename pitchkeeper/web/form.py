@@ -7,6 +7,7 @@ side (or player), "not out", or for game "tie" - as at the CLI: no point is deci
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -133,9 +134,9 @@ def read(form: Mapping[str, Any], getlist: Any) -> Answers:
     return a
 
 
-# what each field is called in the page's messages (HandEntry names fields by these)
-WEB_LABELS = {"bidder": "bidder", "amount": "bid", "trump": "trump", "dealer": "dealer", "auction": "auction",
-              "point": "points", "points": "{}", "cards": "cards", "dealt": "dealt", "revokes": "revoked",
+# the form's field each HandEntry field's problems are placed at (`problem` maps them to the page's words)
+WEB_LABELS = {"bidder": "bidder", "amount": "amount", "trump": "trump", "dealer": "dealer", "auction": "auction",
+              "point": "points", "points": "p.{}", "cards": "cards", "dealt": "dealt", "revokes": "revoke",
               "file": "file"}
 
 
@@ -144,11 +145,11 @@ def to_hand(a: Answers, f: Form) -> Any:
     cards and points against the log it goes to. Here only what the page itself asks: that each
     question was answered (with the ruleset's own question, so "who was dealt low?" is named so)."""
     if not a.bidder:
-        raise PitchError("who won the bid? tap the bidder", "bidder")
+        raise PitchError("no answer yet: tap the player who won the bid (or the auction's calls above)", "bidder")
     if not a.amount:
-        raise PitchError("how much was bid? tap the amount", "bid")
+        raise PitchError("no answer yet: tap the amount bid", "amount")
     if not a.trump:
-        raise PitchError("what was trump? tap the suit", "trump")
+        raise PitchError("no answer yet: tap the suit", "trump")
     points: dict[str, Any] = {}
     cards = dealt = None
     if a.mode == "cards":
@@ -159,7 +160,7 @@ def to_hand(a: Answers, f: Form) -> Any:
     else:
         unanswered = [q for q in f.questions if q.id not in a.points]
         if unanswered:
-            raise PitchError("answer every point: " + "; ".join(q.text.lower() for q in unanswered)
+            raise PitchError("no answer yet: " + "; ".join(q.text.lower() for q in unanswered)
                              + " (tap 'not out' or 'tie' where nobody won it)", "points")
         points = {pid: NOBODY if who in (NOT_OUT, TIE) else who for pid, who in a.points.items()}
     return HandEntry(bidder=a.bidder, amount=a.amount, trump=a.trump, dealer=a.dealer or None,
@@ -199,3 +200,78 @@ def answers_of(hand: Mapping[str, Any], f: Form) -> tuple[Answers, str | None]:
         notice = ("this hand was recorded trick by trick: answer who took each point to replace it, "
                   "or correct it with `pitchkeeper edit`")
     return a, notice
+
+
+# ---------------------------------------------------------------------------
+# a problem, placed at its question: the one map from a PitchError's `where` to the form's field
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A message as the page shows it: next to the question it is about, in the page's words."""
+
+    field: str  # the field it sits next to ("bidder", "amount", "trump", "auction", "p.game", ...; "" the verdict's)
+    text: str
+    fields: tuple[str, ...] = ()  # every question to highlight (all those left unanswered)
+
+
+_FIELD_OF = (  # the key a problem names (the log's, or HandEntry's WEB_LABELS) -> the form's field
+    (r"auction", "auction"), (r"bid\.amount|amount", "amount"), (r"bid(\.player)?|bidder", "bidder"),
+    (r"trump", "trump"), (r"(first_)?dealer", "dealer"), (r"(points|p)\.(?P<point>[^.:\s]+)", "p."),
+    (r"points", "points"), (r"captured|cards", "cards"), (r"dealt", "dealt"), (r"revokes?", "revoke"),
+    (r"note", "note"),
+)
+_QUESTIONS = {"bidder": "Who won the bid?", "amount": "How much?", "trump": "Trump:", "dealer": "Dealer:",
+              "auction": "The auction:", "points": "The points:", "cards": "The cards each side took:",
+              "dealt": "Who was dealt which card:", "revoke": "Revoked:", "note": "Note:"}
+
+
+NEW_GAME_QUESTIONS = {"rules": "Ruleset:", "players": "Players:", "teams": "Teams:", "first_dealer": "Who deals first:",
+                      "title": "Title:", "target": "Target:"}
+
+
+def field_of(where: str | None, f: Form) -> str:
+    """The form's field a problem's `where` names (`friday.toml:12: hands[4].auction[2]` -> `auction`,
+    `hands[4].points.game` -> `p.game`); "" when it names none (the message goes by the verdict)."""
+    key = where or ""
+    m = re.search(r"hands\[\d+\][.:]?\s*(.*)$", key)
+    key = m.group(1) if m else key.rsplit(": ", 1)[-1]
+    ids = {q.id for q in f.questions}
+    for pattern, name in _FIELD_OF:
+        hit = re.match(pattern + r"(?![\w-])", key)
+        if hit is None:
+            continue
+        if name == "p.":
+            point = hit.group("point")
+            return f"p.{point}" if point in ids else "points"
+        return name
+    return ""
+
+
+def problem(e: PitchError | str, f: Form, a: Answers | None = None) -> Problem:
+    """A PitchError (or a page's own message) as the page shows it: placed at its question, which it names
+    in the page's words, with no file, line or `hands[n].key` in it (those are the CLI's)."""
+    if isinstance(e, str):
+        return Problem("", e)
+    where = e.where or ""
+    if where.startswith("ng."):  # the next game's form: ruleset, players, teams, title
+        key = re.split(r"[.:\s\[]", where[3:], maxsplit=1)[0]
+        name = f"ng.{key}" if key in NEW_GAME_QUESTIONS else "ng."
+        text = e.message[:1].upper() + e.message[1:]
+        return Problem(name, f"{NEW_GAME_QUESTIONS.get(key, '')} {text}".strip(), (name,))
+    name = field_of(e.where, f)
+    text = e.message.replace(" (nothing was written)", "")
+    text = re.sub(r"\bhands\[\d+\]\.?", "", text).strip()
+    fields: tuple[str, ...] = (name,) if name else ()
+    if name == "points" and a is not None and a.mode != "cards":
+        unanswered = [q for q in f.questions if q.id not in a.points]
+        if unanswered:  # the message at the first, every one highlighted
+            name, fields = f"p.{unanswered[0].id}", tuple(f"p.{q.id}" for q in unanswered)
+            also = "; ".join(q.text.lower() for q in unanswered[1:])
+            text = ("no answer yet" + (f" (nor to {also})" if also else "")
+                    + ". Tap 'not out' or 'tie' where nobody won it")
+    question = next((q.text for q in f.questions if f"p.{q.id}" == name), None) or _QUESTIONS.get(name, "")
+    if question and text.lower().startswith(question.rstrip("?:").lower()):
+        question = ""  # "the auction gives the pitch to ...": the question is named already
+    text = text[:1].upper() + text[1:]
+    return Problem(name, f"{question} {text}".strip(), fields)

@@ -11,6 +11,8 @@ from typing import Any
 import segno
 from markupsafe import Markup
 
+from pitchkeeper.words.verdict import bid_words, game_line, points_line, sale_words
+
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 # one colour per side, readable on the dark scoreboard and the light entry page alike
@@ -55,32 +57,87 @@ def point_name(point: str, labels: dict[str, str]) -> str:
     return labels.get(point) or point.replace("-", " ")
 
 
-def verdict_lines(hand: dict[str, Any], labels: dict[str, str], dealt: frozenset[str] = frozenset()) -> list[str]:
-    """One line per point won: `high A♠ – Us (Ann)`; a point the ruleset gives to the player dealt it
-    says so, as the CLI does: `Dee (Them) was dealt low 3♠`; game with its count."""
-    out = []
+def labels_of(ruleset: Any) -> dict[str, str]:
+    """Point id -> the ruleset's own name for it ("high", "off jack", ...)."""
+    return {r.id: r.label or r.id.replace("-", " ") for r in ruleset.points}
+
+
+def verdict_lines(hand: dict[str, Any], ruleset: Any) -> list[str]:
+    """Every point of the ruleset, in its order: `high A♠ – Us (Ann)`; a point the ruleset gives to the player
+    dealt it says so, as the CLI does: `Dee (Them) was dealt low 3♠`; the points nobody won on one line,
+    `not out: off-jack, low joker`; and game last, always, in the one wording of game (`game: tie (13-13),
+    not scored`)."""
+    labels = labels_of(ruleset)
+    game = ruleset.game_point
+    awarded: dict[str, list[dict[str, Any]]] = {}
     for a in hand.get("awards", []):
-        player = a.get("player") if a.get("player") and a["player"] != a["side"] else None
-        card = f" {card_text(a['card'])}" if a.get("card") else ""
-        value = f" ×{a['value']}" if a.get("value", 1) != 1 else ""
-        name = point_name(a["point"], labels)
-        if a["point"] in dealt:
-            who = f"{player} ({a['side']})" if player else a["side"]
-            out.append(f"{who} was dealt {name}{card}{value}")
-        else:
-            out.append(f"{name}{card}{value} – {a['side']}" + (f" ({player})" if player else ""))
-    g = hand.get("game")
-    if g and g.get("side") is None and g.get("counts") and any(g["counts"].values()):
-        out.append("game – tied, nobody")
+        awarded.setdefault(a["point"], []).append(a)
+    out = []
+    nobody = []
+    for rule in ruleset.points:
+        name = labels[rule.id]
+        if game is not None and rule.id == game.id:
+            continue
+        if rule.id not in awarded:
+            nobody.append(name)
+            continue
+        for a in awarded[rule.id]:
+            player = a.get("player") if a.get("player") and a["player"] != a["side"] else None
+            card = f" {card_text(a['card'])}" if a.get("card") else ""
+            value = f" ×{a['value']}" if a.get("value", 1) != 1 else ""
+            if rule.to == "dealt":
+                who = f"{player} ({a['side']})" if player else a["side"]
+                out.append(f"{who} was dealt {name}{card}{value}")
+            else:
+                out.append(f"{name}{card}{value} – {a['side']}" + (f" ({player})" if player else ""))
+    if nobody:  # one line for them all: a ruleset of thirteen points still fits a TV
+        out.append("not out: " + ", ".join(nobody))
+    line = game_line(hand.get("game")) if game is not None else None
+    if line is not None:
+        out.append(line)
     return out
 
 
-def bid_line(hand: dict[str, Any]) -> str:
-    b = hand["bid"]
-    trump = SUIT_SIGNS.get(hand["trump"], hand["trump"])
-    if b["amount"] == 0:
-        return f"{b['player']} pitched {trump} without a contract"
-    return f"{b['player']} bid {b['amount']} in {trump} – " + ("made" if b["made"] else "set")
+def bid_line(hand: dict[str, Any], sale: Any = None) -> str:
+    """"Bob bid 3 in ♠ – made", a sale of the pitch named ("Cy bid 3 in ♠, bought from Ann – made")."""
+    return bid_words(hand, sale, SUIT_SIGNS.get(hand["trump"], hand["trump"]))
+
+
+def sale_of(s: Any, n: int) -> Any:
+    """What hand n's auction decided (a sale of the pitch), from the snapshot's replay."""
+    replayed = getattr(s, "replayed", None)
+    return replayed.hands[n - 1].verdict.auction if replayed is not None and 0 < n <= len(replayed.hands) else None
+
+
+def hand_rows(s: Any) -> list[dict[str, Any]]:
+    """The phone's list of hands, newest first: the bid, every point (game always said), the totals."""
+    labels = labels_of(s.ruleset)
+    game = s.ruleset.game_point
+    rows = []
+    for i, h in enumerate(s.state["hands"], 1):
+        sale = sale_of(s, i)
+        rows.append({"number": i, "line": bid_line(h, sale), "sale": sale_words(sale),
+                     "points": points_line(h, labels, game.id if game else "game"), "scores": h["scores"]})
+    return list(reversed(rows))
+
+
+def title_of(s: Any) -> str:
+    """The match's own title, or who plays whom ("Us vs Them"); the ruleset is named under it."""
+    sides_ = list(s.board["scores"])
+    return s.board.get("title") or (" vs ".join(sides_) if len(sides_) <= 4 else s.ruleset.name)
+
+
+def board_context(s: Any) -> dict[str, Any]:
+    """What the scoreboard (and every page's head) shows of a snapshot."""
+    last = s.state["hands"][-1] if s.state["hands"] else None
+    sale = sale_of(s, len(s.state["hands"])) if last else None
+    return {
+        "board": s.board, "state": s.state, "version": s.version, "match": s.match, "sides": sides(s.board),
+        "chart": chart(s.state, s.board), "title": title_of(s),
+        "last": last, "last_lines": verdict_lines(last, s.ruleset) if last else [],
+        "bid_line": bid_line(last, sale) if last else "", "sale": sale_words(sale),
+        "reach_words": "must pass" if s.board["reach"] == "exceed" else "to",
+    }
 
 
 def number(n: int) -> str:
@@ -103,9 +160,10 @@ def signed(n: int | None) -> str:
 # ---------------------------------------------------------------------------
 # the score chart: an inline SVG, drawn on the server (no chart library to ship)
 
-# wide: a TV has room across, not down. The margins hold the labels at a phone's larger font too (the
-# stylesheet scales them up on a narrow screen) and the target's label above its line at the top.
-W, H, PAD_L, PAD_R, PAD_T, PAD_B = 860, 260, 58, 14, 30, 38
+# wide: a TV has room across, not down. The labels are drawn 28 units high (style.css), which on a 1080p TV
+# is more than 2% of the screen's height (read from 3 m); the margins hold them, at a phone's larger font
+# too, and the target's label above its line at the top.
+W, H, PAD_L, PAD_R, PAD_T, PAD_B = 860, 280, 80, 16, 40, 50
 
 
 @dataclass(frozen=True)

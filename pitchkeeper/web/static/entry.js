@@ -1,24 +1,88 @@
 // pitchkeeper entry page: small helpers over a form that works without them.
 // - a verdict shown for some answers goes stale (its Save button hidden) as soon as an answer changes;
-// - when another device saves a hand, say so (the form is kept as it is).
+// - a "Hand 4 saved." message goes once the page moves on (an answer tapped, another hand saved);
+// - when another device saves a hand: a form not yet touched is fetched again (for the next hand); one
+//   being filled in is kept, and says so (Check then asks: the same hand, or the next one?);
+// - a tap in the auction asks the server for the next turn and swaps that part of the form in place
+//   (without this script the same tap posts the form and the page comes back at the auction).
 "use strict";
 (function () {
-  var form = document.getElementById("hand-form");
-  if (form) {
+  var saving = false;
+  var touched = false;  // an answer given on this page since it was loaded
+
+  function flashGone() {
+    var f = document.getElementById("flash");
+    if (f) f.remove();
+  }
+
+  function init() {
+    var form = document.getElementById("hand-form");
+    if (history.replaceState && /[?&](saved|undone|started)=/.test(location.search)) {
+      history.replaceState(null, "", location.pathname);  // a reload must not say it again
+    }
+    saving = false;
+    touched = false;
+    var target = document.getElementById("error") || document.getElementById("conflict") ||
+                 document.getElementById("preview");
+    if (target && target.scrollIntoView) target.scrollIntoView({ block: "center" });
+    if (!form || form.getAttribute("data-ready")) return;
+    form.setAttribute("data-ready", "1");
     form.addEventListener("change", function () {
+      touched = true;
       var p = document.getElementById("preview");
       if (p) p.classList.add("stale");
+      flashGone();
     });
-    var err = document.getElementById("error") || document.getElementById("preview");
-    if (err && err.scrollIntoView) err.scrollIntoView({ block: "center" });
   }
-  var saving = false;
-  document.addEventListener("submit", function () { saving = true; });
-  document.addEventListener("pitchkeeper:changed", function (e) {
-    if (saving || !form) return;
-    if (e.detail.before !== e.detail.after) {
-      var note = document.getElementById("changed");
-      if (note) note.hidden = false;
-    }
+
+  function swap(doc, id) {
+    var fresh = doc.getElementById(id), old = document.getElementById(id);
+    if (fresh && old) old.replaceWith(document.importNode(fresh, true));
+    return Boolean(fresh && old);
+  }
+
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest ? e.target.closest("button[data-call]") : null;
+    var form = document.getElementById("hand-form");
+    if (!button || !form || !window.fetch || !window.DOMParser) return;
+    e.preventDefault();
+    touched = true;
+    flashGone();
+    var body = new URLSearchParams(new FormData(form));
+    body.set("call", button.value);
+    fetch("/enter/auction", { method: "POST", body: body, credentials: "same-origin",
+                              headers: { "Content-Type": "application/x-www-form-urlencoded" } })
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        if (!doc.getElementById("auction") || !swap(doc, "auction")) {  // the PIN page, say: show it whole
+          var page = doc.getElementById("page") || doc.querySelector("main");
+          var old = document.getElementById("page");
+          if (page && old) old.replaceWith(document.importNode(page, true));
+          return;
+        }
+        swap(doc, "q-bidder");
+        swap(doc, "q-amount");
+        var p = document.getElementById("preview");
+        if (p) p.classList.add("stale");
+        var at = document.getElementById("auction");
+        if (at && at.scrollIntoView) at.scrollIntoView({ block: "nearest" });
+      })
+      .catch(function () { form.requestSubmit ? form.requestSubmit(button) : form.submit(); });
   });
+
+  document.addEventListener("submit", function () { saving = true; });
+  document.addEventListener("pitchkeeper:page", init);
+  document.addEventListener("pitchkeeper:changed", function (e) {
+    flashGone();
+    var form = document.getElementById("hand-form");
+    if (saving || !form) return;
+    if (!touched && !document.getElementById("preview") && !document.getElementById("conflict")) {
+      document.dispatchEvent(new CustomEvent("pitchkeeper:refresh-page"));  // nothing lost: the form for now
+      return;
+    }
+    var note = document.getElementById("changed");
+    if (note && e.detail.before !== e.detail.after) note.hidden = false;
+  });
+  init();
 })();

@@ -1,17 +1,68 @@
 // pitchkeeper: keep a part of the page live. One EventSource on /api/events; on each new version the
 // part named by #live[data-part] is fetched again and swapped in (the server renders it: no template
-// here). Hand-written, no library; runs under the page's CSP (script-src 'self').
+// here). When the table moves on to another game (the event names the new match, or the part fetched
+// says so), a page marked data-follow="page" fetches itself again and swaps its whole content: the
+// TV and every phone follow the next game without a reload. Hand-written, no library; runs under the
+// page's CSP (script-src 'self').
 "use strict";
 (function () {
   var live = document.getElementById("live");
   if (!live || !window.EventSource) return;
   var partUrl = live.getAttribute("data-part");
   var targetId = live.getAttribute("data-target");
-  var fetching = false, again = false;
+  var alsoUrl = live.getAttribute("data-also");  // a second part kept live (the phone's list of hands)
+  var alsoId = live.getAttribute("data-also-target");
+  var wholePage = live.getAttribute("data-follow") === "page";
+  var fetching = false, again = false, following = false, followAgain = null;
 
-  function current() {
-    var el = document.getElementById(targetId);
-    return el ? el.getAttribute("data-version") : null;
+  function attr(id, name) {
+    var el = document.getElementById(id);
+    return el ? el.getAttribute(name) : null;
+  }
+  function pageMatch() { return attr("page", "data-match") || attr(targetId, "data-match"); }
+
+  function pageUrl() {  // this page's own address to fetch again (a form's POST address is not one)
+    var p = location.pathname;
+    if (/^\/enter\/hand\/\d+$/.test(p)) return p;
+    return p.indexOf("/enter") === 0 ? "/enter" : p;
+  }
+
+  function follow(toNewGame) {  // another game is served now (or the page asks to be fetched again)
+    if (!wholePage) { refresh(); return; }
+    if (following) {  // one at a time; asked again meanwhile (a new game, say): once more when it is done
+      followAgain = Boolean(followAgain) || toNewGame;
+      return;
+    }
+    following = true;
+    var url = toNewGame ? "/enter" : pageUrl();
+    fetch(url, { cache: "no-store", credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.getElementById("page"), old = document.getElementById("page");
+        if (!fresh || !old) { location.assign(url); return; }
+        old.replaceWith(document.importNode(fresh, true));
+        document.title = doc.title;
+        if (history.replaceState && location.pathname + location.search !== url) history.replaceState(null, "", url);
+        document.dispatchEvent(new CustomEvent("pitchkeeper:page", { detail: { match: fresh.getAttribute("data-match") } }));
+      })
+      .catch(function () { live.classList.add("stale"); })
+      .then(function () {
+        following = false;
+        if (followAgain !== null) { var toNew = followAgain; followAgain = null; follow(toNew); }
+      });
+  }
+
+  function swapAlso() {
+    fetch(alsoUrl, { cache: "no-store", credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
+      .then(function (html) {
+        var el = document.getElementById(alsoId);
+        var box = document.createElement("div");
+        box.innerHTML = html.trim();
+        if (el && box.firstElementChild) el.replaceWith(box.firstElementChild);
+      })
+      .catch(function () { live.classList.add("stale"); });
   }
 
   function refresh() {
@@ -23,12 +74,15 @@
         var el = document.getElementById(targetId);
         if (!el) return;
         var before = el.getAttribute("data-hands");
+        var beforeMatch = pageMatch();
         var box = document.createElement("div");
         box.innerHTML = html.trim();
         var fresh = box.firstElementChild;
         if (!fresh) return;
         el.replaceWith(fresh);
         var after = fresh.getAttribute("data-hands");
+        if (wholePage && fresh.getAttribute("data-match") !== beforeMatch) { follow(true); return; }
+        if (alsoUrl) swapAlso();
         document.dispatchEvent(new CustomEvent("pitchkeeper:changed", { detail: { before: before, after: after } }));
         if (before !== after) {  // a new hand: light the board up for a moment
           fresh.addEventListener("animationend", function () { fresh.classList.remove("flash"); });
@@ -48,7 +102,9 @@
   source.onmessage = function (e) {
     var data;
     try { data = JSON.parse(e.data); } catch (err) { return; }
-    if (data.version && data.version !== current()) refresh();
+    if (data.match && data.match !== pageMatch()) { follow(true); return; }
+    if (data.version && data.version !== attr(targetId, "data-version")) refresh();
   };
+  document.addEventListener("pitchkeeper:refresh-page", function () { follow(false); });
   window.addEventListener("pagehide", function () { source.close(); });
 })();

@@ -1,0 +1,201 @@
+"""What the entry page shows besides its questions, made from the library's data: the auction as taps,
+the verdict before Save (of a new hand, of a correction, of a hand another device saved first), and the
+next game.
+
+Nothing here computes a score or checks a bid: the auction is game.bidding's `Auction` (the calls it
+offers are those the judge accepts), the verdicts and totals are the Logbook's, the words are
+words.verdict's. Functions of a snapshot and the answers; the routes (app.py) call them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pitchkeeper.errors import PitchError
+from pitchkeeper.game import match as m
+from pitchkeeper.game.bidding import Auction
+from pitchkeeper.game.records import parse_call
+from pitchkeeper.logbook.entry import names, team_specs
+from pitchkeeper.web import form as entry_form
+from pitchkeeper.web import view
+from pitchkeeper.words.verdict import call_words, changes, points_line
+
+# ---------------------------------------------------------------------------
+# the auction, tapped call by call
+
+
+@dataclass(frozen=True)
+class AuctionView:
+    """The auction as the page shows it: the calls so far, whose turn, a button per legal call, the outcome."""
+
+    dealer: str
+    calls: list[tuple[str, str]]  # (player, the call in words)
+    turn: str | None
+    buttons: list[tuple[str, str]]  # (the value sent, the button's words)
+    done: bool
+    outcome: str  # "Cy wins the bid at 3" / "everyone passed: ... deals again" ("" while it goes on)
+    redeal: bool = False
+    high: str = ""  # the highest bid so far, in words
+
+
+def dealer_of(s: Any, a: entry_form.Answers, number: int | None) -> str | None:
+    """Who dealt the hand being entered: as answered, as recorded (a correction), or the rotation's."""
+    if a.dealer:
+        return a.dealer
+    if number is not None:
+        return str(s.hands[number - 1].get("dealer") or "") or None
+    return m.dealer_due(s.loaded.record)
+
+
+def auction_of(s: Any, a: entry_form.Answers, number: int | None) -> Auction | None:
+    """The auction of the answers (None: the dealer is unknown). PitchError at the call the rules refuse."""
+    dealer = dealer_of(s, a, number)
+    if dealer is None:
+        return None
+    table = s.table
+    calls = [parse_call(c, table, f"auction[{i}]") for i, c in enumerate(a.auction.split(), 1)] if a.auction else []
+    return Auction.of(s.ruleset, table, table.player(dealer, "dealer"), calls)
+
+
+def auction_view(s: Any, a: entry_form.Answers, number: int | None) -> AuctionView | None:
+    """The auction section of the page; None where the dealer is unknown. Calls the rules refuse (the
+    dealer changed since they were tapped, say) are dropped from the end until the rest stand."""
+    try:
+        auction = auction_of(s, a, number)
+    except PitchError:
+        auction = auction_of(s, replace(a, auction=""), number)
+    if auction is None:
+        return None
+    b = s.ruleset.settings["bidding"]
+    calls = []
+    walk = Auction.start(auction.ruleset, auction.table, auction.dealer)
+    for player, call in auction.calls:
+        calls.append((player, call_words(walk, call)))
+        walk = walk.then(player, call)
+    outcome, redeal = "", False
+    if auction.done:
+        try:
+            out = auction.outcome()
+            worth = str(b["smudge_name"]) if out.smudge else str(out.amount)
+            outcome = (f"{out.player} pitches without a contract" if out.amount == 0
+                       else f"{out.player} wins the bid at {worth}")
+            if out.seller:
+                outcome += f", bought from {out.seller}"
+            elif out.refused:
+                outcome += f", kept from {out.refused}"
+        except PitchError as e:
+            outcome, redeal = e.message, True
+    high = auction.so_far()
+    high_words = "" if high is None else f"{high.player} {b['smudge_name'] if high.smudge else high.value}"
+    buttons = [] if auction.done else [(str(c), call_words(auction, c)) for c in auction.legal()]
+    return AuctionView(auction.dealer, calls, None if auction.done else auction.turn, buttons, auction.done,
+                       outcome, redeal, high_words)
+
+
+def tap(s: Any, a: entry_form.Answers, number: int | None, call: str) -> entry_form.Answers:
+    """The answers after one tap in the auction: a call by whoever speaks next ("<" takes the last one back,
+    "-" clears them); once the auction is whole, its bidder and bid are the answers'."""
+    if call == "-":
+        return replace(a, auction="")
+    if call == "<":
+        return replace(a, auction=" ".join(a.auction.split()[:-1]))
+    auction = auction_of(s, a, number)
+    if auction is None or auction.turn is None or auction.done:
+        raise PitchError("the auction is over: take a call back (↶) to change it", "auction")
+    _, value = parse_call(f"{auction.turn}:{call}", s.table, "auction")
+    auction = auction.then(auction.turn, value)
+    a = replace(a, auction=" ".join(f"{p}:{c}" for p, c in auction.calls))
+    if auction.done:
+        try:
+            out = auction.outcome()
+        except PitchError:
+            return a  # everyone passed and the hand is dealt again: shown, nothing to fill in
+        amount = "smudge" if out.smudge else str(out.amount)
+        a = replace(a, bidder=out.player, amount=amount)
+    return a
+
+
+# ---------------------------------------------------------------------------
+# the verdict before Save
+
+
+def digest(secret: bytes, answers: entry_form.Answers, number: int | None, version: str, hand: int) -> str:
+    """A signature of the answers a verdict was shown for, against which log and as which hand: Save writes
+    only what was checked, where it was checked."""
+    payload = json.dumps([answers.fields(), number, version, hand])
+    return hmac.new(secret, payload.encode(), hashlib.sha256).hexdigest()
+
+
+def hand_words(s: Any, hand: dict[str, Any], sale: Any = None) -> dict[str, Any]:
+    game = s.ruleset.game_point
+    return {"bid_line": view.bid_line(hand, sale), "lines": view.verdict_lines(hand, s.ruleset),
+            "points": points_line(hand, view.labels_of(s.ruleset), game.id if game else "game")}
+
+
+def preview(s: Any, change: Any, number: int | None, checked: str, conflict: dict[str, Any] | None = None,
+            ) -> dict[str, Any]:
+    """The verdict of the hand being entered and what it does to the match.
+
+    A new hand's row adds up: each side's total before it, its change, the total after it. A correction
+    shows the hand before and after, what changed, and the match's totals before and after (every later
+    hand replayed)."""
+    state = change.state.to_json()
+    n = change.number
+    hand = state["hands"][n - 1]
+    sale = change.state.hands[n - 1].verdict.auction
+    before_hand = state["hands"][n - 2]["scores"] if n > 1 else dict.fromkeys(hand["scores"], 0)
+    out = {
+        **hand_words(s, hand, sale), "number": n, "correcting": number is not None, "delta": hand["delta"],
+        "before_hand": before_hand, "after_hand": hand["scores"], "winner": state["winner"], "reason": state["reason"],
+        "colours": view.colour_of(s.board), "checked": checked, "version": s.version, "conflict": conflict,
+    }
+    if number is not None:
+        was = s.state["hands"][n - 1]
+        labels = view.labels_of(s.ruleset)
+        game = s.ruleset.game_point
+        out["was"] = hand_words(s, was, view.sale_of(s, n))
+        out["changes"] = changes(was, hand, labels, game.id if game else "game")
+        out["totals_before"], out["totals_after"] = s.state["scores"], state["scores"]
+        out["winner_before"] = s.state["winner"]
+    return out
+
+
+def conflict(s: Any, saved_as: int, mine: dict[str, Any] | None) -> dict[str, Any]:
+    """Hand N, saved meanwhile by another device, beside what this phone entered (as the next hand)."""
+    saved = s.state["hands"][saved_as - 1]
+    words = hand_words(s, saved, view.sale_of(s, saved_as))
+    same = mine is not None and (mine["bid_line"], mine["points"]) == (words["bid_line"], words["points"])
+    return {"number": saved_as, **words, "same": same}
+
+
+# ---------------------------------------------------------------------------
+# the next game
+
+
+def next_game(s: Any) -> dict[str, Any]:
+    """What "Next game" offers once a game is won: the same seats (the deal passed on by the rotation), or
+    new players, ruleset or teams."""
+    record = s.loaded.record
+    return {"dealer": m.dealer_due(record) or record.table.players[0], "rules": s.ruleset.name,
+            "players": ", ".join(record.table.players),
+            "teams": "; ".join(f"{t}={','.join(ms)}" for t, ms in record.table.teams) if record.table.teams else ""}
+
+
+def new_match_body(fields: Any) -> dict[str, Any]:
+    """The page's "new players or rules" answers as a `POST /api/matches` body."""
+    rules = str(fields.get("rules") or "").strip()
+    players = names(str(fields.get("players") or ""))
+    how = fields.get("teams_how") or "auto"
+    body: dict[str, Any] = {"rules": rules, "players": players}
+    if how == "solo":
+        body["teams"] = {}
+    elif how == "typed":
+        body["teams"] = dict(team_specs([str(fields.get("teams") or "")], "teams"))
+    title = str(fields.get("title") or "").strip()
+    if title:
+        body["title"] = title
+    return body

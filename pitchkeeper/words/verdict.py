@@ -1,0 +1,154 @@
+"""A hand's verdict in a table's words, the same on every screen and in every export.
+
+`game_line` is the one wording of game - won with its count, or tied and not scored - so that no
+screen lists the points and says nothing of game (the very argument tables have: "was game
+counted?"). `points_line` is every point of a hand in one line, `sale_words` names a sale of the
+pitch, `call_words` an auction's call as a button or prompt says it, and `changes` what a
+correction changes in a hand. Each reads the `judge hand` object (spec section 5), which every
+front end has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pitchkeeper.game.bidding import Auction, Outcome
+
+NOT_OUT = "not out"
+
+
+def _counts(counts: Mapping[str, int], first: str | None = None) -> str:
+    """"14-12" between two sides (`first`'s count first); with more, each side named: "Ann 14, Bob 12, Cy 3"."""
+    if len(counts) == 2:
+        order = sorted(counts, key=lambda s: s != first)
+        return "-".join(str(counts[s]) for s in order)
+    return ", ".join(f"{s} {n}" for s, n in counts.items())
+
+
+def game_words(game: Mapping[str, Any]) -> str:
+    """Who got game, with the count where it is known: "Us (14-12)", "tie (13-13), not scored"."""
+    counts: Mapping[str, int] = game.get("counts") or {}
+    side = game.get("side")
+    if side is not None:
+        return f"{side} ({_counts(counts, side)})" if counts else str(side)
+    if not counts:  # entered by hand as tied: no count is known
+        return "tie, not scored"
+    top = max(counts.values())
+    if sum(1 for n in counts.values() if n == top) > 1:
+        return f"tie ({_counts(counts)}), not scored"
+    return f"not scored ({_counts(counts)}): nobody counted more than half"
+
+
+def game_line(game: Mapping[str, Any] | None) -> str | None:
+    """The line every screen and export gives game: "game: tie (13-13), not scored", "game: Us (14-12)";
+    None where the ruleset has no game point."""
+    return None if game is None else f"game: {game_words(game)}"
+
+
+def _award_words(a: Mapping[str, Any], labels: Mapping[str, str] | None) -> str:
+    name = (labels or {}).get(a["point"]) or a["point"]
+    value = a.get("value", 1)
+    return f"{name} {a['side']}" + (f" ×{value}" if value != 1 else "")
+
+
+def points_line(hand: Mapping[str, Any], labels: Mapping[str, str] | None = None, game_id: str = "game") -> str:
+    """Every point of a hand in one line, game always said: "high Us, low Them, game: tie (13-13), not scored".
+    `game_id`: the id of the ruleset's game point (its own name in a ruleset that renames it)."""
+    game = hand.get("game")
+    parts = [_award_words(a, labels) for a in hand.get("awards", []) if game is None or a["point"] != game_id]
+    line = game_line(game)
+    if line is not None:
+        parts.append(line)
+    return ", ".join(parts) or "no points"
+
+
+def sale_words(out: Outcome | None) -> str | None:
+    """A sale of the pitch (sell-out auctions): "Ann sold the pitch to Cy at 3", "Ann kept the pitch at 3,
+    refusing Cy"; None when the pitch did not change hands and nobody was refused."""
+    if out is None:
+        return None
+    if out.seller:
+        return f"{out.seller} sold the pitch to {out.player} at {out.price}"
+    if out.refused:
+        return f"{out.player} kept the pitch at {out.price}, refusing {out.refused}"
+    return None
+
+
+def sale_tag(out: Outcome | None) -> str:
+    """What a sale did to a bid, said beside it: "bought from Ann", "kept from Cy" ("" when none)."""
+    if out is not None and out.seller:
+        return f"bought from {out.seller}"
+    if out is not None and out.refused:
+        return f"kept from {out.refused}"
+    return ""
+
+
+def bid_words(hand: Mapping[str, Any], sale: Outcome | None = None, suit: str | None = None) -> str:
+    """"Bob bid 3 in ♠ – made", with a sale named ("Cy bid 3 in ♠, bought from Ann – made")."""
+    b = hand["bid"]
+    trump = suit or hand["trump"]
+    if b["amount"] == 0:
+        return f"{b['player']} pitched {trump} without a contract"
+    tag = sale_tag(sale)
+    how = f", {tag}" if tag else ""
+    return f"{b['player']} bid {b['amount']} in {trump}{how} – " + ("made" if b["made"] else "set")
+
+
+def call_words(a: Auction, call: Any) -> str:
+    """An auction's call as a button or a prompt offers it: "pass", "3", "smudge", "pitch a card (4)",
+    "sell to Cy (3)", "keep it at 3"."""
+    b = a.ruleset.settings["bidding"]
+    high = a.so_far()
+    if call == "sell" or (call == "pass" and a.last_word):
+        return f"sell to {high.player} ({high.value})" if high else "sell"
+    if a.last_word and isinstance(call, int):
+        return f"keep it at {call}"
+    if call == "pitch":
+        worth = b["pitch_at_once"] if a.sell_out else b["pitch_bid"]
+        return f"pitch a card ({worth})"
+    if call == "smudge":
+        return str(b["smudge_name"])
+    return str(call)
+
+
+def calls_line(calls: Sequence[tuple[str, Any]]) -> str:
+    """The calls so far as the log writes them: "Ann:pass Bob:2 Cy:3"."""
+    return " ".join(f"{p}:{c}" for p, c in calls)
+
+
+def _point_map(hand: Mapping[str, Any], labels: Mapping[str, str] | None, game_id: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for a in hand.get("awards", []):
+        if hand.get("game") is not None and a["point"] == game_id:
+            continue
+        name = (labels or {}).get(a["point"]) or a["point"]
+        out[name] = str(a["side"]) + (f" ({a['player']})" if a.get("player") and a["player"] != a["side"] else "")
+    if hand.get("game") is not None:
+        out["game"] = game_words(hand["game"])
+    return out
+
+
+def changes(before: Mapping[str, Any], after: Mapping[str, Any], labels: Mapping[str, str] | None = None,
+            game_id: str = "game") -> list[str]:
+    """What a correction changes in a hand, one line each: "bid: Bob 3 → Bob 4", "jack: Us → not out",
+    "game: tie (13-13), not scored → Us (14-12)", "Us: +2 → +4". Empty when nothing changes."""
+    out = []
+    b0, b1 = before["bid"], after["bid"]
+    if (b0["player"], b0["amount"]) != (b1["player"], b1["amount"]):
+        out.append(f"bid: {b0['player']} {b0['amount']} → {b1['player']} {b1['amount']}")
+    if before["trump"] != after["trump"]:
+        out.append(f"trump: {before['trump']} → {after['trump']}")
+    p0, p1 = _point_map(before, labels, game_id), _point_map(after, labels, game_id)
+    for name in [*p0, *(k for k in p1 if k not in p0)]:
+        was, now = p0.get(name, NOT_OUT), p1.get(name, NOT_OUT)
+        if was != now:
+            out.append(f"{name}: {was} → {now}")
+    if b0["made"] != b1["made"]:
+        out.append(f"the bid: {'made' if b0['made'] else 'set'} → {'made' if b1['made'] else 'set'}")
+    for side in after["delta"]:
+        d0, d1 = before["delta"].get(side, 0), after["delta"][side]
+        if d0 != d1:
+            out.append(f"{side}: {d0:+d} → {d1:+d}")
+    return out
