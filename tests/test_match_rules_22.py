@@ -185,6 +185,15 @@ def test_a_stuck_dealer_bids_exactly_the_forced_bid():
     assert bidding.check_auction(rulesets.load("trickster-4"), table, at_least) is not None
 
 
+def test_the_auction_offers_a_stuck_dealer_only_the_exact_bid():
+    table = records.parse_table({"players": FOUR})
+    for rs, legal in ((house("stuck-dealer-exactly"), (2,)), (rulesets.load("trickster-4"), (2, 3, 4))):
+        auction = bidding.Auction.start(rs, table, "Dee")
+        for p in ("Ann", "Bob", "Cy"):
+            auction = auction.then(p, "pass")
+        assert (auction.turn, auction.legal()) == ("Dee", legal)
+
+
 def test_a_natural_low_is_never_the_joker():
     rs = house("bicycle-auction-pitch-joker")
     three = ["Ann", "Bob", "Cy"]
