@@ -133,6 +133,7 @@ def test_a_bidder_may_not_call_a_card_it_holds():
 def test_partner_must_agree_with_who_held_the_card():
     held = {"Ann": ["JS", "HJ", "3S"], "Bob": ["AS", "JC"], "Cy": ["10S", "KS"], "Dee": ["LJ"], "Eve": ["2S"]}
     refused(CALL, record(held=held), "partner", "Cy, but held.Bob lists AS")
+    refused(CALL, record(dealt={"Dee": ["AS"]}), "partner", "Cy, but dealt.Dee lists AS")
     v = judge(CALL, record(held=held, partner=None, points={**POINTS, "ace": "Bob", "ten": "Bob"}))
     assert v.bid.partner == "Bob"
 

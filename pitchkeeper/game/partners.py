@@ -137,9 +137,10 @@ def _partner(ruleset: Ruleset, table: Table, hand: Hand, deal: Deal | None, play
     elif hand.tricks is not None and (is_trump or ruleset.settings["play"]["follow"] != "trump-only"):
         shown = ""  # every card held is played in the tricks (every trump, in trump-only play): nobody held it
     else:
-        for q, cards in hand.held:
-            if card in cards:
-                shown, where = ("" if q == bidder else q), f"held.{q}"
+        for key, listed in (("held", hand.held), ("dealt", hand.dealt)):
+            for q, cards in listed:
+                if card in cards and shown is None:
+                    shown, where = ("" if q == bidder else q), f"{key}.{q}"
     if shown is None and (came or (deal is not None and card in deal.gone)):
         shown = ""  # in the kitty the bidder took, drawn by the bidder, or thrown in the draw
     given = hand.partner
