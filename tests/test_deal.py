@@ -193,6 +193,10 @@ def test_a_drawn_hand_is_judged_and_its_deal_shown():
 
 @pytest.mark.parametrize(("change", "where", "message"), [
     ({"drawn": {**DRAW["drawn"], "Bob": ["9H", "10H", "JH", "9H"]}}, "drawn.Bob", "9H is listed twice"),
+    ({"drawn": {**DRAW["drawn"], "Bob": ["9H", "10H", "JH", "JK"]}}, "drawn.Bob",
+     "JK is not in trickster-10-draw's deck (54 cards, two jokers, HJ and LJ)"),
+    ({"discard": {**DRAW["discard"], "Cy": ["4S", "5S", "JK"]}}, "discard.Cy",
+     "JK is not in trickster-10-draw's deck (54 cards, two jokers, HJ and LJ)"),
     ({"drawn": {**DRAW["drawn"], "Cy": ["KH"]}}, "drawn.Cy", "KH is drawn by both Dee and Cy"),
     ({"drawn": {**DRAW["drawn"], "Bob": ["9H", "10H", "JH", "QH", "2D"]}}, "discard.Bob",
      "2D was drawn by Bob, so discard.Bob cannot list it"),
