@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from typer.testing import CliRunner
 
@@ -35,6 +37,14 @@ def test_rules_check_passes_each_house_file(path: Path) -> None:
     r = run("rules", "check", str(path))
     assert r.exit_code == 0, r.output
     assert r.stdout.startswith(f"{path}: ok - {path.stem}")
+
+
+@pytest.mark.parametrize("path", HOUSE, ids=lambda p: p.stem)
+def test_each_house_file_names_the_shipped_schema_and_meets_it(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("#:schema ../../rulesets/ruleset.schema.json")
+    schema = json.loads((ROOT / "rulesets" / "ruleset.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(tomllib.loads(text), schema)
 
 
 def expectations(text: str) -> tuple[list[dict[str, int]], str | None, int | None]:
