@@ -32,7 +32,7 @@ from multiprocessing.connection import Connection
 from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game import analysis
+from pitchkeeper.game import analysis, rulesets
 from pitchkeeper.game.odds import bid_odds
 from pitchkeeper.words.analysis import verdict_line
 
@@ -59,13 +59,19 @@ class Outcome:
 # the worker process
 
 
+def portable(ruleset: Any) -> tuple[Any, ...]:
+    """A ruleset as it travels to the worker: its merged TOML, compiled again there (a compiled ruleset
+    keeps the engine's functions once used, and functions do not travel between processes)."""
+    return dict(ruleset.raw), tuple(ruleset.chain), tuple(ruleset.overridden_notes)
+
+
 def _run(job: tuple[str, Any]) -> Any:
     kind, args = job
     if kind == "hand":
-        ruleset, table, hand = args
-        return analysis.analyse(ruleset, table, hand)
+        rules, table, hand = args
+        return analysis.analyse(rulesets.compile_ruleset(*rules), table, hand)
     if kind == "odds":
-        return bid_odds(**args)
+        return bid_odds(**{**args, "rules": rulesets.compile_ruleset(*args["rules"])})
     raise PitchError(f"no such job: {kind}")
 
 
@@ -237,7 +243,7 @@ def hand_job(ruleset: Any, table: Any, hand: Any) -> tuple[str, tuple[str, Any]]
     if analysis.not_analysable(hand) is not None:
         return None
     what = repr((ruleset.digest, table.players, table.teams, hand._replace(note="")))
-    return hashlib.sha256(what.encode()).hexdigest(), ("hand", (ruleset, table, hand))
+    return hashlib.sha256(what.encode()).hexdigest(), ("hand", (portable(ruleset), table, hand))
 
 
 def hand_words(o: Outcome, budget: float) -> str:

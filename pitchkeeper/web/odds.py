@@ -141,7 +141,7 @@ def setting(s: Any, q: Question) -> Setting:
         layout = sorted(hand, key=_order)
         key = repr((ruleset.digest, layout, n, st.trump, samples(n), SEED))
         st.job = (hashlib.sha256(key.encode()).hexdigest(),
-                  ("odds", {"cards": layout, "rules": ruleset, "players": n, "trump": st.trump,
+                  ("odds", {"cards": layout, "rules": analysed.portable(ruleset), "players": n, "trump": st.trump,
                             "samples": samples(n), "seed": SEED}))
     return st
 
