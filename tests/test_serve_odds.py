@@ -206,3 +206,36 @@ def test_a_question_too_long_to_answer_says_so_and_the_page_answers(tmp_path: Pa
         assert j.status_code == 503 and j.json()["error"] == failed and j.headers["retry-after"] == "2"
     finally:
         api.close()
+
+
+HOUSE = Path(__file__).resolve().parent.parent / "examples" / "house-rules"
+
+
+def test_a_match_under_house_rules_is_asked_under_them(tmp_path: Path) -> None:
+    log = new_log(tmp_path / "moon.toml", {"rules": str(HOUSE / "moon-10.toml"), "players": PLAYERS, "teams": TEAMS})
+    api = Api(create_app(log, PIN))
+    try:
+        r = api("GET", f"/odds?{TAPPED}&go=1")
+        assert re.search(r'<option value="moon-10" selected>moon-10 \(this match\)</option>', r.text)
+        house = rulesets.load(HOUSE / "moon-10.toml")
+        o = pitchkeeper.bid_odds(HELD, house, players=4, samples=odds.samples(4), seed=odds.SEED)
+        assert api("GET", "/api/odds?cards=" + "+".join(HELD)).json() == o
+        assert {b: m for b, (m, _, _) in table(r.text)["S"].items()} == \
+            {b: round(100 * x) for b, x in o["trumps"][0]["make"].items()}
+    finally:
+        api.close()
+
+
+def test_house_rules_the_odds_cannot_answer_say_why_in_one_line(tmp_path: Path) -> None:
+    log = new_log(tmp_path / "smear.toml", {"rules": str(HOUSE / "minnesota-smear.toml"), "players": PLAYERS,
+                                            "teams": TEAMS})
+    api = Api(create_app(log, PIN))
+    try:
+        r = api("GET", f"/odds?{TAPPED}&go=1")
+        failed = html.unescape(re.search(r'id="failed">(.*?)</p>', r.text).group(1))
+        assert failed.startswith("Not answered: minnesota-smear lets players choose what to lay away before play")
+        assert "--rules" not in failed  # the page's words, not the command line's
+        j = api("GET", "/api/odds?cards=" + "+".join(HELD))
+        assert j.status_code == 400 and j.json()["error"].startswith("minnesota-smear lets players choose")
+    finally:
+        api.close()

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, NamedTuple
 
-from pitchkeeper.errors import PitchError
+from pitchkeeper.errors import PitchError, shown
 from pitchkeeper.game import analysis, rulesets
 from pitchkeeper.game.odds import bid_odds
 from pitchkeeper.words.analysis import verdict_line
@@ -95,8 +95,8 @@ def _serve_jobs(conn: Connection) -> None:
             return
         try:
             answer: tuple[str, Any] = ("done", _run(job))
-        except PitchError as e:
-            answer = ("error", " ".join(str(e).split()))
+        except PitchError as e:  # its words, not the CLI's place (`--rules: ...`): a page says where itself
+            answer = ("error", shown(" ".join(e.message.split())))
         except Exception as e:  # a bug is one line on the page too, never a broken page
             answer = ("error", f"internal error ({type(e).__name__})")
         conn.send(answer)
