@@ -17,11 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import new_log, serve_process
+from serving import PIN as API_PIN
+from serving import Server, new_log, serve_process
+from test_serve_analysis import LONG_HAND, QUICK_HAND, SEVEN
 from test_serve_browser import FLAGS, ROOT, Watch, chromium
 
 import pitchkeeper
-from pitchkeeper.web import odds
+from pitchkeeper.web import analysed, odds
+from pitchkeeper.web.app import create_app
 from pitchkeeper.words.analysis import bid_answers, verdict_line
 
 pytestmark = pytest.mark.browser
@@ -150,5 +153,33 @@ def test_a_hand_entered_trick_by_trick_shows_par_before_save_and_odds_answer_six
             for w in (watch, tv_watch):
                 assert w.errors == [] and w.foreign() == []
             assert all(p.stat().st_size > 5_000 for p in shots.glob("*.png"))
+        finally:
+            browser.close()
+
+
+def test_a_tv_showing_a_hand_still_being_analysed_shows_its_answer_once_done(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The TV's last hand is not worked out by the time the board is drawn: it says so, and the page fetches
+    the board again until the answer is there (here: too long, past a budget of one second)."""
+    log = new_log(tmp_path / "seven.toml", {"rules": "solo-pitch", "players": SEVEN, "first_dealer": "Ann"})
+    book = pitchkeeper.Logbook.open(log)
+    book.append(QUICK_HAND)
+    book.append(LONG_HAND)
+    monkeypatch.setattr(analysed, "GRACE", 0.0)  # a page waits for its jobs their budget and no more
+    app = create_app(log, API_PIN)
+    app.state.site.analyst.budget = 1.0  # the worker starts first, then searches for 1 s: the page is drawn before
+    shots = artefacts()
+    with Server(app) as server, playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium(), args=FLAGS)
+        try:
+            tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+            watch = Watch(tv)
+            tv.goto(server.url + "/")
+            assert tv.locator("#last-par").get_attribute("data-analysing") == "1"
+            assert tv.locator("#last-par").inner_text() == "With every card known: still being analysed (shown here once done)."
+            tv.wait_for_selector("#last-par:not([data-analysing])", timeout=15_000)
+            assert "not analysed (too long" in tv.locator("#last-par").inner_text()
+            tv.screenshot(path=str(shots / "tv-too-long.png"))
+            assert watch.navigations == 1 and watch.errors == [] and watch.foreign() == []
         finally:
             browser.close()

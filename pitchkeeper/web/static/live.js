@@ -55,7 +55,7 @@
   }
 
   var later = {};  // part id -> the timer that fetches it again while its analysis is under way
-  function again(id, fetchIt) {
+  function whileAnalysing(id, fetchIt) {
     var el = document.getElementById(id);
     if (later[id] || !el || !el.querySelector("[data-analysing]")) return;
     later[id] = setTimeout(function () { later[id] = null; fetchIt(); }, 3000);
@@ -69,7 +69,7 @@
         var box = document.createElement("div");
         box.innerHTML = html.trim();
         if (el && box.firstElementChild) el.replaceWith(box.firstElementChild);
-        again(alsoId, swapAlso);
+        whileAnalysing(alsoId, swapAlso);
       })
       .catch(function () { live.classList.add("stale"); });
   }
@@ -89,7 +89,7 @@
         var fresh = box.firstElementChild;
         if (!fresh) return;
         el.replaceWith(fresh);
-        again(targetId, refresh);
+        whileAnalysing(targetId, refresh);
         var after = fresh.getAttribute("data-hands");
         if (wholePage && fresh.getAttribute("data-match") !== beforeMatch) { follow(true); return; }
         if (alsoUrl) swapAlso();
@@ -116,7 +116,7 @@
     if (data.version && data.version !== attr(targetId, "data-version")) refresh();
   };
   document.addEventListener("pitchkeeper:refresh-page", function () { follow(false); });
-  again(targetId, refresh);
-  if (alsoUrl) again(alsoId, swapAlso);
+  whileAnalysing(targetId, refresh);
+  if (alsoUrl) whileAnalysing(alsoId, swapAlso);
   window.addEventListener("pagehide", function () { source.close(); });
 })();
