@@ -121,6 +121,9 @@ def test_a_hand_entered_trick_by_trick_shows_par_before_save_and_odds_answer_six
             assert tv.locator("#last-par").inner_text() == line
             tv.wait_for_selector("#board:not(.flash)")
             tv.screenshot(path=str(shots / "tv-last-hand-par.png"))
+            # the TV still fits one 1080p screen, the line as readable from 3 m as the chart's labels (2%)
+            assert tv.evaluate("document.scrollingElement.scrollHeight") <= 1080
+            assert tv.locator("#last-par").evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 0.02 * 1080
 
             # after the hand: should I have bid 3?
             phone.goto(url + "/odds")
