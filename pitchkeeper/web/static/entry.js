@@ -50,7 +50,9 @@
     flashGone();
     var body = new URLSearchParams(new FormData(form));
     body.set("call", button.value);
-    fetch("/enter/auction", { method: "POST", body: body, credentials: "same-origin",
+    var live = document.getElementById("live");
+    var base = live ? live.getAttribute("data-base") || "" : "";
+    fetch(base + "/enter/auction", { method: "POST", body: body, credentials: "same-origin",
                               headers: { "Content-Type": "application/x-www-form-urlencoded" } })
       .then(function (r) { return r.text(); })
       .then(function (html) {
