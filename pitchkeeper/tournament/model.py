@@ -105,6 +105,13 @@ class Tournament:
     closed: int | None = None  # the night was closed after this many rounds
 
     @property
+    def table_count(self) -> int:
+        """Tables a round seats: as seated, or as the players (or teams) fill them."""
+        if self.rounds:
+            return max(len(r.tables) for r in self.rounds)
+        return len(self.teams) // self.shape.sides if self.teams else len(self.players) // self.shape.seats
+
+    @property
     def order(self) -> tuple[str, ...]:
         """The figures the standings rank by, in order: the file's `tiebreak`, or the format's own."""
         return self.tiebreak or TIEBREAKS[self.format]

@@ -201,6 +201,10 @@ class Guard:
     def _sign(self, *parts: str) -> str:
         return hmac.new(self.secret, "|".join(parts).encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
+    def sign(self, *parts: str) -> str:
+        """A signature with the secret (a form's checked answers: what is saved is what was shown)."""
+        return self._sign("signed", *parts)
+
     def pin_ok(self, given: str | None) -> bool:
         if given is None:
             return False
