@@ -1,6 +1,6 @@
 """The scoring engine beside a naive scorer, and the start-up of the commands that need no match.
 
-    python benchmarks/bench_core.py [--hands 30000] [--runs 15] [--skip-startup] [--skip-engine]
+    python benchmarks/bench_core.py [--hands 30000] [--runs 15] [--skip-startup] [--skip-engine] [--skip-house]
 
 Each figure beside its goal and a baseline measured in the same run (issue 18):
 4. verdicts per second (of CPU time, best pass) of the one engine (game.scoring.verdict) on hands entered as
@@ -8,6 +8,9 @@ Each figure beside its goal and a baseline measured in the same run (issue 18):
    on the same deals, passes interleaved: goal, not slower than the naive scorer. Hands recorded trick by
    trick (the held cards given, every play checked) have no naive baseline: they are shown beside the same
    deals entered as the captured cards and the dealt cards their tricks give.
+5. verdicts per second of hands of five house files (issue 22: a called partner, a kitty and lay-away, a draw,
+   a moon, count-down with an instant win), each beside the built-ins' rate for the same form, measured in the
+   same run (no goal).
 1. `--version`, `--help`, `judge hand` (and --json), `judge trick`, `rules list/show/explain/diff`
    within 10x a bare `python -c pass` of the same venv (interleaved medians).
 Prints figures; asserts nothing (speed is measured here, never in tests).
@@ -103,6 +106,51 @@ def bench_engine(n: int) -> None:
            f"the same deals as captured and dealt cards: {t_flat:,.0f} hands/s ({t_eng / t_flat:.2f}x)")
 
 
+HOUSE = ("call-partner-5", "minnesota-smear", "trickster-10-draw", "moon-10", "bicycle-smudge")
+
+
+def house_deals(name: str, n: int, quick: bool, played: bool = False) -> list[tuple[Any, ...]]:
+    """n hands of a house file of examples/house-rules, through its kitty, draw or called partner."""
+    from pitchkeeper.game import records, rulesets, sampling
+
+    rs = rulesets.load(Path(__file__).resolve().parent.parent / "examples" / "house-rules" / f"{name}.toml")
+    rng = random.Random(5)
+    out: list[tuple[Any, ...]] = []
+    while len(out) < n:
+        players, teams = sampling.random_table(rs, rng, seating="any")
+        if played:
+            rec = sampling.random_played(rs, rng, players, teams)
+            if rec is None:
+                continue
+        else:
+            rec = sampling.random_hand(rs, rng, players, teams, quick=quick)
+        table = records.parse_table({"players": players, **({"teams": teams} if teams else {})})
+        out.append((rs, table, records.parse_hand(rec, table)))
+    return out
+
+
+def bench_house(n: int) -> None:
+    """Issue 22's mechanisms where they are used: the verdict rate of hands of five house files, each
+    beside the same run's rate for the built-ins' hands of the same form (no goal: the mechanisms cost
+    what they check; where absent they cost nothing, which section 4 shows against the naive scorer)."""
+    import deals
+
+    from pitchkeeper.game import scoring
+
+    verdict = scoring.verdict
+    built = {"captured cards": deals.sampled(n, quick=False), "quick entry": deals.sampled(n, quick=True, seed=8),
+             "trick by trick": deals.played(max(300, n // 10))}
+    base = {form: best_rate(verdict, rows, 3) for form, rows in built.items()}
+    print(f"5. issue 22's house rules (examples/house-rules), {n:,} hands each, beside the built-ins' hands")
+    for name in HOUSE:
+        for form, quick, played in (("captured cards", False, False), ("quick entry", True, False),
+                                    ("trick by trick", False, True)):
+            rows = house_deals(name, n if not played else max(300, n // 10), quick, played)
+            rate = best_rate(verdict, rows, 3)
+            figure(f"{name}, {form}", rate, "hands/s", "none", True,
+                   f"built-ins {base[form]:,.0f} hands/s ({rate / base[form]:.2f}x)")
+
+
 def bench_startup(runs: int) -> None:
     from pitchkeeper.game import rulesets, sampling
 
@@ -140,10 +188,13 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--skip-startup", action="store_true")
     ap.add_argument("--skip-engine", action="store_true")
+    ap.add_argument("--skip-house", action="store_true")
     args = ap.parse_args()
     sys.path.insert(0, str(Path(__file__).parent))
     if not args.skip_engine:
         bench_engine(args.hands)
+    if not args.skip_house:
+        bench_house(max(1000, args.hands // 10))
     if not args.skip_startup:
         bench_startup(args.runs)
 

@@ -22,18 +22,20 @@ def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 # domain alone in seconds while editing game/; `-m "not slow"` leaves out whole games, heavy properties,
 # many subprocesses and serve. A new test file gets its layer here (collection stops until it has one).
 LAYERS = {
-    "unit": ("test_ansi", "test_auction_taps", "test_bidding", "test_cards", "test_guard", "test_layers",
-             "test_match_end", "test_play", "test_play_properties", "test_point_kinds", "test_rulesets", "test_scoring",
+    "unit": ("test_ansi", "test_auction_taps", "test_bidding", "test_cards", "test_count_down", "test_deal",
+             "test_guard", "test_layers", "test_match_end", "test_match_rules_22", "test_notes", "test_partners",
+             "test_play", "test_play_properties", "test_point_kinds", "test_rulesets", "test_scoring", "test_smudge",
              "test_tournament"),
     "cli": ("test_answer_every_point", "test_api", "test_api_arguments", "test_chart", "test_cli_adapter", "test_entry",
-            "test_entry_wording", "test_evening_cli", "test_explain", "test_export", "test_judge_cli", "test_loader",
-            "test_log_index", "test_log_safety", "test_log_shapes", "test_match_cli", "test_narrow_screens",
-            "test_play_cli", "test_ratings", "test_scoreboard", "test_stats", "test_store", "test_table_play",
-            "test_table_screens", "test_tournament_cli", "test_wide_names", "test_windows"),
+            "test_entry_wording", "test_evening_cli", "test_explain", "test_export", "test_house_rules",
+            "test_judge_cli", "test_loader", "test_log_index", "test_log_safety", "test_log_shapes", "test_match_cli",
+            "test_narrow_screens", "test_play_cli", "test_ratings", "test_scoreboard", "test_stats", "test_store",
+            "test_table_play", "test_table_screens", "test_tournament_cli", "test_wide_names", "test_windows"),
     "slow": ("test_adversarial", "test_analyse", "test_api_property", "test_at_a_terminal", "test_cli_docs",
              "test_cli_surface", "test_log_files", "test_match_property", "test_play_auction_terminal",
-             "test_properties", "test_serve_api", "test_serve_attacks", "test_serve_cli", "test_serve_keys",
-             "test_serve_pages", "test_serve_table", "test_solver", "test_solver_compiled", "test_whole_games"),
+             "test_properties", "test_properties_22", "test_serve_api", "test_serve_attacks", "test_serve_cli",
+             "test_serve_keys", "test_serve_pages", "test_serve_table", "test_solver", "test_solver_compiled",
+             "test_whole_games"),
     "browser": ("test_browser", "test_evening_browser", "test_serve_browser", "test_serve_layout"),
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}

@@ -19,6 +19,7 @@ from typing import Any
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import play, scoring
 from pitchkeeper.game.cards import Card
+from pitchkeeper.game.deal import name_jokers
 from pitchkeeper.game.records import Hand, Play, Table, Trick
 from pitchkeeper.game.rulesets import Ruleset
 from pitchkeeper.game.solver import Deal, Solver, start_of_play
@@ -56,11 +57,15 @@ def analyse(ruleset: Ruleset, table: Table, hand: Hand, core: str | None = None,
     if why:
         raise PitchError(why, "tricks")
     verdict = scoring.verdict(ruleset, table, hand)  # checks the whole record, and says what was taken
+    hand = name_jokers(ruleset, hand)  # two look-alike jokers, named as the verdict named them
     rep = play.replay(ruleset, table, hand)
     held = held_cards(ruleset, table, hand, rep.tricks)
-    bid_side = verdict.bid.side
-    side_of = {p: table.side_of(p) for p in table.players}
-    deal = Deal(ruleset, hand.trump, table.players, side_of, bid_side)
+    # the sides of the hand (a called partner's, or the table's), and a discard that counts for the bidder
+    bid_side = verdict.bid.team or verdict.bid.side
+    sides = dict(verdict.hand_sides or ((s, table.members(s)) for s in table.sides))
+    side_of = {p: s for s, ps in sides.items() for p in ps}
+    laid = verdict.deal
+    deal = Deal(ruleset, hand.trump, table.players, side_of, bid_side, *((laid.counted, laid.counts) if laid else ()))
     leader = rep.tricks[0].leader if rep.tricks else hand.bid.player
     solver = Solver(deal, start_of_play(deal, held, leader), core)
     order = {c: i for i, c in enumerate(solver.cards)}
@@ -87,7 +92,7 @@ def analyse(ruleset: Ruleset, table: Table, hand: Hand, core: str | None = None,
     bid = verdict.to_json()["bid"]
     return {"rules": ruleset.name, "trump": hand.trump,
             "bid": {"side": bid["side"], "player": bid["player"], "amount": bid["amount"]},
-            "par": par, "taken": verdict.taken[bid_side], "plays": plays, "costs": costs}
+            "par": par, "taken": verdict.taken[verdict.bid.side], "plays": plays, "costs": costs}
 
 
 def _push(solver: Solver, player: str, card: Card) -> None:

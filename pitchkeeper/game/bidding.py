@@ -93,12 +93,17 @@ def _value(call: Call, b: dict, name: str, where: str) -> tuple[int, bool]:
 
 
 def _stuck_dealer(b: dict, dealer: str, call: Call, where: str) -> None:
-    """The last to speak after everyone else passed: where the dealer is stuck, he bids at least the forced bid."""
+    """The last to speak after everyone else passed: where the dealer is stuck, he bids at least the forced
+    bid (exactly it, with forced_exact)."""
     if b["all_pass"] != "dealer-forced":
         return
     least = b["forced_bid"] or b["min"]
     if call == "pass":
-        raise PitchError(f"everyone else passed: the dealer {dealer} is stuck and must bid at least {least}", where)
+        how = "exactly" if b["forced_exact"] else "at least"
+        raise PitchError(f"everyone else passed: the dealer {dealer} is stuck and must bid {how} {least}", where)
+    if b["forced_exact"] and call != least:
+        said = b["smudge_name"] if call == "smudge" else call
+        raise PitchError(f"everyone else passed: the stuck dealer {dealer} must bid exactly {least}, not {said}", where)
     if isinstance(call, int) and call < least:
         raise PitchError(f"everyone else passed: the stuck dealer {dealer} must bid at least {least}, not {call}",
                          where)

@@ -48,11 +48,18 @@ class InPlay(NamedTuple):
 
 
 class Piles(NamedTuple):
-    """What a side's point is found from: the trump's view, what each side took, and who bid."""
+    """What a side's point is found from: the trump's view, what each side took, and who bid.
+
+    `seats` and `discard` matter only to house rules: a game tie given to the elder hand needs the sides
+    in seating order, and a bidder's discard that counts for game (kitty.discard_counts) adds to the
+    bidding side's count without being a trick it took. A caller that leaves them out gets today's game.
+    """
 
     view: TrumpView
-    by_side: Mapping[str, Sequence[Card]]  # every side of the table, in its order, and the cards it took
+    by_side: Mapping[str, Sequence[Card]]  # every side of the hand, and the cards it took in tricks
     bidder: str  # the bidding side
+    seats: Sequence[str] = ()  # the sides in seating order from the dealer's left (points.ID.tie = "elder")
+    discard: Sequence[Card] = ()  # the bidder's laid-away cards that count for game, the bidding side's
 
 
 class CardWin(NamedTuple):
@@ -93,6 +100,7 @@ class PointKind(NamedTuple):
     bidder_only: Callable[[PointRule], bool] = _never  # only the bidding side may score it
     ties: bool = False  # the table may answer "tie" for it
     game: bool = False  # its count is the verdict's game count (one such point per ruleset)
+    sweep: bool = False  # won by taking every trick (quick entry's evidence for a smudge that needs every trick)
     # keys of its own that no other kind takes: key -> rulesets.F (type, default, words; they check it and
     # make the schema); their values are in PointRule.extra. The built-in kinds share the keys of POINT_FIELDS.
     fields: Mapping[str, Any] = {}  # (never changed: a shared default is safe)
@@ -174,15 +182,28 @@ def _the_card(rule: PointRule, play: InPlay) -> CardWin | None:
 
 
 def _game(rule: PointRule, piles: Piles) -> SideWin:
-    """The one side that counted the most (more than half of all counted, where the rule says so)."""
+    """The one side that counted the most (more than half of all counted, where the rule says so); a tie
+    for the most goes where `tie` says (nobody, the bidding side among the tied, or the elder hand)."""
     values = rule.card_values
     counts = {side: sum(map(values.__getitem__, cards)) for side, cards in piles.by_side.items()}
+    if piles.discard:
+        counts[piles.bidder] += sum(map(values.__getitem__, piles.discard))
     top = max(counts.values(), default=0)
     leaders = [side for side, v in counts.items() if v == top]
     winner = leaders[0] if top > 0 and len(leaders) == 1 else None  # a tie, or nothing counted: nobody
+    tie = ""
+    if winner is None and top > 0 and rule.tie != "nobody":
+        if rule.tie == "bidder":
+            winner = piles.bidder if piles.bidder in leaders else None
+        else:  # elder: the tied side seated first from the dealer's left
+            winner = next((s for s in piles.seats or counts if s in leaders), None)
+        tie = rule.tie if winner is not None else ""
     if winner is not None and rule.need == "majority" and top * 2 <= sum(counts.values()):
         winner = None
-    return SideWin(winner, "game", GameCount(counts, winner, "", piles.by_side, values))
+    if not tie and not piles.discard:
+        return SideWin(winner, "game", GameCount(counts, winner, "", piles.by_side, values))
+    return SideWin(winner, "game", GameCount(counts, winner, "", piles.by_side, values, tie, tuple(piles.discard),
+                                             piles.bidder if piles.discard else None))
 
 
 def _sweep(rule: PointRule, piles: Piles) -> SideWin:
@@ -194,7 +215,11 @@ def _sweep(rule: PointRule, piles: Piles) -> SideWin:
 
 
 def _lowest_words(p: PointRule, worth: str, to: str) -> str:
-    skip = f" (never {', '.join(symbol_words(s, explained=True) for s in p.skip)})" if p.skip else ""
+    never = [symbol_words(s, explained=True) for s in p.skip]
+    if p.natural:
+        never = ["a joker or an off-card"] + [w for s, w in zip(p.skip, never, strict=True)
+                                               if not (s.startswith("off-") or s in ("HJ", "LJ", "JK"))]
+    skip = f" (never {', '.join(never)})" if never else ""
     lone = "; a lone trump is high only" if p.apart else "; a lone trump is both high and low"
     return f"{worth} for the lowest trump in play{skip}, {to}{lone}"
 
@@ -202,7 +227,9 @@ def _lowest_words(p: PointRule, worth: str, to: str) -> str:
 def _game_words(p: PointRule, worth: str, to: str) -> str:
     counts = ", ".join(f"{k} {v}" for k, v in p.counts.items() if v)
     need = "more than half of all counted" if p.need == "majority" else "the most (a plurality is enough)"
-    return f"{worth} for game: {need} of the counting cards taken ({counts}); a tie scores nobody"
+    tie = {"nobody": "a tie scores nobody", "bidder": "a tie goes to the bidding side",
+           "elder": "a tie goes to the elder hand (first from the dealer's left)"}[p.tie]
+    return f"{worth} for game: {need} of the counting cards taken ({counts}); {tie}"
 
 
 def _sweep_words(p: PointRule, worth: str, to: str) -> str:
@@ -217,14 +244,14 @@ def _sweep_reason(a: Award) -> str:
 for _kind in (
     PointKind("highest-trump", frozenset({"to"}), lambda p, worth, to: f"{worth} for the highest trump in play, {to}",
               card=_highest, always_out=lambda p: True, always_words="the highest trump in play"),
-    PointKind("lowest-trump", frozenset({"to", "skip", "apart"}), _lowest_words, card=_lowest,
-              always_out=lambda p: not p.apart and not p.skip, always_words="the lowest trump in play"),
+    PointKind("lowest-trump", frozenset({"to", "skip", "apart", "natural"}), _lowest_words, card=_lowest,
+              always_out=lambda p: not p.apart and not p.never_low, always_words="the lowest trump in play"),
     PointKind("card", frozenset({"to", "card"}),
               lambda p, worth, to: f"{worth} for {symbol_words(p.card, explained=True)}, {to}, if it is in play",
               card=_the_card),
     PointKind("game", frozenset({"counts", "tie", "need"}), _game_words, side=_game,
               reason=lambda a: a.why.what.reason, ties=True, game=True),
     PointKind("all-tricks", frozenset({"only_bidder"}), _sweep_words, side=_sweep, reason=_sweep_reason,
-              bidder_only=lambda p: p.only_bidder),
+              bidder_only=lambda p: p.only_bidder, sweep=True),
 ):
     register(_kind)

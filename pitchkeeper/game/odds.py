@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pitchkeeper.errors import PitchError, or_list
-from pitchkeeper.game import play, rulesets, scoring
+from pitchkeeper.game import match, play, rulesets, scoring
 from pitchkeeper.game.cards import SUITS, Card, parse_card, parse_suit
 from pitchkeeper.game.records import Bid, Hand, Table
 from pitchkeeper.game.rulesets import Ruleset
@@ -53,8 +53,8 @@ def settlement(ruleset: Ruleset, trump: str, amount: int | str, took: int) -> in
     table = Table(("A", "B"), None)
     hand = Hand("B", trump, Bid("A", worth, smudge))
     result = BidResult("A", "A", worth, amount, worth == 0 or took >= worth, took)  # made as the engine decides it
-    delta, _, _ = scoring._settle(ruleset, table, hand, {"A": took, "B": 0}, result, ())
-    return delta["A"]
+    delta, _, _ = scoring._settle(ruleset, table, hand, {"A": took, "B": 0}, result, "A", ())
+    return match.gain(ruleset, delta["A"])  # counting down, a score change towards 0 is a gain
 
 
 def bids(ruleset: Ruleset) -> list[int | str]:
@@ -92,6 +92,7 @@ def bid_odds(cards: str | Sequence[str], rules: str | Ruleset, players: int | No
     ruleset = rules if isinstance(rules, Ruleset) else rulesets.load(rules)
     hand = parse_hand_cards(ruleset, cards)
     seats, side_of = seating(ruleset, players)
+    _sampled_fairly(ruleset, len(seats))
     if not isinstance(samples, int) or isinstance(samples, bool) or not 1 <= samples <= 100_000:
         raise PitchError(f"expected a number of layouts from 1 to 100000, got {samples!r}", "--samples")
     if seed is None:
@@ -110,6 +111,22 @@ def bid_odds(cards: str | Sequence[str], rules: str | Ruleset, players: int | No
                        "blind; real players keep their trumps, so the real odds are worse than these")
     out["trumps"] = [_one_trump(ruleset, s, hand, seats, side_of, dealt, core, trump is not None) for s in suits]
     return out
+
+
+def _sampled_fairly(ruleset: Ruleset, players: int) -> None:
+    """Refuse, in one line, a ruleset whose hands as play begins depend on choices the odds cannot know (a
+    kitty and its lay-away, a draw of the players' choosing) or on a partner called after the bid: no
+    silent wrong answer."""
+    s = ruleset.settings
+    chosen = [(k, v) for k, v in (("kitty.size", s["kitty"]["size"]), ("draw.discard", s["draw"]["discard"]))
+              if (k == "kitty.size" and v) or v in ("any", "down-to-hand")]
+    if chosen:
+        key, value = chosen[0]
+        raise PitchError(f"{ruleset.name} lets players choose what to lay away before play ({key} = {value}); "
+                         "the cards held when play begins are unknown, so no odds are given", "--rules")
+    if ruleset.calls_partner(players):
+        raise PitchError(f"{ruleset.name} calls a partner's card with {players} players (partner.counts): the odds "
+                         "would need the card called, so none are given", "--players")
 
 
 def layouts(ruleset: Ruleset, hand: Sequence[Card], others: Sequence[str], samples: int,

@@ -13,6 +13,10 @@ Rule ids (the `rule` of an illegal play):
   must-follow-or-trump  a plain suit was led; the player held it and played neither it nor a trump
   must-follow           a plain suit was led; the player held it and did not follow (play.follow = suit)
   trump-only            only trumps may be played; a player out of trumps folds (play.follow = trump-only)
+  must-trump            a plain suit was led; the player held none of it and held a trump but did not play one
+                        (play.must_trump)
+  called-first-trick    the holder of the card the bidder called did not play it to the first trick
+                        (partner.first_trick)
 """
 
 from __future__ import annotations
@@ -21,9 +25,13 @@ from collections.abc import Container, Mapping, Sequence
 from typing import NamedTuple, TypeVar
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game.cards import SUIT_NAMES, SUITS, Card, Suit, parse_card, pretty, suit_of
+from pitchkeeper.game.cards import SUIT_NAMES, SUITS, Card, Suit, pretty, suit_of
+from pitchkeeper.game.deal import Deal, check_played
 from pitchkeeper.game.records import Hand, Table, Trick
 from pitchkeeper.game.rulesets import Ruleset, TrumpView
+from pitchkeeper.game.trick_record import named_folds, seat_plays
+from pitchkeeper.game.trick_record import parse_held as parse_held  # re-exported: the words of a trick
+from pitchkeeper.game.trick_record import parse_plays as parse_plays
 from pitchkeeper.game.vocabulary import SYMBOL_WORDS
 
 TRUMP = "T"  # the effective suit of every trump in a TrumpView
@@ -223,14 +231,22 @@ def follow_steps(ruleset: Ruleset, view: TrumpView, led: str | None, first: bool
         steps.append(FollowStep(same, same | trumps, "must-follow-or-trump",
                                 f"{suit_words(led)} were led: a player holding {suit_words(led, True)} must play "
                                 f"{suit_words(led, True)} or a trump"))
+    if led != TRUMP and ruleset.settings["play"]["must_trump"]:
+        steps.append(FollowStep(trumps, trumps, "must-trump", f"{suit_words(led)} were led: a player with no "
+                                                              f"{suit_words(led, True)[2:]} must play a trump (holding "
+                                                              "one)"))
     return (*steps, FollowStep(deck, deck, None, f"with no {suit_words(led)}, any card may be played"))
 
 
 def allowed(ruleset: Ruleset, view: TrumpView, holding: Sequence[Card], led: str | None,
-            first: bool = False) -> Allowed:
+            first: bool = False, *, called: Card | None = None) -> Allowed:
     """What may be played from `holding` to a trick whose lead's effective suit is `led`
     (None: this card leads; `first`: it is the hand's first lead). The cards that met the step come
-    first (the suit led before the trumps that may join it)."""
+    first (the suit led before the trumps that may join it). `called`: in the hand's first trick, the card
+    the bidder called, which its holder must play there whatever the follow rules say (partner.first_trick)."""
+    if called is not None and called in holding:
+        return Allowed((called,), "called-first-trick", f"the holder of {pretty(called)}, the called card, must play "
+                                                        "it to the first trick")
     for when, allow, rule, words in follow_steps(ruleset, view, led, first):
         if not when.isdisjoint(holding):
             cards = tuple(c for c in holding if c in allow and c in when)
@@ -239,11 +255,11 @@ def allowed(ruleset: Ruleset, view: TrumpView, holding: Sequence[Card], led: str
 
 
 def judge_play(ruleset: Ruleset, view: TrumpView, card: Card, holding: Sequence[Card] | None, led: str | None,
-               first: bool = False, player: str = "the player") -> Ruling:
+               first: bool = False, player: str = "the player", *, called: Card | None = None) -> Ruling:
     """Rule on one play. With `holding` (the player's cards before this play, the card among
     them) every rule can be checked; without it, only what the card alone shows."""
     if holding is not None:
-        a = allowed(ruleset, view, holding, led, first)
+        a = allowed(ruleset, view, holding, led, first, called=called)
         if card in a.cards:
             return Ruling(True, None, _legal_words(ruleset, view, card, holding, led, first), a.cards)
         why = f"{a.words}; {player} could have played {card_list(a.cards)}"
@@ -272,6 +288,9 @@ def judge_play(ruleset: Ruleset, view: TrumpView, card: Card, holding: Sequence[
         return Ruling(True, None, "follows trump" if is_trump else f"follows {suit_words(led)}", None)
     if is_trump and follow == "suit-or-trump":
         return Ruling(True, None, "a trump may be played at any time", None)
+    if not is_trump and ruleset.settings["play"]["must_trump"]:
+        return Ruling(None, None, f"legal only if {player} held no {suit_words(led)} and no trump; give the held "
+                                  "cards to settle it", None)
     return Ruling(None, None, f"legal only if {player} held no {suit_words(led)}; give the held cards to settle it",
                   None)
 
@@ -309,6 +328,10 @@ def _legal_words(ruleset: Ruleset, view: TrumpView, card: Card, holding: Sequenc
         return "follows trump" + trump_note(view, card) if is_trump else f"follows {suit_words(led)}"
     if any(view.suit[c] == led for c in holding):
         return f"a trump{trump_note(view, card)} may be played even when able to follow"
+    if ruleset.settings["play"]["must_trump"]:
+        if is_trump:
+            return f"held no {suit_words(led)}{moved_note(view, holding, led)}, so must play a trump"
+        return f"held no {suit_words(led)} and no trump, so any card may be played"
     return f"held no {suit_words(led)}{moved_note(view, holding, led)}, so any card may be played"
 
 
@@ -321,11 +344,16 @@ def trick_rank(view: TrumpView, led: str, card: Card) -> int:
     return 1 + view.plain_strength[card] if view.suit[card] == led else 0
 
 
-def winner_index(view: TrumpView, cards: Sequence[Card]) -> int:
-    """Index of the winning card: the highest trump, else the highest card of the suit led (trick_rank)."""
+def winner_index(view: TrumpView, cards: Sequence[Card], *, jokers: str = "no") -> int:
+    """Index of the winning card: the highest trump, else the highest card of the suit led (trick_rank).
+    `jokers`: trump.identical_jokers; with "later-higher", of two jokers in the trick the later played ranks
+    as the higher (their places in the trump order are next to each other)."""
     led = view.suit[cards[0]]
     ranks = [trick_rank(view, led, c) for c in cards]
-    return ranks.index(max(ranks))
+    best = ranks.index(max(ranks))
+    if jokers == "later-higher" and cards[best] in ("HJ", "LJ") and "HJ" in cards and "LJ" in cards:
+        return max(list(cards).index("HJ"), list(cards).index("LJ"))
+    return best
 
 
 def next_in(order: Sequence[Seat], due: Seat, out: Container[Seat]) -> Seat:
@@ -351,47 +379,6 @@ def why_wins(view: TrumpView, cards: Sequence[Card], i: int) -> str:
 
 # ---------------------------------------------------------------------------
 # One trick on its own
-
-
-def parse_plays(text: str, where: str = "--cards") -> list[tuple[str, Card | None]]:
-    """'Ann:JC Bob:AC Cy:fold' (or bare cards, seated P1, P2...) -> [(player, card or None)]."""
-    tokens = [t for t in text.replace(",", " ").split() if t]
-    if not tokens:
-        raise PitchError("no cards: give them in playing order from the leader, such as \"Ann:JC Bob:AC\"", where)
-    named = [":" in t for t in tokens]
-    if any(named) and not all(named):
-        raise PitchError("name the player of every card (\"Ann:JC Bob:AC\") or of none", where)
-    out: list[tuple[str, Card | None]] = []
-    for k, t in enumerate(tokens, 1):
-        who, _, card = t.rpartition(":")
-        who = who.strip() or f"P{k}"
-        if card.lower() in ("fold", "folded", "-", ""):
-            out.append((who, None))
-            continue
-        try:
-            out.append((who, parse_card(card)))
-        except PitchError as e:
-            raise e.at(f"{where} ({who})") from None
-    return out
-
-
-def parse_held(items: Sequence[str], where: str = "--held") -> dict[str, tuple[Card, ...]]:
-    """['Bob:AC KC 4D', 'Cy:5C; Dee:2S 3S'] -> {player: cards}."""
-    out: dict[str, tuple[Card, ...]] = {}
-    for item in items:
-        for part in item.split(";"):
-            if not part.strip():
-                continue
-            who, sep, cards = part.partition(":")
-            if not sep or not who.strip():
-                raise PitchError(f"expected \"Player:card card ...\", got {part.strip()!r}", where)
-            who = who.strip()
-            try:
-                parsed = tuple(parse_card(c) for c in cards.replace(",", " ").split())
-            except PitchError as e:
-                raise e.at(f"{where} {who}") from None
-            out[who] = out.get(who, ()) + parsed
-    return out
 
 
 def judge_trick(ruleset: Ruleset, trump: Suit, plays: Sequence[tuple[str, Card | None]],
@@ -472,12 +459,13 @@ def _in_deck(ruleset: Ruleset, card: Card, where: str) -> None:
 # A whole hand
 
 
-def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") -> Replay:
+def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *, deal: Deal | None = None) -> Replay:
     """Play the hand's tricks back: winners, captured cards, and any illegal plays.
 
     Each trick is led by the last trick's winner (the first by the pitcher, or by the eldest
     hand where `play.first_leader` says so); in trump-only play a player who folds is out
-    for the rest of the hand and the lead passes to the next player still in.
+    for the rest of the hand and the lead passes to the next player still in. `deal`: the kitty,
+    discard and draw (game.deal.check_deal), whose cards out of play no one may play.
     """
     assert hand.tricks is not None
     view = ruleset.views[hand.trump]
@@ -497,6 +485,10 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
     deck = ruleset.deck
     suit = view.suit
     follow = ruleset.settings["play"]["follow"]
+    must_trump = ruleset.settings["play"]["must_trump"]
+    # the card the bidder called, which its holder must play to trick 1 whatever the follow rules say
+    called = hand.called if ruleset.settings["partner"]["first_trick"] else None
+    out = {} if deal is None else {**deal.gone, **dict.fromkeys(deal.kitty or (), deal.bidder)}
     captured: dict[str, list[Card]] = {}
     results: list[TrickResult] = []
     illegal: list[Illegal] = []
@@ -507,10 +499,10 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
         expected = first_leader if prev_winner is None else prev_winner
         # Check the leader before seating the cards (a wrong leader would garble the seating),
         # unless only seating can tell who folds (a trick naming some players, not all).
-        early = _named_folds(trick, players, folded) if trump_only else {}
+        early = named_folds(trick, players, folded) if trump_only else {}
         if early is not None and (trick.leader != expected or expected in folded or expected in early):
             _check_leader(trick, players, expected, prev_winner is None, folded, early, hand.bid.player, w)
-        plays, folds_now = _seat_plays(trick, players, folded, trump_only, w)
+        plays, folds_now = seat_plays(trick, players, folded, trump_only, w)
         if early is None:
             _check_leader(trick, players, expected, prev_winner is None, folded, folds_now, hand.bid.player, w)
         for p, j in folds_now.items():
@@ -529,6 +521,9 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
             holding = held.get(player)
             if holding is not None and card not in holding:
                 raise PitchError(f"{player} plays {card}, which is not among {player}'s held cards", f"{w}.cards[{j}]")
+            if out and card in out:
+                assert deal is not None
+                check_played(deal, player, card, f"{w}.cards[{j}]")
             s = suit[card]
             # Most plays keep the rules plainly; only the others are ruled on (and worded) in full.
             lead = led
@@ -539,8 +534,10 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
             else:
                 first = False
                 ruled = s != TRUMP if trump_only else (holding is not None and s != lead and (
-                    s != TRUMP or follow != "suit-or-trump") and any(suit[c] == lead for c in holding))
-            if ruled:
+                    s != TRUMP or follow != "suit-or-trump") and any(suit[c] == lead for c in holding)) or (
+                    must_trump and holding is not None and s != lead and s != TRUMP
+                    and any(suit[c] == TRUMP for c in holding))
+            if ruled and not (number == 1 and card == called and player != hand.bid.player):
                 r = judge_play(ruleset, view, card, holding, lead, first, player)
                 if r.legal is False:
                     assert r.rule is not None
@@ -557,6 +554,10 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
         captured.setdefault(winner, []).extend(c for _, c in kept)
         results.append(TrickResult(number, trick.leader, tuple(kept), winner, card, view))
         prev_winner = winner
+    if called is not None and results:
+        late = _called_late(results, called, hand.bid.player)
+        if late is not None:
+            illegal.insert(sum(1 for i in illegal if i.trick == 1), late)
     if trump_only:
         left = {p: [c for c in cs if view.suit[c] == TRUMP] for p, cs in held.items()}
         left = {p: cs for p, cs in left.items() if cs}
@@ -565,6 +566,19 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks") ->
             raise PitchError(f"the tricks end with trumps still held ({still}): play goes on until every trump "
                              "is played", where)
     return Replay(tuple(results), tuple((p, tuple(cs)) for p, cs in captured.items()), tuple(illegal))
+
+
+def _called_late(results: Sequence[TrickResult], called: Card, bidder: str) -> Illegal | None:
+    """The holder of the called card who did not play it to the first trick (partner.first_trick): an
+    illegal play of trick 1, found from the trick it was played in (no held cards needed)."""
+    for t in results[1:]:
+        for p, c in t.plays:
+            if c == called and p != bidder:
+                first = next((c1 for p1, c1 in results[0].plays if p1 == p), None)
+                return Illegal(1, p, first, "called-first-trick",
+                               f"{p} played {pretty(first) if first else 'nothing'}: {p} held {pretty(called)}, the "
+                               "called card, and must play it to the first trick (partner.first_trick)")
+    return None
 
 
 def _bad_plays(ruleset: Ruleset, plays: list[tuple[str, Card, int]], seen: Mapping[Card, int],
@@ -615,20 +629,6 @@ def _held(ruleset: Ruleset, view: TrumpView, hand: Hand, trump_only: bool, where
     return out
 
 
-def _named_folds(trick: Trick, players: tuple[str, ...], folded: Mapping[str, int]) -> dict[str, int] | None:
-    """Who folds in a trump-only trick, read from its names alone: the explicit folds and, when every
-    card is named, the players still in who are left out. None when some cards are named and some
-    not: then only seating them from the leader tells."""
-    named = [p.player for p in trick.plays if p.player is not None]
-    if not named:
-        return {}
-    if len(named) != len(trick.plays):
-        return None
-    out = {p.player: j for j, p in enumerate(trick.plays, 1) if p.card is None and p.player is not None}
-    out.update({p: 0 for p in players if p not in folded and p not in named})
-    return out
-
-
 def _check_leader(trick: Trick, players: tuple[str, ...], expected: str, first: bool, folded: Mapping[str, int],
                   folds_now: Mapping[str, int], pitcher: str, where: str) -> None:
     """The trick is led by whoever must lead it, or raise naming `where.leader`. A player who has
@@ -645,63 +645,3 @@ def _check_leader(trick: Trick, players: tuple[str, ...], expected: str, first: 
     if due != expected:
         who = f"{who} ({expected}) is out of trumps, so the next player still in"
     raise PitchError(f"led by {trick.leader}, but {who} ({due}) leads this trick", f"{where}.leader")
-
-
-def _seat_plays(trick: Trick, players: tuple[str, ...], folded: Mapping[str, int], trump_only: bool,
-                where: str) -> tuple[list[tuple[str, Card, int]], dict[str, int]]:
-    """Give each card its player: named ones as written, others by seat from the leader.
-
-    Returns the plays (player, card, position in `cards`) and the players who fold in this
-    trick (player -> position of an explicit fold, 0 when left out of a named trick).
-    """
-    n = len(players)
-    plays = trick.plays
-    if trick.leader in players and trick.leader not in folded:  # the usual case: everyone still in plays, in turn
-        start = players.index(trick.leader)
-        turn = players[start:] + players[:start]
-        if folded:
-            turn = tuple(p for p in turn if p not in folded)
-        names, cards = zip(*plays, strict=True) if plays else ((), ())
-        if len(plays) == len(turn) and (names == turn or not any(names)) and None not in cards:
-            return list(zip(turn, cards, range(1, len(turn) + 1), strict=True)), {}
-    start = players.index(trick.leader)
-    order = [players[(start + k) % n] for k in range(n) if players[(start + k) % n] not in folded]
-    if trick.leader in folded:
-        raise PitchError(f"{trick.leader} folded in trick {folded[trick.leader]} and leads no more",
-                         f"{where}.leader")
-    named = {p.player for p in trick.plays if p.player is not None}
-    seated: list[tuple[str, Card | None, int]] = []
-    pos = 0
-    for j, play in enumerate(trick.plays, 1):
-        cw = f"{where}.cards[{j}]"
-        if play.player is None:
-            while pos < len(order) and order[pos] in named:
-                pos += 1
-            if pos >= len(order):
-                raise PitchError("more cards than players" + (" still in" if trump_only else "") + " in this trick", cw)
-            seated.append((order[pos], play.card, j))
-            pos += 1
-            continue
-        if play.player in folded:
-            raise PitchError(f"{play.player} folded in trick {folded[play.player]} and plays no more", cw)
-        if play.card is None and not trump_only:
-            raise PitchError(f"{play.player} folds, but only in trump-only play may a player fold", cw)
-        seated.append((play.player, play.card, j))
-    whos = [p for p, _, _ in seated]
-    dup = next((p for p in whos if whos.count(p) > 1), None)
-    if dup:
-        raise PitchError(f"{dup} plays twice to this trick", where)
-    if whos[0] != trick.leader or seated[0][1] is None:
-        raise PitchError(f"the first card is the leader's ({trick.leader}), not {whos[0]}'s", where)
-    if whos != [p for p in order if p in whos]:
-        raise PitchError(f"cards are not in playing order from the leader ({', '.join(order)})", where)
-    folds_now = {p: j for p, c, j in seated if c is None}
-    missing = [p for p in order if p not in whos]
-    if missing:
-        if not trump_only:
-            raise PitchError(f"{len(seated)} cards in this trick; every one of the {n} players plays to it", where)
-        if not named:
-            raise PitchError(f"{len(seated)} cards for {len(order)} players still in: when a player folds, "
-                             "name who played each card (\"Bob:5S\")", where)
-        folds_now.update(dict.fromkeys(missing, 0))
-    return [(p, c, j) for p, c, j in seated if c is not None], folds_now

@@ -15,7 +15,10 @@ from pitchkeeper.game.cards import Card, Suit, parse_card, parse_cards, parse_su
 from pitchkeeper.game.points import POINT_IDS  # noqa: F401 (the contract's point ids, re-exported)
 
 HEADER_KEYS = ("rules", "players", "teams")
-HAND_KEYS = ("dealer", "trump", "bid", "auction", "captured", "points", "tricks", "dealt", "held", "revokes")
+HAND_KEYS = ("dealer", "trump", "bid", "auction", "captured", "points", "tricks", "dealt", "held", "revokes",
+             "kitty", "discard", "drawn", "called", "partner")
+PARTNER_NOBODY = ("none", "nobody", "-", "alone")  # `partner` words for "no other player held the called card"
+SMUDGE_WORDS = ("smudge", "moon", "shoot the moon", "shoot")  # a bid of the smudge, whatever the ruleset calls it
 # Keys pitchkeeper itself writes into a match log's hands and header (the spec lets it add its own).
 EXTRA_HAND_KEYS = ("note", "recorded", "announced")
 MATCH_KEYS = HEADER_KEYS + ("target", "first_dealer", "hands", "format", "ruleset", "title", "created",
@@ -58,6 +61,11 @@ class Hand(NamedTuple):
     held: tuple[tuple[str, tuple[Card, ...]], ...] = ()
     revokes: tuple[str, ...] = ()
     note: str = ""
+    kitty: tuple[Card, ...] | None = None  # the kitty as dealt (None: not given)
+    discard: tuple[tuple[str, tuple[Card, ...]], ...] = ()  # player -> cards laid away or thrown in a draw
+    drawn: tuple[tuple[str, tuple[Card, ...]], ...] = ()  # player -> cards received in a draw
+    called: Card | None = None  # the card the bidder called (call your partner)
+    partner: str | None = None  # who held the called card; "": no other player did; None: not given
 
 
 @dataclass(frozen=True)
@@ -247,7 +255,7 @@ def parse_bid(v: Any, table: Table, where: str, smudge_names: tuple[str, ...] = 
     if isinstance(amount, str):
         if amount.strip().isascii() and amount.strip().isdigit():
             return Bid(player, _whole(amount, f"{where}.amount"))
-        if amount.lower() in smudge_names or amount.lower() in ("smudge", "moon", "shoot the moon"):
+        if amount.lower() in smudge_names or amount.lower() in SMUDGE_WORDS:
             return Bid(player, -1, True)  # the ruleset gives its worth
         raise PitchError(f"{amount!r} is not a bid (a whole number, or \"smudge\")", f"{where}.amount")
     return Bid(player, amount)
@@ -265,7 +273,7 @@ def parse_call(text: Any, table: Table, where: str) -> tuple[str, int | str]:
         return player, _whole(call, where)
     if call in ("pass", "p", "-"):
         return player, "pass"
-    if call in ("smudge", "moon"):
+    if call in SMUDGE_WORDS:
         return player, "smudge"
     if call in ("pitch",):
         return player, "pitch"
@@ -383,7 +391,47 @@ def parse_hand(data: Mapping[str, Any], table: Table, where: str = "", extra_key
     if not isinstance(note, str):
         raise PitchError("expected text", f"{where}note")
     _printable(note.replace("\n", " ").replace("\t", " "), f"{where}note")
-    return Hand(dealer, trump, bid, auction, captured, points, tricks, dealt, held, revokes, note)
+    hand = Hand(dealer, trump, bid, auction, captured, points, tricks, dealt, held, revokes, note)
+    if any(k in data for k in ("kitty", "discard", "drawn", "called", "partner")):
+        hand = _house_keys(data, table, hand, where)
+    return hand
+
+
+def _house_keys(data: Mapping[str, Any], table: Table, hand: Hand, where: str) -> Hand:
+    """The keys of a kitty, a draw and a called partner, checked for shape; game.deal and game.partners
+    check them against the ruleset and the rest of the hand."""
+    kitty = None
+    if "kitty" in data:
+        try:
+            kitty = parse_cards(data["kitty"])
+        except PitchError as e:
+            raise e.at(f"{where}kitty") from None
+    discard: tuple[tuple[str, tuple[Card, ...]], ...] = ()
+    if "discard" in data:
+        d = data["discard"]
+        if isinstance(d, Mapping):
+            discard = _card_table(d, f"{where}discard", table.player)
+        else:  # a bare list is the bidder's lay-away
+            try:
+                discard = ((hand.bid.player, parse_cards(d)),)
+            except PitchError as e:
+                raise PitchError(f"{e.message} (a list of cards, the bidder's; or a table: player -> cards)",
+                                 f"{where}discard") from None
+    drawn: tuple[tuple[str, tuple[Card, ...]], ...] = ()
+    if "drawn" in data:
+        drawn = _card_table(data["drawn"], f"{where}drawn", table.player)
+    called = None
+    if "called" in data:
+        try:
+            called = parse_card(data["called"])
+        except PitchError as e:
+            raise e.at(f"{where}called") from None
+    partner = None
+    if "partner" in data:
+        p = data["partner"]
+        nobody = isinstance(p, str) and p.strip().lower() in PARTNER_NOBODY
+        partner = "" if nobody else table.player(p, f"{where}partner")
+    return hand._replace(kitty=kitty, discard=discard, drawn=drawn, called=called, partner=partner)
 
 
 def parse_hand_record(data: Mapping[str, Any]) -> tuple[Table, Hand]:

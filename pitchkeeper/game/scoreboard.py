@@ -6,7 +6,8 @@ One function of the replayed match (`scoreboard`), used by `status` (drawn), `st
 
 from typing import Any, NamedTuple
 
-from pitchkeeper.game.match import MatchRecord, MatchState, Stakes, dealer_due, needed, stakes
+from pitchkeeper.game.match import MatchRecord, MatchState, Stakes, dealer_due, needed, progress, stakes
+from pitchkeeper.game.partners import calls
 from pitchkeeper.game.rulesets import Ruleset
 
 
@@ -32,6 +33,10 @@ class Scoreboard(NamedTuple):
     reason: str | None
     stakes: Stakes | None
     warnings: list[str]
+    direction: str = "up"  # "down": scores count down from the target to 0
+    partners: bool = False  # the table calls a partner each hand (per-hand teams; sides are players)
+    sets: dict[str, int] | None = None  # win.sets_out: the times each side was set
+    out: tuple[str, ...] = ()  # win.sets_out: the sides out of the game
 
     @property
     def bid_in_play(self) -> dict[str, Any] | None:
@@ -60,7 +65,19 @@ class Scoreboard(NamedTuple):
             "reason": self.reason,
             "stakes": self.stakes.to_json() if self.stakes else None,
             "warnings": list(self.warnings),
-        }
+        } | self._more_json()
+
+    def _more_json(self) -> dict[str, Any]:
+        """The keys a house rule adds (after the others, each only where its rule is)."""
+        out: dict[str, Any] = {}
+        if self.partners:
+            out["partners"] = True
+        if self.direction != "up":
+            out["direction"] = self.direction
+        if self.sets is not None:
+            out["sets"] = dict(self.sets)
+            out["out"] = list(self.out)
+        return out
 
 
 def scoreboard(ruleset: Ruleset, record: MatchRecord, state: MatchState, *, match: str = "",
@@ -85,12 +102,16 @@ def scoreboard(ruleset: Ruleset, record: MatchRecord, state: MatchState, *, matc
         teams=table.teams is not None,
         scores=dict(state.scores),
         needed={s: needed(ruleset, state.target, v) for s, v in state.scores.items()},
-        in_the_hole=[s for s, v in state.scores.items() if v < 0],
-        next_dealer=None if state.ending else dealer_due(record),
+        in_the_hole=[s for s, v in state.scores.items() if progress(ruleset, state.target, v) < 0],
+        next_dealer=None if state.ending else dealer_due(record, state.out),
         last_hand=last,
         winner=state.winner,
         won_on_hand=state.ending.hand if state.ending else None,
         reason=state.ending.reason if state.ending else None,
         stakes=stakes(ruleset, record, state),
         warnings=list(warnings) + list(state.warnings),
+        direction=state.direction,
+        partners=calls(ruleset, table),
+        sets=None if state.sets is None else dict(state.sets),
+        out=tuple(state.out),
     )

@@ -9,16 +9,19 @@ penalty settings), so a new variant needs a TOML file, not code here.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn
 
 from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.bidding import check_auction, check_bid, sale_credit
 from pitchkeeper.game.cards import Card
+from pitchkeeper.game.deal import Deal, check_deal, name_jokers
 from pitchkeeper.game.kinds import InPlay, Piles, always_out, highest
+from pitchkeeper.game.partners import HandSides, calls, hand_sides
 from pitchkeeper.game.play import Illegal, TrickResult, replay
 from pitchkeeper.game.records import POINT_IDS, Bid, Hand, Table
 from pitchkeeper.game.rulesets import Ruleset, TrumpView
-from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Verdict, Why
+from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Instant, Verdict, Why
 
 __all__ = [
     "_NOTES",
@@ -35,6 +38,10 @@ __all__ = [
 ]
 
 _RANK = {p: i for i, p in enumerate(POINT_IDS)}  # the contract's order of awards (then any other point)
+# A hand's keys of a kitty, a draw and a called partner are its last fields; unset, they read _NO_HOUSE.
+_HOUSE = Hand._fields.index("kitty")
+_NO_HOUSE = tuple(Hand._field_defaults[f] for f in Hand._fields[_HOUSE:])
+_NONE: frozenset[Card] = frozenset()
 
 Captured = tuple[tuple[str, tuple[Card, ...]], ...]  # (a side or a player, the cards it captured), as recorded
 
@@ -104,24 +111,34 @@ def named_smudge(ruleset: Ruleset, hand: Hand) -> Hand:
     return hand._replace(bid=bid, auction=auction)
 
 
-def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
+def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = None) -> Verdict:
     """Judge one hand. Raises PitchError on bad input, naming the key; every check in order, each error
-    worded where it is found."""
+    worded where it is found. `target`: the match's (a smudge that costs the target; else the ruleset's)."""
     hand = named_smudge(ruleset, hand)
+    features = ruleset.features
+    if "jokers-alike" in features:
+        hand = name_jokers(ruleset, hand)
     if hand.trump not in ruleset.views:
         raise PitchError(f"'{hand.trump}' is not a suit", "trump")
     amount = bid_amount(ruleset, hand)
     if amount == 0:
         check_bid(ruleset, table, hand)  # a pitch without a contract is eldest hand's
     sale = check_auction(ruleset, table, hand) if hand.auction else None
-    bid_side = table.side_of(hand.bid.player)
+    house = bool(features) or hand[_HOUSE:] != _NO_HOUSE  # a house rule's setting, or its keys in the record
+    deal = check_deal(ruleset, table, hand) if house else None
+    calling = house and (hand.called is not None or hand.partner is not None or calls(ruleset, table))
     illegal: tuple[Illegal, ...] = ()
     tricks: tuple[TrickResult, ...] = ()
+    piles: dict[str, list[Card]] | None = None
+    hs: HandSides | None = None
     if hand.points is not None:
-        awards, game = _entered(ruleset, table, hand, bid_side)
+        if calling:
+            hs = hand_sides(ruleset, table, hand, deal)
+        bid_side = hs.bidding if hs else table.side_of(hand.bid.player)
+        awards, game = _entered(ruleset, table, hand, bid_side, hs)
     else:
         if hand.tricks is not None:
-            rep = replay(ruleset, table, hand)
+            rep = replay(ruleset, table, hand, deal=deal)
             captured, illegal, tricks = rep.captured, rep.illegal, rep.tricks
             where = "tricks"
         else:
@@ -130,36 +147,122 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand) -> Verdict:
             where = "captured"
         # a hand played trick by trick shows who held each card played: the player dealt it
         played = {c: p for t in tricks for p, c in t.plays}
-        awards, game = _won(ruleset, table, hand, captured, where, bid_side, played)
-    taken = dict.fromkeys(table.sides, 0)
+        if calling:
+            hs = hand_sides(ruleset, table, hand, deal, played)
+        bid_side = hs.bidding if hs else table.side_of(hand.bid.player)
+        awards, game, piles = _won(ruleset, table, hand, captured, where, bid_side, played, deal, hs)
+    taken = dict.fromkeys(hs.names if hs else table.sides, 0)
     for a in awards:
         taken[a.side] += a.value
-    made = amount == 0 or taken[bid_side] >= amount
-    bid = BidResult(bid_side, hand.bid.player, amount, hand.bid.label if amount else 0, made, taken[bid_side])
-    delta, notes, counters = _settle(ruleset, table, hand, taken, bid, illegal)
-    return Verdict(ruleset.name, hand.trump, tuple(awards), game, taken, bid, delta, illegal, notes, tricks, counters,
-                   sale)
+    smudge = house and hand.bid.smudge and "smudge-rules" in features
+    made = amount == 0 or (bid_made(ruleset, bid_side, taken, awards, piles, game) if smudge
+                           else taken[bid_side] >= amount)
+    label = hand.bid.label if amount else 0
+    bid = BidResult(bid_side if hs is None else table.side_of(hand.bid.player), hand.bid.player, amount, label, made,
+                    taken[bid_side])
+    delta, notes, counters = _settle(ruleset, table, hand, taken, bid, bid_side, illegal, hs, smudge, target)
+    if not house:
+        return Verdict(ruleset.name, hand.trump, tuple(awards), game, taken, bid, delta, illegal, notes, tricks,
+                       counters, sale)
+    if hs is not None:
+        bid = bid._replace(partner=hs.partner, called=hs.called, team=hs.bidding)
+    shown = taken if hs is None else {t: taken[hs.side_of[t]] for t in table.sides}
+    instant = _instant(ruleset, table, hs, bid_side, bid, taken, awards, game, smudge)
+    return Verdict(ruleset.name, hand.trump, tuple(awards), game, shown, bid, delta, illegal, notes, tricks, counters,
+                   sale, hand_sides=hs.sides if hs else None, bid_team=hs.bid_team if hs else (), deal=deal, instant=instant,
+                   direction=ruleset.direction)
 
 
-def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str) -> tuple[list[Award], GameCount | None]:
+
+
+def bid_made(ruleset: Ruleset, bid_side: str, taken: Mapping[str, int], awards: Sequence[Award],
+             piles: Mapping[str, Sequence[Card]] | None, game: GameCount | None) -> bool:
+    """Was a smudge (moon) made, by what smudge.needs asks of the bidding side: at least its worth, every
+    point of the catalogue, every point that was out (game won), every trick, or every point and trick."""
+    needs = ruleset.settings["smudge"]["needs"]
+    mine = taken[bid_side]
+    if needs == "worth":
+        return mine >= ruleset.settings["bidding"]["smudge"]
+    ok = True
+    if needs in ("every-point", "every-point-and-trick"):
+        ok = mine == ruleset.max_points
+    elif needs == "every-point-out":
+        ok = mine > 0 and all(a.side == bid_side for a in awards) and (
+            ruleset.game_point is None or (game is not None and game.side == bid_side))
+    if needs in ("every-trick", "every-point-and-trick") and ok:
+        ok = took_every_trick(ruleset, bid_side, awards, piles)
+    return ok
+
+
+def took_every_trick(ruleset: Ruleset, side: str, awards: Sequence[Award],
+                     piles: Mapping[str, Sequence[Card]] | None) -> bool:
+    """Did `side` take every trick? From the cards taken in tricks; with quick entry, from a point for
+    taking every trick (an all-tricks point) given to it, which the ruleset must have."""
+    if piles is not None:
+        return bool(piles.get(side)) and not any(cards for s, cards in piles.items() if s != side)
+    sweep = next((p for p in ruleset.points if p.kind.sweep), None)
+    if sweep is None:
+        name = ruleset.settings["bidding"]["smudge_name"]
+        raise PitchError(f"a {name} needs every trick (smudge.needs): give captured cards or tricks, not points", "bid")
+    return any(a.point == sweep.id and a.side == side for a in awards)
+
+
+def _instant(ruleset: Ruleset, table: Table, hs: HandSides | None, bid_side: str, bid: BidResult,
+             taken: Mapping[str, int], awards: Sequence[Award], game: GameCount | None, smudge: bool) -> Instant | None:
+    """A hand that ends the game at once: a side that took every point (win.instant), a smudge made that
+    wins (smudge.made = win) or failed that loses (smudge.set = lose). The winner is a side of the table:
+    a bidding side's bidder first."""
+    w = ruleset.settings["win"]
+    team = hs.bid_team[0] if hs else bid_side
+    if w["instant"] != "none":
+        out = w["instant"] == "every-point-out"
+        g = ruleset.game_point
+        for side in taken:
+            if w["instant_by"] == "bidder" and side != bid_side:
+                continue
+            if out:
+                every = taken[side] > 0 and all(a.side == side for a in awards) and (
+                    g is None or (game is not None and game.side == side))
+            else:
+                every = ruleset.max_points > 0 and taken[side] == ruleset.max_points
+            if every:
+                who = team if side == bid_side else side
+                that = " that was out" if out else ""
+                return Instant(who, "every-point", f"{side} took every point{that}: {who} wins at once (win.instant)")
+    if smudge:
+        sm = ruleset.settings["smudge"]
+        name = ruleset.settings["bidding"]["smudge_name"]
+        if bid.made and sm["made"] == "win":
+            return Instant(team, "smudge-made", f"{bid_side} bid {name} and made it: the game is won at once "
+                                                "(smudge.made)")
+        if not bid.made and sm["set"] == "lose":
+            other = next(s for s in table.sides if s != table.side_of(bid.player))
+            return Instant(other, "smudge-set", f"{bid_side} bid {name} and fell short: the game is lost at once, "
+                                                f"{other} wins (smudge.set)")
+    return None
+
+
+def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str,
+             hs: HandSides | None) -> tuple[list[Award], GameCount | None]:
     """Quick entry: each point as entered, checked against the ruleset (a point it has, said for every
     point always out, and one only the bidding side may score given to it)."""
     assert hand.points is not None
     rules = ruleset.by_id
+    bidder_only = ruleset.bidder_only
     awards = []
     for pid, owner in hand.points:
         rule = rules.get(pid)
         if rule is None:
             raise PitchError(f"{ruleset.name} has no point '{pid}'{did_you_mean(pid, rules)} "
                              f"(its points: {', '.join(rules)})", f"points.{pid}")
-        side = owner if owner in table.sides else table.side_of(owner)
-        if side != bid_side and rule.kind.bidder_only(rule):
+        side = hs.side_of[owner] if hs is not None else owner if owner in table.sides else table.side_of(owner)
+        if side != bid_side and pid in bidder_only:
             raise PitchError(f"only the bidding side ({bid_side}) can score {rule.label}", f"points.{pid}")
         player = owner if owner in table.players else None
         awards.append(Award(pid, None, side, player, rule.value, Why("entered", "", rule)))
     given = {pid for pid, _ in hand.points}
-    for rule in ruleset.points:
-        if rule.id not in given and always_out(rule):
+    for rule in ruleset.always_out:
+        if rule.id not in given:
             raise PitchError(f"{rule.id} is always out ({rule.kind.always_words}): "
                              f"say who {'was dealt' if rule.to == 'dealt' else 'won'} it",
                              f"points.{rule.id}")
@@ -174,25 +277,40 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str) -> tuple
 
 
 def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: str, bid_side: str,
-         played: dict[Card, str]) -> tuple[list[Award], GameCount | None]:
+         played: dict[Card, str], deal: Deal | None = None,
+         hs: HandSides | None = None) -> tuple[list[Award], GameCount | None, dict[str, list[Card]]]:
     """Captured cards (given, or from the tricks played back): checked, then every point asked of its
-    kind, in award order."""
+    kind, in award order. Also the cards each side took in tricks."""
     view = ruleset.views[hand.trump]
-    sides = table.sides
-    trump_only = ruleset.settings["play"]["follow"] == "trump-only"
+    trump_only = ruleset.trump_only
     owner: dict[Card, str] = {}  # card -> key of `captured` (a side or a player)
     total = 0
     for key, cards in captured:
         owner.update(dict.fromkeys(cards, key))
         total += len(cards)
-    # every card once (none listed twice or by two keys), in the deck, and a trump where only trumps are played
-    if len(owner) != total or not ruleset.deck.issuperset(owner) or (
-            trump_only and not view.strength.keys() >= owner.keys()):
-        _bad_captured(ruleset, view, captured, where, trump_only)
+    counted: tuple[Card, ...] = ()
+    sides: tuple[str, ...] = table.sides
+    side_fn: Callable[[str], str] = table.side_of
+    if deal is None and hs is None:  # the usual hand: the table's sides, no card laid away
+        # every card once (none listed twice or by two keys), in the deck, and a trump where only trumps are played
+        if len(owner) != total or not ruleset.deck.issuperset(owner) or (
+                trump_only and not view.strength.keys() >= owner.keys()):
+            _bad_captured(ruleset, view, captured, where, trump_only)
+    else:
+        counted = deal.counted if deal is not None else ()
+        if len(owner) != total or not ruleset.deck.issuperset(owner) or (
+                trump_only and not view.strength.keys() >= owner.keys() - set(counted)):
+            _bad_captured(ruleset, view, captured, where, trump_only, counted)
+        if hs is not None:
+            sides, side_fn = hs.names, hs.side_of.__getitem__
+        if deal is not None and (deal.gone or counted):
+            captured, total = _trick_cards(ruleset, captured, where, deal, bid_side, side_fn)
+            for c in counted:
+                owner.pop(c, None)
     side_of_key: dict[str, str] = {}
-    piles: dict[str, list[Card]] = {s: [] for s in sides}  # side -> the cards it took
+    piles: dict[str, list[Card]] = {s: [] for s in sides}  # side -> the cards it took in tricks
     for key, cards in captured:
-        side = side_of_key[key] = key if key in sides else table.side_of(key)
+        side = side_of_key[key] = key if key in sides else side_fn(key)
         piles[side].extend(cards)
     if not played:
         _check_whole_tricks(ruleset, captured, total, len(table.players), trump_only, where)
@@ -202,13 +320,21 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
             if played.get(c, p) != p:
                 raise PitchError(f"{c} is listed for {p}, but {played[c]} played it", f"{_key_of(hand, c)}.{p}")
         dealt = {**played, **dealt}
+    laid: frozenset[Card] = _NONE
+    if counted and deal is not None and deal.counts == "all":  # the discard counts as the bidder's tricks
+        laid = frozenset(counted)
+        owner.update(dict.fromkeys(counted, deal.bidder))
+        side_of_key[deal.bidder] = bid_side
+        dealt = {**dealt, **dict.fromkeys(counted, deal.bidder)}
     in_play = InPlay(view, owner)
-    took = Piles(view, piles, bid_side)
+    if counted or ruleset.features:
+        took = Piles(view, piles, bid_side, _seats(table, hand, side_fn), counted)
+    else:
+        took = Piles(view, piles, bid_side)
     players = table.players
     awards: list[Award] = []
     game: GameCount | None = None
-    for rule in ruleset.award_order:
-        kind = rule.kind
+    for rule, kind in ruleset.award_kinds:
         if kind.side is not None:
             side_won = kind.side(rule, took)
             if kind.game:
@@ -224,9 +350,9 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
         card = won.card
         player = dealt.get(card) if rule.to == "dealt" else None
         if player is not None:  # to the player dealt it
-            side, how = table.side_of(player), "dealt"
+            side, how = side_fn(player), "dealt"
         else:  # to its captor
-            how = "captor"
+            how = "discard" if laid and card in laid else "captor"
             if rule.to == "dealt":
                 if card != highest(view, owner):
                     raise PitchError(f"{rule.id} ({card}) goes to the player dealt it: say who, "
@@ -235,10 +361,41 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
             key = owner[card]
             side, player = side_of_key[key], key if key in players else None
         awards.append(Award(rule.id, card, side, player, rule.value, Why(how, won.what, rule)))
-    return awards, game
+    return awards, game, piles
 
 
-def _bad_captured(ruleset: Ruleset, view: TrumpView, captured: Captured, where: str, trump_only: bool) -> NoReturn:
+def _seats(table: Table, hand: Hand, side_fn: Callable[[str], str]) -> tuple[str, ...]:
+    """The hand's sides in seating order from the dealer's left (the elder hand's first)."""
+    return tuple(dict.fromkeys(side_fn(p) for p in table.clockwise_from(table.left_of(hand.dealer))))
+
+
+def _trick_cards(ruleset: Ruleset, captured: Captured, where: str, deal: Deal, bid_side: str,
+                 side_fn: Callable[[str], str]) -> tuple[Captured, int]:
+    """The captured cards without the bidder's counted discard (listed, or not, under a key of the bidding
+    side: it is no trick's), refusing a card laid away or thrown that is out of play; and their number."""
+    counted = set(deal.counted)
+    out = []
+    total = 0
+    for key, cards in captured:
+        w = f"{where}.{key}"
+        for c in cards:
+            if c in counted:
+                if side_fn(key) != bid_side:
+                    raise PitchError(f"{c} is {deal.bidder}'s discard; it counts for the bidding side {bid_side} "
+                                     f"(kitty.discard_counts = {deal.counts}), not for {key}", w)
+            elif c in deal.gone:
+                if deal.gone[c] == deal.bidder and deal.kitty_size:
+                    raise PitchError(f"{c} was laid away (discard) and counts for nobody (kitty.discard_counts = "
+                                     "nothing)", w)
+                raise PitchError(f"{c} was thrown in the draw (discard.{deal.gone[c]}) and is out of play", w)
+        kept = tuple(c for c in cards if c not in counted)
+        out.append((key, kept))
+        total += len(kept)
+    return tuple(out), total
+
+
+def _bad_captured(ruleset: Ruleset, view: TrumpView, captured: Captured, where: str, trump_only: bool,
+                  counted: Sequence[Card] = ()) -> NoReturn:
     """Say exactly what is wrong with the captured cards: the first bad card, key by key, as listed."""
     owner: dict[Card, str] = {}
     for key, cards in captured:
@@ -251,7 +408,7 @@ def _bad_captured(ruleset: Ruleset, view: TrumpView, captured: Captured, where: 
             seen.add(c)
             if c in owner:
                 raise PitchError(f"{c} is captured twice ({owner[c]} and {key})", f"{where}.{key}")
-            if trump_only and c not in view.strength:
+            if trump_only and c not in view.strength and c not in counted:
                 raise PitchError(f"{c} is not a trump, and {ruleset.name} plays only trumps "
                                  "(non-trumps are never played)", f"{where}.{key}")
         owner.update(dict.fromkeys(cards, key))
@@ -276,8 +433,8 @@ def _dealt_index(ruleset: Ruleset, hand: Hand, owner: dict[Card, str], strength:
             listed += len(cs)
         if len(seen) != listed or not ruleset.deck.issuperset(seen):
             _bad_dealt(ruleset, key, table_)
-        lost = [c for c in seen.keys() - owner.keys() if c in strength]  # a trump held is always played
-        if lost:
+        lost = [] if owner.keys() >= seen.keys() else [c for c in seen.keys() - owner.keys() if c in strength]
+        if lost:  # a trump held is always played
             c = min(lost)
             raise PitchError(f"{c} is a trump {seen[c]} held, but nobody captured it", f"{key}.{seen[c]}")
         out.update(seen)
@@ -315,47 +472,64 @@ def _check_whole_tricks(ruleset: Ruleset, captured: Captured, total: int, n: int
                          f"({hand_size} tricks of {n})", where)
 
 
-def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], bid: BidResult,
-            illegal: tuple[Illegal, ...]) -> tuple[dict[str, int], tuple[tuple[Any, ...], ...], dict[str, int] | None]:
-    """Each side's score change under the ruleset's setback, revoke and sale rules, and notes saying why."""
+def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], bid: BidResult, bid_side: str,
+            illegal: tuple[Illegal, ...], hs: HandSides | None = None, smudge: bool = False,
+            target: int | None = None) -> tuple[dict[str, int], tuple[tuple[Any, ...], ...], dict[str, int] | None]:
+    """Each side's score change under the ruleset's setback, smudge, revoke and sale rules, and notes saying
+    why. Settled per side of the hand (`taken`), then given to every side of the table in it; a penalty
+    or a sale is the player's own."""
     st = ruleset.settings["settle"]
     rv = ruleset.settings["revoke"]
     notes: list[tuple[Any, ...]] = []
     delta: dict[str, int] = {}
     offenders = list(dict.fromkeys([*hand.revokes, *(i.player for i in illegal)])) if hand.revokes or illegal else []
     penal = rv["setback"] != "none" and offenders
-    off_sides = {table.side_of(p) for p in offenders} if penal else set()
+    side_fn: Callable[[str], str] = table.side_of if hs is None else hs.side_of.__getitem__
+    name = ruleset.settings["bidding"]["smudge_name"] if smudge else ""
+    off_sides = {side_fn(p) for p in offenders} if penal else set()
     for side, t in taken.items():
-        if side == bid.side:
+        if side == bid_side:
             if bid.made:
-                delta[side] = t
-                notes.append(("made" if bid.amount else "no-contract", side, t))
+                if smudge:
+                    delta[side] = _smudge_made(ruleset, side, t, bid, notes, name)
+                else:
+                    delta[side] = t
+                    notes.append(("made" if bid.amount else "no-contract", side, t))
             elif penal and rv["bidder_excused"] and side not in off_sides:
                 delta[side] = t
                 notes.append(("excused", side, t, bid.label))
+            elif smudge and ruleset.settings["smudge"]["set"] in ("points", "target"):
+                sm = ruleset.settings["smudge"]
+                cost = sm["set_points"] if sm["set"] == "points" else target or ruleset.settings["win"]["target"]
+                delta[side] = -cost
+                notes.append((f"smudge-set-{sm['set']}", side, name, cost))
             elif st["setback"] == "bid":
                 delta[side] = -bid.amount
                 notes.append(("set", side, t, bid.label, bid.amount))
             else:
                 delta[side] = 0
                 notes.append(("set-nothing", side, t, bid.label))
+            if smudge and not bid.made and ruleset.settings["smudge"]["set"] == "lose":
+                notes.append(("smudge-lose", side, name))
         elif st["defenders_score"]:
             delta[side] = t
             if t:
                 notes.append(("defended", side, t))
         else:
             delta[side] = 0
+    if hs is not None:  # every player of a side of the hand scores what the side scores
+        delta = {p: delta[hs.side_of[p]] for p in table.sides}
     counters: dict[str, int] | None = None
     if offenders and not penal:
         notes.append(("no-penalty", ", ".join(offenders), ruleset.name))
     if penal:
         cost = bid.amount if rv["setback"] == "bid" else rv["points"]
         own = ("made", "no-contract", "excused", "set", "set-nothing", "defended")
-        for side in sorted(off_sides):
+        for side in sorted({table.side_of(p) for p in offenders}):
             if not rv["offender_scores"]:
                 delta[side] = 0  # the offender's side scores nothing of its own this hand: so say the notes
                 notes = [n for n in notes if not (n[0] in own and n[1] == side)]
-                notes.append(("scores-nothing", side, taken[side]))
+                notes.append(("scores-nothing", side, taken[side_fn(side)]))
         for p in offenders:
             side = table.side_of(p)
             delta[side] -= cost
@@ -372,4 +546,22 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
             who, price = credit
             delta[table.side_of(who)] += price
             notes.append(("sale", who, price))
+    if "down" in ruleset.features:  # counting down: what a side scores comes off its score
+        delta = {s: -d for s, d in delta.items()}
     return delta, tuple(notes), counters
+
+
+def _smudge_made(ruleset: Ruleset, side: str, took: int, bid: BidResult, notes: list[tuple[Any, ...]],
+                 name: str) -> int:
+    """What a smudge made scores (smudge.made): what it took, its worth, a set number; or what it took,
+    and it wins the game at once."""
+    sm = ruleset.settings["smudge"]
+    how = sm["made"]
+    if how == "worth":
+        notes.append(("smudge-worth", side, name, bid.amount))
+        return bid.amount
+    if how == "points":
+        notes.append(("smudge-points", side, name, sm["made_points"]))
+        return int(sm["made_points"])
+    notes.append(("smudge-win", side, name, took) if how == "win" else ("made", side, took))
+    return took

@@ -47,6 +47,10 @@ class Deal(NamedTuple):
     players: tuple[str, ...]  # in seating order, clockwise
     side_of: Mapping[str, str]  # player -> side (a team, or the player in individual play)
     bid_side: str
+    # the bidder's laid-away cards that count for the bidding side (kitty.discard_counts; game.deal's
+    # Deal.counted): "game", for game only; "all", as cards it took before the first trick
+    counted: tuple[Card, ...] = ()
+    counts: str = "nothing"
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -185,9 +189,10 @@ def _side_points(ruleset: Ruleset) -> list[tuple[PointRule, str]]:
 
 
 def _side_value(ruleset: Ruleset, trump: Suit, rules: Sequence[tuple[PointRule, str]],
-                piles: Mapping[str, Sequence[Card]], bid_side: str) -> int:
-    """The side points the bidding side takes, given what each side took (each point's kind decides)."""
-    took = Piles(ruleset.views[trump], piles, bid_side)
+                piles: Mapping[str, Sequence[Card]], bid_side: str, discard: Sequence[Card] = ()) -> int:
+    """The side points the bidding side takes, given what each side took (each point's kind decides; a
+    discard that counts for game counts for the bidding side)."""
+    took = Piles(ruleset.views[trump], piles, bid_side, discard=discard)
     got = 0
     for rule, _ in rules:
         assert rule.kind.side is not None
@@ -273,13 +278,19 @@ def setup(deal: Deal, pos: Position) -> Setup:
     leader = seat(pos.leader or seats[0], "leader")
     if pos.first and (pos.captured and any(pos.captured.values())):
         raise PitchError("the first lead is still to come, yet cards have been taken", "first")
+    laid = [place(c, "laid away by the bidder") for c in deal.counted]  # out of every hand, whatever they count
+    if deal.counts == "all":  # the discard is the bidding side's before the first trick, as if taken
+        for i in laid:
+            piles[side_ix[deal.bid_side]] |= 1 << i
     # who was dealt each card: its holder, or as `dealt` says for a card no longer held
     dealt = {t.cards[c]: seats[i] for i in range(n) for c in range(64) if hands[i] >> c & 1}
     dealt.update({c: seats[i] for i, c in ((i, t.cards[c]) for i, c in trick)})
     for c, p in pos.dealt.items():
         seat(p, f"dealt.{c}")
         dealt.setdefault(c, p)
-    in_play = set(where)
+    if deal.counts == "all":  # a laid-away card's point that goes to the player dealt it: the bidding side's
+        dealt.update(dict.fromkeys(deal.counted, next(p for p in seats if deal.side_of[p] == deal.bid_side)))
+    in_play = set(where) if deal.counts == "all" else set(where) - set(deal.counted)
     bid = deal.bid_side
     cv = [0] * 64
     fixed = 0  # the bidding side's points that do not depend on play
@@ -296,6 +307,8 @@ def setup(deal: Deal, pos: Position) -> Setup:
     values = _game_values(ruleset)
     gw = [values.get(c, 0) for c in t.cards] + [0] * (64 - len(t.cards))
     counts = [sum(gw[c] for c in range(64) if piles[s] >> c & 1) for s in range(len(sides))]
+    game_discard = tuple(deal.counted) if deal.counts == "game" else ()
+    counts[side_ix[bid]] += sum(values.get(c, 0) for c in game_discard)
     banked = fixed + sum(cv[c] for c in range(64) if piles[side_ix[bid]] >> c & 1)
     # what tells two cards of a group apart besides their strength: points, game count, follow rules
     sigs: dict[tuple[Any, ...], int] = {}
@@ -308,7 +321,7 @@ def setup(deal: Deal, pos: Position) -> Setup:
 
     def side_fn(pile_masks: Sequence[int], count_list: Sequence[int]) -> int:
         piles_now = {s: [card_of[c] for c in range(len(card_of)) if pile_masks[k] >> c & 1] for k, s in enumerate(sides)}
-        return _side_value(ruleset, trump, side_rules, piles_now, bid)
+        return _side_value(ruleset, trump, side_rules, piles_now, bid, game_discard)
 
     if len(sides) * ((sum(values.values()) + 1).bit_length() + 1) > 62:
         reads.add("piles")  # a summary too long for one number: the search keeps the piles instead (always enough)

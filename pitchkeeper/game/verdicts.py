@@ -13,6 +13,7 @@ from pitchkeeper.game.cards import Card, pretty
 
 if TYPE_CHECKING:
     from pitchkeeper.game.bidding import Outcome
+    from pitchkeeper.game.deal import Deal
     from pitchkeeper.game.play import Illegal, TrickResult
     from pitchkeeper.game.rulesets import PointRule
 
@@ -63,6 +64,9 @@ class Award(NamedTuple):
             return f"{fact}{worth}; {rule.label} goes to the player dealt it: {self.player}"
         if how == "lone-dealt":
             return f"{fact}{worth}; a lone trump wins its own trick, so {who} both held and captured it"
+        if how == "discard":
+            return (f"{fact}{worth}; {self.player} laid it away, and the discard counts as the bidding side's "
+                    f"tricks (kitty.discard_counts = all): {self.side} scores it")
         return f"{fact}{worth}; {who} captured it"
 
     def to_json(self) -> dict[str, Any]:
@@ -78,6 +82,9 @@ class GameCount(NamedTuple):
     entered: str = ""  # for a quick-entry hand: what was entered, in words (no counts are known)
     piles: Mapping[str, Sequence[Card]] = {}  # side -> the cards it took (never changed: a shared default is safe)
     values: Mapping[Card, int] = {}  # what each card counts
+    tie: str = ""  # "bidder" or "elder": a tie for the most that the point's tie rule gave to `side`
+    discard: tuple[Card, ...] = ()  # the bidder's laid-away cards counted for game (kitty.discard_counts)
+    discard_side: str | None = None  # the side they count for (the bidding side)
 
     @property
     def reason(self) -> str:
@@ -86,6 +93,10 @@ class GameCount(NamedTuple):
             return self.entered
         ranked = sorted(self.counts.items(), key=lambda kv: -kv[1])
         top = ranked[0][1] if ranked else 0
+        if self.tie:
+            leaders = [s for s, v in ranked if v == top]
+            to = "the bidding side" if self.tie == "bidder" else "the elder hand"
+            return f"game is tied at {top} ({', '.join(leaders)}): it goes to {to}, {self.side} (points.game.tie)"
         if self.side is None:
             leaders = [s for s, v in ranked if v == top]
             if len(leaders) > 1 or top == 0:
@@ -99,22 +110,41 @@ class GameCount(NamedTuple):
     def cards(self) -> dict[str, tuple[tuple[Card, int], ...]]:
         """side -> the counting cards it took, with their values (for the card-by-card breakdown)."""
         values = self.values
-        return {s: tuple((c, values[c]) for c in self.piles.get(s, ()) if values[c]) for s in self.counts}
+        out = {s: tuple((c, values[c]) for c in self.piles.get(s, ()) if values[c]) for s in self.counts}
+        if self.discard_side is not None:
+            out[self.discard_side] += tuple((c, values[c]) for c in self.discard if values[c])
+        return out
 
 
 class BidResult(NamedTuple):
-    side: str
+    side: str  # the bidder's side of the table (in a called partner's hand: the bidder)
     player: str
     amount: int
     label: int | str
     made: bool
     took: int  # the points the bidding side took
+    partner: str | None = None  # the called partner (None: no partner called, or the bidder played alone)
+    called: Card | None = None  # the card the bidder called
+    team: str | None = None  # the bidding side of the hand when a partner is called ("Ann+Cy", or "Ann" alone)
 
     @property
     def reason(self) -> str:
         if self.amount == 0:
             return f"{self.player} pitched without a contract"
-        return f"{self.side} bid {self.label} and took {self.took}: " + ("made" if self.made else "set")
+        who = self.team or self.side
+        return f"{who} bid {self.label} and took {self.took}: " + ("made" if self.made else "set")
+
+
+class Instant(NamedTuple):
+    """A hand that ends the game at once, whatever the scores: who wins (a side of the table), how
+    ("every-point": win.instant; "smudge-made", "smudge-set": the smudge's smudge.made/set), and why."""
+
+    side: str
+    how: str
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"side": self.side, "how": self.how, "why": self.why}
 
 
 class Verdict(NamedTuple):
@@ -132,6 +162,18 @@ class Verdict(NamedTuple):
     tricks: tuple[TrickResult, ...] = ()
     counters: dict[str, int] | None = None  # stake counters forfeited (revokes)
     auction: Outcome | None = None  # what the hand's auction decided (a sale, a refused buyer), when it was given
+    # the sides of the hand when they are not the table's (a called partner): hand side -> its players, in
+    # seating order; awards and game counts name these, `taken` and `delta` the table's sides
+    hand_sides: tuple[tuple[str, tuple[str, ...]], ...] | None = None
+    bid_team: tuple[str, ...] = ()  # the table sides of the bidding side, the bidder's first (() : (bid.side,))
+    deal: Deal | None = None  # the kitty, discard and draw as the record gave them (kitty or draw rules only)
+    instant: Instant | None = None  # the hand ends the game at once
+    direction: str = "up"  # "down": scores count down from the target, and `delta` is the change shown
+
+    @property
+    def bidding_team(self) -> tuple[str, ...]:
+        """The table sides of the bidding side, the bidder's first."""
+        return self.bid_team or (self.bid.side,)
 
     @property
     def settlement(self) -> tuple[str, ...]:
@@ -146,11 +188,33 @@ class Verdict(NamedTuple):
             "awards": [a.to_json() for a in self.awards],
             "game": g,
             "taken": dict(self.taken),
-            "bid": {"side": self.bid.side, "player": self.bid.player, "amount": self.bid.label,
-                    "made": self.bid.made},
+            "bid": self._bid_json(),
             "delta": dict(self.delta),
             "illegal": [i.to_json() for i in self.illegal],
-        }
+        } | self._more_json()
+
+    def _bid_json(self) -> dict[str, Any]:
+        b = self.bid
+        out: dict[str, Any] = {"side": b.side, "player": b.player, "amount": b.label, "made": b.made}
+        if b.team is not None:
+            out |= {"called": b.called, "partner": b.partner, "team": b.team}
+        return out
+
+    def _more_json(self) -> dict[str, Any]:
+        """The keys a house rule adds, each present only where its rule is (judge hand's JSON, additive)."""
+        out: dict[str, Any] = {}
+        if self.hand_sides is not None:
+            taken: dict[str, int] = {}
+            for a in self.awards:
+                taken[a.side] = taken.get(a.side, 0) + a.value
+            out["teams"] = {side: {"players": list(ps), "taken": taken.get(side, 0)} for side, ps in self.hand_sides}
+        if self.deal is not None:
+            out["deal"] = self.deal.to_json()
+        if self.instant is not None:
+            out["instant"] = self.instant.to_json()
+        if self.direction != "up":
+            out["direction"] = self.direction
+        return out
 
 
 # What each settlement note says; notes are kept as (kind, values) and worded only when read.
@@ -166,4 +230,12 @@ _NOTES = {
     "scores-nothing": "{0} took {1} but scores none of it: a side that revokes scores nothing of its own that hand",
     "forfeit": "{0} forfeits {1} {2} to the pool",
     "sale": "{0} scores {1} for the sale of the pitch (bidding.sale_credit)",
+    "smudge-worth": "{0} made {1}: scores its worth, {2} (smudge.made)",
+    "smudge-points": "{0} made {1}: scores {2} (smudge.made)",
+    "smudge-win": "{0} made {1}: scores the {2} it took, and wins the game at once (smudge.made)",
+    "smudge-set-points": "{0} bid {1} and fell short: set back {2} (smudge.set)",
+    "smudge-set-target": "{0} bid {1} and fell short: set back the target, {2} (smudge.set)",
+    "smudge-lose": "{0} bid {1} and fell short: the game is lost at once (smudge.set)",
+    "stopped-short": "{0} took {1} but stops at {2}: a side must bid to go out (win.defenders_stop_short)",
+    "to-zero": "{0} made {1} while in the hole: back to {2} instead of winning (smudge.in_the_hole)",
 }

@@ -37,7 +37,10 @@ def point_words(pid: str) -> str:
     return POINTS.get(pid, pid)
 
 
-def target_words(reach: str, target: int) -> str:
+def target_words(reach: str, target: int, direction: str = "up") -> str:
     """The goal as the table says it, agreeing with `match.needed`: "to 21", or "must pass 21" where the
-    ruleset requires exceeding the target (a side at 0 then needs 22, not 21)."""
+    ruleset requires exceeding the target (a side at 0 then needs 22, not 21); counting down, "down from
+    7 to 0" or "down from 7, must pass 0"."""
+    if direction == "down":
+        return f"down from {target} to 0" if reach == "reach" else f"down from {target}, must pass 0"
     return f"to {target}" if reach == "reach" else f"must pass {target}"

@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from pitchkeeper.game.rulesets import POINT_FIELDS, SECTIONS, Ruleset, point_fields, schema_path
+from pitchkeeper.game.rulesets import SECTIONS, Ruleset, point_fields, schema_path
 
 
 def _value(v: Any) -> str:
@@ -48,9 +48,7 @@ def starter(base: Ruleset, extends: str, name: str) -> str:
         lines.append(f"# [points.{p.id}]")
         shown = {"of": p.of, "value": p.value}
         for k in sorted(p.kind.keys):
-            shown[k] = {"to": p.to, "card": p.card, "skip": list(p.skip), "apart": p.apart,
-                        "counts": dict(p.counts), "tie": "nobody", "need": p.need,
-                        "only_bidder": p.only_bidder}[k] if k in POINT_FIELDS else p.extra[k]
+            shown[k] = p.value_of(k)
         for k, v in shown.items():
             lines.append(f"# {k} = {_value(v)}    # {point_fields()[k].doc}")
         lines.append("# enabled = true")

@@ -1,0 +1,346 @@
+"""Checking a merged ruleset: every problem at once, each as 'key: what is wrong - the fix'.
+
+The types come from the one field table (game.settings); then the rules that tie settings together
+(a trump order of the deck's cards, a deck big enough for the deal and the kitty, a draw after trump
+is named, a smudge rule only where there is a smudge bid ...). game.rulesets re-exports `validate`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from pitchkeeper.errors import CONTROL, did_you_mean, or_list, shown, unknown_key_words
+from pitchkeeper.game.cards import JOKERS, RANKS, Card
+from pitchkeeper.game.kinds import KINDS
+from pitchkeeper.game.settings import COMMON_POINT_KEYS, SECTIONS, TOP_KEYS, F, point_fields, settings_of
+
+_CITED = re.compile(r"\b(?:(" + "|".join(SECTIONS) + r")\.([a-z_]+)|points\.([a-z0-9-]+)(?:\.([a-z_]+))?)\b")
+
+
+def cited_keys(note: str) -> tuple[str, ...]:
+    """The settings a note cites, as written in it ('bidding.min', 'points.low.to', 'points.ten'), in
+    order, each once. A house file that changes a cited key overrides the note (game.rulesets)."""
+    out: dict[str, None] = {}
+    for m in _CITED.finditer(note):
+        sec, key, pid, pkey = m.groups()
+        token = f"{sec}.{key}" if sec else f"points.{pid}" + (f".{pkey}" if pkey else "")
+        out[token] = None
+    return tuple(out)
+
+
+def _type_problem(f: F, v: Any) -> str | None:
+    def isint(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    if f.kind == "int":
+        if not isint(v):
+            return f"expected a whole number, got {v!r}"
+        if (f.lo is not None and v < f.lo) or (f.hi is not None and v > f.hi):
+            return f"{v} is out of range ({f.lo} to {f.hi})"
+    elif f.kind == "bool":
+        if not isinstance(v, bool):
+            return f"expected true or false, got {v!r}"
+    elif f.kind == "str":
+        if not isinstance(v, str):
+            return f"expected text, got {v!r}"
+        if CONTROL.search(v):
+            return f"{shown(repr(v))} holds a control character - it is plain text, printed to terminals"
+    elif f.kind == "enum":
+        if v not in f.choices:
+            return f"'{v}' is not allowed{did_you_mean(str(v), f.choices)} (one of: {', '.join(f.choices)})"
+    elif f.kind in ("strlist", "enumlist", "intlist"):
+        if not isinstance(v, list):
+            return f"expected a list, got {v!r}"
+        for i, x in enumerate(v):
+            if f.kind == "intlist":
+                if not isint(x) or (f.lo is not None and x < f.lo) or (f.hi is not None and x > f.hi):
+                    return f"item {i + 1}: expected a whole number from {f.lo} to {f.hi}, got {x!r}"
+            elif not isinstance(x, str):
+                return f"item {i + 1}: expected text, got {x!r}"
+            elif CONTROL.search(x):
+                return f"item {i + 1}: {shown(repr(x))} holds a control character - it is plain text"
+            elif f.kind == "enumlist" and x not in f.choices:
+                return f"item {i + 1}: '{x}' is not allowed{did_you_mean(x, f.choices)} (one of: {', '.join(f.choices)})"
+        if f.nonempty and not v:
+            return "expected at least one item"
+        if len(set(map(str, v))) != len(v):
+            dup = next(x for x in v if v.count(x) > 1)
+            return f"names {dup!r} twice"
+    elif f.kind == "counts":
+        if not isinstance(v, dict):
+            return "expected a table such as { A = 4, K = 3, Q = 2, J = 1, \"10\" = 10 }"
+        for k, x in v.items():
+            if k not in RANKS and k not in JOKERS:
+                return f"'{k}' is not a rank or joker{did_you_mean(k, RANKS + JOKERS)}"
+            if not isint(x) or x < 0:
+                return f"{k}: expected a whole number of 0 or more, got {x!r}"
+    return None
+
+
+def validate(data: Mapping[str, Any]) -> list[str]:
+    """Every problem in a merged ruleset, each as 'key: what is wrong - the fix'."""
+    out: list[str] = []
+    for k, v in data.items():
+        if k in ("$schema",):
+            continue
+        if k in TOP_KEYS:
+            msg = _type_problem(TOP_KEYS[k], v)
+            if msg:
+                out.append(f"{k}: {msg}")
+        elif k == "points":
+            if not isinstance(v, Mapping):
+                out.append("points: expected tables, such as [points.high]")
+        elif k in SECTIONS:
+            if not isinstance(v, Mapping):
+                out.append(f"{k}: expected a table [{k}]")
+                continue
+            for sk, sv in v.items():
+                f = SECTIONS[k].get(sk)
+                if f is None:
+                    out.append(f"{k}.{sk}: {unknown_key_words(sk, list(SECTIONS[k]))}")
+                    continue
+                msg = _type_problem(f, sv)
+                if msg:
+                    out.append(f"{k}.{sk}: {msg}")
+        else:
+            out.append(f"{k}: {unknown_key_words(k, list(TOP_KEYS) + list(SECTIONS) + ['points'])}")
+    if out:
+        return out
+    s = settings_of(data)
+    deck_ranks = set(s["deck"]["ranks"])
+    jokers = jokers_of(s["deck"]["jokers"])
+    # trump order: every symbol a card of this deck, named once
+    order = s["trump"]["order"]
+    for sym in order:
+        problem = _symbol_problem(sym, deck_ranks, jokers)
+        if problem:
+            out.append(f"trump.order: {problem}")
+    for j in jokers:
+        if j not in order:
+            out.append(f"trump.order: the deck has {j} but the trump order does not place it - jokers are always trumps")
+    for r in s["deck"]["ranks"]:
+        if r not in order:
+            out.append(f"trump.order: the trump {r} is missing - list every rank of the deck")
+    for sym in ("off-A", "off-J", "off-3"):
+        if sym in order and sym[4:] not in order:
+            out.append(f"trump.order: {sym} without the trump {sym[4:]}")
+    missing = [r for r in s["deck"]["ranks"] if r not in s["play"]["plain_order"]]
+    if missing:
+        out.append(f"play.plain_order: missing {', '.join(missing)}")
+    # players
+    n_cards = len(deck_ranks) * 4 + len(jokers)
+    deal = s["deck"]["deal_size"] or s["deck"]["hand_size"]
+    kitty = s["kitty"]["size"]
+    for n in s["players"]["counts"]:
+        if n * deal + kitty > n_cards:
+            more = f" and a kitty of {kitty}" if kitty else ""
+            out.append(f"players.counts: {n} players of {deal} cards{more} need {n * deal + kitty} cards; "
+                       f"the deck has {n_cards}")
+        if not any(size == 1 or (n % size == 0 and n // size >= 2) for size in s["players"]["team_sizes"]):
+            out.append(f"players.counts: {n} players cannot form teams of {s['players']['team_sizes']}")
+    # points
+    pts = data.get("points", {})
+    fields = point_fields()
+    games: list[str] = []
+    if isinstance(pts, Mapping):
+        for pid, p in pts.items():
+            where = f"points.{pid}"
+            if not isinstance(p, Mapping):
+                out.append(f"{where}: expected a table [points.{pid}]")
+                continue
+            for pk, pv in p.items():
+                f = fields.get(pk)
+                if f is None:
+                    out.append(f"{where}.{pk}: {unknown_key_words(pk, list(fields))}")
+                    continue
+                msg = _type_problem(f, pv)
+                if msg:
+                    out.append(f"{where}.{pk}: {msg}")
+            if any(m.startswith(where + ".") for m in out):
+                continue
+            of = p.get("of", "card")
+            kind = KINDS[of]
+            for pk in p:
+                if pk == "card":  # never reported on another kind's point (as it always was)
+                    continue
+                if pk not in COMMON_POINT_KEYS and pk not in kind.keys:
+                    out.append(f"{where}.{pk}: does not apply to a point of = \"{of}\"")
+            if "card" in kind.keys:
+                sym = p.get("card")
+                if not sym:
+                    out.append(f"{where}.card: a card point needs card = (A..2, off-J, off-A, off-3, HJ, LJ or JK)")
+                elif sym not in order and p.get("enabled", True) is not False:
+                    out.append(f"{where}.card: {sym} is not a trump in this ruleset's deck and trump.order")
+            if p.get("to") == "dealt" and not kind.to_dealt:
+                out.append(f"{where}.to: only a card's point can go to the player dealt it")
+            if p.get("tie", "nobody") != "nobody" and p.get("need") == "majority":
+                out.append(f"{where}.tie: with need = \"majority\" a tie never wins game; only tie = \"nobody\" applies")
+        ids = [pid for pid, p in pts.items() if isinstance(p, Mapping) and p.get("enabled", True)]
+        if not ids:
+            out.append("points: the ruleset scores no points - add a [points.ID] table")
+        games = [pid for pid in ids if (pk := KINDS.get(str(pts[pid].get("of")))) is not None and pk.game]
+        if len(games) > 1:
+            out.append(f"points: more than one game point ({', '.join(games)})")
+        for pid in s["win"]["count_out"]:
+            if pid not in pts:  # a point dropped with enabled = false is simply not counted
+                out.append(f"win.count_out: '{pid}' is not a point of this ruleset{did_you_mean(pid, pts)}")
+    b = s["bidding"]
+    if b["min"] > b["max"]:
+        out.append(f"bidding.min: {b['min']} is above bidding.max {b['max']}")
+    if b["smudge"] and b["smudge"] <= b["max"]:
+        out.append(f"bidding.smudge: worth {b['smudge']}, not above bidding.max {b['max']} - a smudge must outbid every number")
+    if b["all_pass"] == "dealer-forced" and b["forced_bid"] and not (b["min"] <= b["forced_bid"] <= b["max"]):
+        out.append(f"bidding.forced_bid: {b['forced_bid']} is outside the bids {b['min']}-{b['max']}")
+    if s["revoke"]["setback"] == "points" and not s["revoke"]["points"]:
+        out.append("revoke.points: setback = \"points\" needs how many points (revoke.points)")
+    out += _house_rule_problems(data, s, bool(games))
+    out += _note_problems(data)
+    return out
+
+
+def _changed(s: Mapping[str, Mapping[str, Any]], section: str) -> list[str]:
+    """The keys of a section set to something other than their default."""
+    return [k for k, f in SECTIONS[section].items() if s[section][k] != f.default]
+
+
+def _house_rule_problems(data: Mapping[str, Any], s: Mapping[str, Mapping[str, Any]], has_game: bool) -> list[str]:
+    """The rules that tie the settings of kitty, draw, partner, smudge and the end of a game together."""
+    out: list[str] = []
+    name = str(data.get("name", "")) or "this ruleset"
+    hand = s["deck"]["hand_size"]
+    deal = s["deck"]["deal_size"] or hand
+    named = s["trump"]["set_by"] == "named"
+    kitty, counts = s["kitty"]["size"], s["kitty"]["discard_counts"]
+    dr = s["draw"]
+    if kitty and deal > hand and dr["discard"] == "none":
+        out.append(f"deck.deal_size: with a kitty, the other players come down from {deal} to {hand} only in a draw: "
+                   "set draw.discard")
+    if kitty and deal + kitty < hand:
+        out.append(f"kitty.size: the bidder holds {deal}+{kitty} after taking the kitty, fewer than the {hand} played")
+    if counts != "nothing" and not kitty:
+        out.append("kitty.discard_counts: no kitty is dealt (kitty.size = 0), so the bidder lays nothing away to count")
+    elif counts == "game" and not has_game:
+        out.append(f"kitty.discard_counts: the discard counts for game, but {name} has no game point")
+    if dr["discard"] != "none" and not named:
+        out.append("draw.discard: the draw comes after trump is named: set trump.set_by = \"named\"")
+    if dr["discard"] == "down-to-hand" and deal == hand and not kitty:
+        out.append("draw.discard: down-to-hand throws nothing: deck.deal_size is the hand size and there is no kitty")
+    if dr["most"] and dr["discard"] != "any":
+        out.append("draw.most: only with draw.discard = \"any\" (a forced draw throws every non-trump)")
+    if dr["rest"] and dr["discard"] not in ("non-trumps", "any"):
+        out.append("draw.rest: the bidder takes the rest of the stock only after a draw that deals "
+                   "(draw.discard = non-trumps or any)")
+    for key in _changed(s, "discard"):
+        if not kitty and dr["discard"] == "none" and deal == hand:
+            out.append(f"discard.{key}: nothing is laid away in these rules (no kitty.size, no draw.discard, and "
+                       "deck.deal_size is the hand size)")
+        elif not named:
+            out.append(f"discard.{key}: the lay-away rules read trump: set trump.set_by = \"named\"")
+    # call your partner
+    pa = s["partner"]
+    players = s["players"]
+    if not pa["counts"]:
+        out += [f"partner.{key}: no table calls a partner (partner.counts = [])" for key in _changed(s, "partner")]
+    else:
+        out += [f"partner.counts: {n} is not among players.counts" for n in pa["counts"] if n not in players["counts"]]
+        if 1 not in players["team_sizes"]:
+            out.append("partner.counts: calling a partner needs individual play: add 1 to players.team_sizes")
+        if pa["may_call"] != "any" and not named:
+            what = "trump" if pa["may_call"] == "trump" else "non-trump"
+            out.append(f"partner.may_call: calling a {what} needs trump named first: set trump.set_by = \"named\"")
+        if pa["first_trick"] and s["play"]["follow"] == "trump-only" and pa["may_call"] != "trump":
+            out.append("partner.first_trick: only trumps are played (play.follow = trump-only), so a called "
+                       "non-trump is never played: call a trump (partner.may_call = \"trump\")")
+    # the smudge
+    sm = s["smudge"]
+    if not s["bidding"]["smudge"]:
+        out += [f"smudge.{key}: {name} has no smudge bid (bidding.smudge = 0)" for key in _changed(s, "smudge")]
+    else:
+        for what, amount in (("made", "made_points"), ("set", "set_points")):
+            if sm[what] == "points" and not sm[amount]:
+                out.append(f"smudge.{amount}: {what} = \"points\" needs how many (smudge.{amount})")
+            elif sm[amount] and sm[what] != "points":
+                out.append(f"smudge.{amount}: only with smudge.{what} = \"points\"")
+        if sm["in_the_hole"] == "to-zero" and sm["made"] != "win":
+            out.append("smudge.in_the_hole: to-zero only applies to a smudge that wins the game (smudge.made = \"win\")")
+        if sm["set"] == "lose":
+            bad = [(shape, k) for shape, k in _shapes(s) if k != 2]
+            if bad:
+                shape, k = bad[0]
+                out.append(f"smudge.set: lose gives the game to the other side, which needs exactly two sides; "
+                           f"{shape} gives {k}")
+    # the end of a game
+    w = s["win"]
+    if w["instant"] == "none" and w["instant_by"] != "anyone":
+        out.append("win.instant_by: no side wins at once (win.instant = none)")
+    if (w["instant"] != "none" and w["instant_by"] == "anyone" and pa["counts"]
+            and pa["defenders"] == "together"):
+        out.append("win.instant: the defenders of a called partner's hand play together (partner.defenders), and no "
+                   "one of them can win for the others: set win.instant_by = \"bidder\"")
+    if s["play"]["must_trump"] and s["play"]["follow"] == "trump-only":
+        out.append("play.must_trump: only trumps are played anyway (play.follow = trump-only)")
+    if s["trump"]["identical_jokers"] != "no":
+        if s["deck"]["jokers"] != 2:
+            out.append("trump.identical_jokers: needs two jokers (deck.jokers = 2)")
+        else:
+            order = s["trump"]["order"]
+            if "HJ" in order and "LJ" in order and abs(order.index("HJ") - order.index("LJ")) != 1:
+                out.append("trump.identical_jokers: HJ and LJ must be next to each other in trump.order")
+    return out
+
+
+def _shapes(s: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, int]]:
+    """Every table a ruleset allows, in words, with its number of sides."""
+    out = []
+    calls = s["partner"]["counts"]
+    for n in s["players"]["counts"]:
+        for size in s["players"]["team_sizes"]:
+            if size == 1:
+                out.append((f"{n} players each calling a partner" if n in calls else f"{n} players each for himself",
+                            n))
+            elif n % size == 0 and n // size >= 2:
+                out.append((f"{n} players in teams of {size}", n // size))
+    return out
+
+
+def _note_problems(data: Mapping[str, Any]) -> list[str]:
+    """A note that cites something shaped like a setting that is none (a typo, or a key renamed)."""
+    out = []
+    notes = data.get("notes", [])
+    points = data.get("points", {})
+    fields = point_fields()
+    for i, note in enumerate(notes if isinstance(notes, list) else [], 1):
+        for token in cited_keys(str(note)):
+            parts = token.split(".")
+            if parts[0] == "points":
+                pid = parts[1]
+                if pid not in points:
+                    out.append(f"notes[{i}]: cites '{token}', which is no setting{did_you_mean(pid, points)}")
+                elif len(parts) > 2 and parts[2] not in fields:
+                    out.append(f"notes[{i}]: cites '{token}', which is no setting{did_you_mean(parts[2], fields)}")
+            elif parts[1] not in SECTIONS[parts[0]]:
+                guess = did_you_mean(parts[1], SECTIONS[parts[0]])
+                out.append(f"notes[{i}]: cites '{token}', which is no setting{guess}")
+    return out
+
+
+def jokers_of(n: int) -> tuple[Card, ...]:
+    """The jokers of a deck of `n` jokers."""
+    return {0: (), 1: ("JK",), 2: ("HJ", "LJ")}[n]
+
+
+def _symbol_problem(sym: str, ranks: set[str], jokers: tuple[Card, ...]) -> str | None:
+    if sym in JOKERS:
+        if sym not in jokers:
+            have = {0: "no jokers", 1: "one joker (JK)", 2: "two jokers (HJ, LJ)"}[len(jokers)]
+            return f"{sym} is not in the deck (deck.jokers gives {have})"
+        return None
+    rank = sym[4:] if sym.startswith("off-") else sym
+    if rank not in ranks:
+        return f"{sym}: the deck has no {rank}s (deck.ranks)"
+    return None
+
+
+__all__ = ["cited_keys", "jokers_of", "or_list", "validate"]
