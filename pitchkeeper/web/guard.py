@@ -170,6 +170,7 @@ class Tried:
 
     ok: bool
     wait: float = 0.0
+    known: bool = False  # not this guard's PIN, but one the server knows (another table's): no guess
 
     @property
     def throttled(self) -> bool:
@@ -214,17 +215,21 @@ class Guard:
         """This guard's PIN, or one that `also` takes (the organizer's, at a table)."""
         return self.pin_ok(given) or (self.also is not None and self.also.opens(given))
 
-    def try_pin(self, client: str, given: str | None, session: str | None = None, *, signed: bool = False) -> Tried:
+    def try_pin(self, client: str, given: str | None, session: str | None = None, *, signed: bool = False,
+                known: Callable[[str | None], bool] | None = None) -> Tried:
         """Check a PIN given by `client`: through the throttle, unless the request comes from a page
         already signed in (`session`, its cookie, or `signed`: it proved it knew the PIN; the throttle must
-        not lock it out)."""
+        not lock it out). `known`: whether a PIN this guard does not take is still one of the server's (a
+        night's other tables'): refused, but no guess - it spends no budget."""
         if signed or self.session_ok(session):
-            return Tried(self.opens(given))
+            return Tried(self.opens(given), known=not self.opens(given) and known is not None and known(given))
         wait = self.throttle.wait(client)
         if wait > 0:
             return Tried(False, wait)
         if self.opens(given):
             return Tried(True)
+        if known is not None and known(given):
+            return Tried(False, known=True)
         self.throttle.failed(client)
         return Tried(False)
 

@@ -42,14 +42,15 @@ def refused(request: Request, guard: Guard, night: Night, table: int | None, org
     whose = "the organizer's PIN" if organizer_only or table is None else f"table {table}'s PIN (or the organizer's)"
     if given is None:
         return api_error(f"writing needs {whose} in the {PIN_HEADER.title()} header", 401)
-    tried = guard.try_pin(client_host(request), given, signed=guard.signed_in(request.cookies))
+    tried = guard.try_pin(client_host(request), given, signed=guard.signed_in(request.cookies),
+                          known=lambda p: night.pin_of_table(p) is not None)
     if tried.throttled:
         return api_error(f"too many wrong PINs: try again in {tried.retry_after} s", 429,
                          {"Retry-After": tried.retry_after})
     if tried.ok:
         return None
     other = night.pin_of_table(given)
-    if other is not None:
+    if tried.known and other is not None:
         if organizer_only:
             return api_error(f"that is table {other}'s PIN: {organizer_only} is the organizer's", 403)
         return api_error(f"that is table {other}'s PIN: a table reports its own result only (this is table {table})",

@@ -151,14 +151,14 @@ async def table_pin(request: Request) -> Response:
     if guard.signed_in(request.cookies):
         return RedirectResponse(f"/table/{table}", status_code=303)
     pin = form.get("pin") if isinstance(form.get("pin"), str) else None
-    tried = guard.try_pin(client_host(request), pin)
+    tried = guard.try_pin(client_host(request), pin, known=lambda p: night.pin_of_table(p) is not None)
     if tried.throttled:
         resp = await table_page(request, status=429, error=f"Too many wrong PINs: try again in {tried.retry_after} "
                                 "seconds.")
         resp.headers["Retry-After"] = tried.retry_after
         return resp
     if not tried.ok:
-        other = night.pin_of_table(pin)
+        other = night.pin_of_table(pin) if tried.known else None
         return await table_page(request, error=f"That is the PIN of table {other}: this is table {table}, whose PIN "
                                 "is on its own card." if other is not None else
                                 f"Wrong PIN: it is the one printed on the card of table {table}.")
@@ -268,14 +268,14 @@ async def organizer_pin(request: Request) -> Response:
     if night.organizer.signed_in(request.cookies):
         return RedirectResponse("/organizer", status_code=303)
     pin = form.get("pin") if isinstance(form.get("pin"), str) else None
-    tried = night.organizer.try_pin(client_host(request), pin)
+    tried = night.organizer.try_pin(client_host(request), pin, known=lambda p: night.pin_of_table(p) is not None)
     if tried.throttled:
         resp = await organizer_page(request, status=429, error=f"Too many wrong PINs: try again in "
                                     f"{tried.retry_after} seconds.")
         resp.headers["Retry-After"] = tried.retry_after
         return resp
     if not tried.ok:
-        other = night.pin_of_table(pin)
+        other = night.pin_of_table(pin) if tried.known else None
         return await organizer_page(request, error=f"That is the PIN of table {other}: the organizer's is the one "
                                     "`pitchkeeper serve` printed." if other is not None else
                                     "Wrong PIN: the organizer's is the one `pitchkeeper serve` printed.")
