@@ -34,7 +34,7 @@ LAYERS = {
     "slow": ("test_adversarial", "test_analyse", "test_api_property", "test_at_a_terminal", "test_cli_docs",
              "test_cli_surface", "test_log_files", "test_match_property", "test_play_auction_terminal",
              "test_properties", "test_properties_22", "test_serve_api", "test_serve_attacks", "test_serve_cli",
-             "test_serve_keys", "test_serve_pages", "test_serve_table", "test_night_api", "test_night_pages",
+             "test_serve_keys", "test_serve_pages", "test_serve_table", "test_night_api", "test_night_cli", "test_night_pages",
              "test_solver", "test_solver_compiled", "test_whole_games"),
     "browser": ("test_browser", "test_evening_browser", "test_serve_browser", "test_serve_layout"),
 }
