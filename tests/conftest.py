@@ -36,7 +36,7 @@ LAYERS = {
              "test_properties", "test_properties_22", "test_serve_api", "test_serve_attacks", "test_serve_cli",
              "test_serve_keys", "test_serve_pages", "test_serve_table", "test_night_api", "test_night_cli", "test_night_pages",
              "test_solver", "test_solver_compiled", "test_whole_games"),
-    "browser": ("test_browser", "test_evening_browser", "test_serve_browser", "test_serve_layout"),
+    "browser": ("test_browser", "test_evening_browser", "test_night_browser", "test_serve_browser", "test_serve_layout"),
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}
 

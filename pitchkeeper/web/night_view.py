@@ -13,7 +13,7 @@ from pitchkeeper.web import view
 
 TABLES_A_PAGE = 10  # the hall's seating: a page of 10 tables at most (40 players at tables of four)
 ROWS_A_COLUMN = 20  # the hall's standings: 20 lines a column, two columns a page (40 players)
-ONE_COLUMN = 14  # up to this many lines, one column of larger type
+ONE_COLUMN = 16  # up to this many lines, one column of larger type
 BUCKETS = (4, 6, 8, 10, 12, 14, 16, 18, 20)  # line counts the stylesheet sizes type for (hall.css)
 COMPASS = {2: ("North", "South"), 4: ("North", "East", "South", "West")}
 CRITERIA_WORDS = {"points": "points", "wins": "wins", "head-to-head": "head-to-head", "opponents-wins":
@@ -123,7 +123,7 @@ def hall(snap: Any) -> dict[str, Any]:
         "closed": t.closed is not None, "version": snap.version, "tables": tables, "seating_pages": seating_pages,
         "table_size": bucket(min(len(tables), TABLES_A_PAGE) or 1), "reported": len(snap.reported),
         "sitting_out": list(cur.sitting_out) if cur else [], "kind": kind, "row_pages": row_pages,
-        "row_cols": cols, "row_lines": bucket(lines), "per_column": math.ceil(per_page / cols),
+        "row_cols": cols, "row_lines": bucket(lines), "per_column": lines,
         "tiebreak": tiebreak_words(snap.standings.get("tiebreak", [])), "games": len(snap.games),
         "after": snap.standings["round"] if cur is None or not t.complete(cur) else cur.number,
         "counted": sum(1 for r in t.rounds if t.complete(r)),

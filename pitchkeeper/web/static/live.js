@@ -107,7 +107,8 @@
     var data;
     try { data = JSON.parse(e.data); } catch (err) { return; }
     if (data.match && data.match !== pageMatch()) { follow(true); return; }
-    if (data.version && data.version !== attr(targetId, "data-version")) refresh();
+    // a night's event may name the tables whose game kept hand by hand moved (the file's version the same)
+    if (data.tables || (data.version && data.version !== attr(targetId, "data-version"))) refresh();
   };
   document.addEventListener("pitchkeeper:refresh-page", function () { follow(false); });
   window.addEventListener("pagehide", function () { source.close(); });
