@@ -137,6 +137,7 @@ class Night:
         self.write_lock = asyncio.Lock()
         self.sites: dict[Path, Site] = {}
         self.books: dict[Path, Logbook] = {}
+        self.games: dict[Path, Game] = {}  # each game log's last reading, by the log's version
         self._parsed: tuple[str, Tournament] | None = None
         self._last: Snap | None = None
         self._tried: set[tuple[int, str]] = set()  # (table, log version) a won game was reported from, or tried
@@ -162,7 +163,18 @@ class Night:
         return b
 
     def game(self, t: Tournament, table: int, log: Path) -> Game | None:
-        """A table's game as its log stands (None: a log that cannot be read, mended by hand, say)."""
+        """A table's game as its log stands (None: a log that cannot be read, mended by hand, say).
+
+        Read every time; replayed again only when its bytes changed (their digest, as `Served` reuses a
+        page's data): the log pins its ruleset, so the same bytes give the same scores - and a night of 50
+        games kept hand by hand is not 50 replays for every page a phone fetches."""
+        try:
+            version = version_of(read_bytes(log, "match log"))
+        except PitchError:
+            return None
+        known = self.games.get(log)
+        if known is not None and known.version == version and known.table == table:
+            return known
         try:
             reading = self.book_of(log).read()
         except PitchError:
@@ -176,8 +188,10 @@ class Night:
             members = frozenset(reading.loaded.record.table.members(side))
             names[side] = next((side_name(s) for s in seat.sides if frozenset(s) == members), side)
         state = reading.state
-        return Game(table, log, reading.version, {names[s]: v for s, v in state.scores.items()}, len(state.hands),
+        game = Game(table, log, reading.version, {names[s]: v for s, v in state.scores.items()}, len(state.hands),
                     names.get(state.winner) if state.winner is not None else None)
+        self.games[log] = game
+        return game
 
     def snapshot(self) -> Snap:
         version, t = self.tournament()

@@ -79,6 +79,8 @@
     flashGone();
     var form = document.getElementById("hand-form");
     if (saving || !form) return;
+    // a night table's form is redone only when its own table moved (not for every other table's result)
+    if (form.hasAttribute("data-only-mine") && e.detail.before === e.detail.after) return;
     if (!touched && !document.getElementById("preview") && !document.getElementById("conflict")) {
       document.dispatchEvent(new CustomEvent("pitchkeeper:refresh-page"));  // nothing lost: the form for now
       return;
