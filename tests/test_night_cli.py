@@ -8,9 +8,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -117,3 +119,24 @@ def test_a_tiebreak_order_is_set_when_the_tournament_starts(tmp_path: Path, env:
     r = cli(env, "tournament", "new", tmp_path / "u.toml", "-r", "partnership-pitch", "-f", "progressive", "-p",
             PLAYERS, "--tiebreak", "wins,luck")
     assert r.returncode == 2 and "--tiebreak[2]: expected points, wins, head-to-head or opponents-wins" in r.stderr
+
+
+def test_ctrl_c_stops_the_night_at_once_with_pages_open(night: Path, env: dict[str, str]) -> None:
+    p, out = start(["--tournament", str(night), "--port", "0", "--pin", "8642097531"], env)
+    url = re.search(r"hall screen (http://127\.0\.0\.1:\d+)/", "\n".join(out))
+    assert url
+    base = url.group(1)
+    assert httpx.post(base + "/api/tables/1/game", headers={"X-Pitchkeeper-Pin": "8642097531"}).status_code == 201
+    streams = [httpx.Client(timeout=30) for _ in range(2)]
+    opened = [c.stream("GET", base + path).__enter__() for c, path in zip(
+        streams, ("/api/events", "/table/1/game/api/events"), strict=True)]  # the hall's and a game page's
+    assert all(r.status_code == 200 for r in opened)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    p.wait(10)
+    took = time.monotonic() - t0
+    err = p.stderr.read() if p.stderr else ""
+    stop(p)
+    for c in streams:
+        c.close()
+    assert took < 3 and "Traceback" not in err and "CancelledError" not in err, err

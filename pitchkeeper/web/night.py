@@ -294,9 +294,13 @@ class Night:
                     site.hub.check()
 
     def close_soon(self) -> None:
+        """End every open stream - the night's and each game's (their hubs run on this one's loop) - so that
+        Ctrl-C stops at once."""
         self.hub.close_soon()
-        for site in self.sites.values():
-            site.hub.close_soon()
+        loop = self.hub.loop
+        if loop is not None and not loop.is_closed():
+            for site in list(self.sites.values()):
+                loop.call_soon_threadsafe(site.hub.close)
 
     def render(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         html = self.env.get_template(name).render(base="", night=None, **context)
