@@ -22,12 +22,15 @@ from typing import Any
 import httpx
 import pytest
 from serving import PIN, Api, new_log
+from test_night_pages import ORGANIZER, PINS, Browser, signed_in
 from test_serve_pages import Phone, messages
 
 import pitchkeeper
 from pitchkeeper.game import records, rulesets
+from pitchkeeper.tournament import book as night_book
 from pitchkeeper.web import analysed
 from pitchkeeper.web.app import create_app
+from pitchkeeper.web.night_app import create_night_app
 from pitchkeeper.words.analysis import verdict_line
 
 DATA = Path(__file__).parent / "data" / "play"
@@ -283,3 +286,35 @@ def test_ctrl_c_at_the_terminal_stops_serve_and_its_worker_without_a_word(log: P
     while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(Path(f"/proc/{w}").exists() for w in workers)  # no worker left behind
+
+
+def test_at_a_club_night_a_table_keeping_its_game_shows_par_and_the_tables_share_the_workers(tmp_path: Path) -> None:
+    night = tmp_path / "night.toml"
+    night_book.create(night, "seven-point", "progressive", ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"],
+                      rounds=2)
+    night_book.seat(night)
+    app = create_night_app(night, ORGANIZER, PINS)
+    phone = Browser(app)
+    try:
+        signed_in(phone, 1)
+        r = phone.post("/table/1/keep", {"round": "1"})
+        assert r.url.path == "/table/1/game/enter"
+        game = pitchkeeper.Logbook.open(tmp_path / "night-tables" / "round-1" / "table-1.toml")
+        header = tomllib.loads(game.path.read_text())
+        seats = dict(zip(PLAYERS, header["players"], strict=True))  # the hand's seats, at this table's names
+        hand = {"dealer": seats["Dee"], "trump": "S", "bid": {"player": seats["Ann"], "amount": 3},
+                "tricks": [{"leader": seats[t["leader"]], "cards": t["cards"]} for t in OFFJACK["tricks"]]}
+        game.append(hand)
+        line = verdict_line(pitchkeeper.analyse_hand({"rules": "seven-point", "players": header["players"],
+                                                      "teams": header["teams"], **hand}))
+        assert par_text(phone.get("/table/1/game/").text, "last-par") == line  # the table's scoreboard
+        assert par_text(phone.get("/table/1/game/enter").text, "") == line  # its list of hands
+        odds_page = phone.get("/table/1/game/odds?" + "&".join(f"card={c}" for c in ["AS", "KS", "5S", "2H", "9D", "JC"])
+                              + "&go=1").text
+        assert 'id="answer"' in odds_page and 'action="/table/1/game/odds#answer"' in odds_page
+        sites = list(app.state.night.sites.values())
+        assert sites and all(s.analyst is app.state.night.analysts[0] for s in sites)
+    finally:
+        phone.api.close()
+        for a in app.state.night.analysts:
+            a.close()

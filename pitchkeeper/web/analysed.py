@@ -37,6 +37,7 @@ from pitchkeeper.game.odds import bid_odds
 from pitchkeeper.words.analysis import verdict_line
 
 BUDGET = 3.0  # seconds of the worker's time for one hand's analysis
+ODDS_BUDGET = 8.0  # seconds of the odds worker's time for one question of /odds (200 layouts of 4 players: about one)
 START = 60.0  # seconds a new worker process may take to start (its imports, on a busy machine)
 GRACE = 2.0  # a page waits for its jobs at most their budget and this (a worker starting, a job finishing)
 KEPT = 2048  # answers kept (by what was analysed): a hand analysed before Save is not analysed again
@@ -224,6 +225,11 @@ class Analyst:
     def close(self) -> None:
         self._closed = True
         self._finalizer()
+
+
+def pair() -> tuple[Analyst, Analyst]:
+    """The two workers a served match uses: par and the costliest card of its hands, and /odds."""
+    return Analyst(BUDGET), Analyst(ODDS_BUDGET)
 
 
 # ---------------------------------------------------------------------------

@@ -29,9 +29,9 @@ from pitchkeeper.errors import PitchError, or_list, shown
 from pitchkeeper.game import odds, rulesets, solver
 from pitchkeeper.game.cards import JOKERS, RANKS, SUIT_NAMES, SUITS, parse_suit, try_card
 from pitchkeeper.web import analysed, view
+from pitchkeeper.web.site import site_of
 from pitchkeeper.words.analysis import DOUBLE_DUMMY, bid_answers, odds_lines
 
-BUDGET = 8.0  # seconds of the odds worker's time for one question (200 layouts of 4 players: about one)
 SEED = 1  # one seed for every question: the same cards give the same answer, on every phone
 QUERY = 2048  # bytes of query string at most (a whole hand tapped is a few hundred)
 MAX_CARDS = 64  # cards named at most (a deck and its jokers): past that the question is refused unread
@@ -198,7 +198,7 @@ def outcome_words(o: analysed.Outcome, st: Setting, budget: float) -> str:
 
 
 async def odds_page(request: Request) -> Response:
-    site = request.app.state.site
+    site = site_of(request)
     s = await site.snapshot()
     try:
         q = read(request)
@@ -246,7 +246,7 @@ def _said(name: str, text: str) -> str:
 async def api_odds(request: Request) -> Response:
     """The same question in JSON: the `analyse odds` object, 400 with one line on bad input, 503 when it
     takes too long (or too many are asked at once)."""
-    site = request.app.state.site
+    site = site_of(request)
     s = await site.snapshot()
     try:
         q = read(request)
