@@ -3,12 +3,14 @@ Never imported by the domain."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from pitchkeeper.errors import shown
 from pitchkeeper.show import palette
 from pitchkeeper.show.ansi import Console, Text
 from pitchkeeper.show.ansi import Table as RTable
+from pitchkeeper.words import explain
 
 
 def console() -> Console:
@@ -55,9 +57,15 @@ def rules_show(r: Any, words: dict[str, tuple[str, str]]) -> None:
             console().print(Text(h, style="bold cyan"))
             heading = h
         console().print(Text(f"  {shown(line)}"))
-    if r.notes:
+    kept, dropped = explain.notes(r)
+    if kept:
         console().print(Text("Choices where the source is silent", style="bold cyan"))
-        for n in r.notes:
+        for n in kept:
+            console().print(Text(f"  {shown(n)}", style="dim"))
+    if dropped:
+        parents = ", ".join(Path(c).stem for c in r.chain[:-1])
+        console().print(Text(f"Notes of {parents} that these house rules override", style="bold cyan"))
+        for n in dropped:
             console().print(Text(f"  {shown(n)}", style="dim"))
 
 
