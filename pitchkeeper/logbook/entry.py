@@ -316,7 +316,10 @@ class HandEntry(NamedTuple):
             from pitchkeeper.game.partners import holder
             from pitchkeeper.game.records import parse_hand
 
-            held = holder(log.ruleset, table, parse_hand(hand, table))
+            try:
+                held = holder(log.ruleset, table, parse_hand(hand, table))
+            except PitchError:  # a wrong record: the log's checks refuse it, naming the hand and the key
+                held = None
             if held is not None:
                 hand["partner"] = held or "none"
 
