@@ -26,9 +26,24 @@ def lines(state: Any, record: Any, head: str, where: str, width: int, game_id: s
         pts = points_line(j, game_id=game_id)
         out += Text.assemble("   ", (pts, "dim")).wrap(width, indent=3)
         down = v.direction == "down"
-        scores = Text("   ").join(Text.assemble((f"{s} {h.scores[s]}", "bold"), " ", signed(v.delta[s], down))
-                                  for s in state.scores)
-        out += Text("   ").append_text(scores).wrap(width, indent=3)
+        out += packed([Text.assemble((f"{s} {h.scores[s]}", "bold"), " ", signed(v.delta[s], down))
+                       for s in state.scores], width)
         if hand.note:
             out += Text.assemble("   ", (f"note: {hand.note}", "dim")).wrap(width, indent=3)
     return out
+
+
+def packed(items: list[Text], width: int, indent: int = 3, gap: int = 3) -> list[Text]:
+    """Short items (each side's score and change) on as few lines as fit, indented, never one cut in two."""
+    lines: list[Text] = []
+    row: Text | None = None
+    for item in items:
+        if row is not None and row.cell_len + gap + item.cell_len <= width:
+            row = row.append_text(Text(" " * gap)).append_text(item)
+            continue
+        if row is not None:
+            lines.append(row)
+        row = Text(" " * indent).append_text(item)
+    if row is not None:
+        lines.append(row)
+    return lines
