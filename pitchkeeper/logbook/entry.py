@@ -132,6 +132,8 @@ class HandEntry(NamedTuple):
             hand["dealer"] = due
         if self.file is None:
             self._fill(hand, log, base)
+        else:
+            _fill_partner(hand, log)
         if base is not None and hand == dict(base):  # an edit that changes nothing: not even a timestamp
             return dict(base)
         hand.setdefault("recorded", now())
@@ -312,16 +314,7 @@ class HandEntry(NamedTuple):
 
             p = self.partner.strip()
             hand["partner"] = "none" if p.lower() in PARTNER_NOBODY else table.player(p, self.label("partner"))
-        if "called" in hand and "partner" not in hand and ("tricks" in hand or "held" in hand):
-            from pitchkeeper.game.partners import holder
-            from pitchkeeper.game.records import parse_hand
-
-            try:
-                held = holder(log.ruleset, table, parse_hand(hand, table))
-            except PitchError:  # a wrong record: the log's checks refuse it, naming the hand and the key
-                held = None
-            if held is not None:
-                hand["partner"] = held or "none"
+        _fill_partner(hand, log)
 
     def _from_file(self, log: Any) -> dict[str, Any]:
         """The per-hand keys of a hand record file. Header keys it has must agree with the match."""
@@ -345,6 +338,23 @@ class HandEntry(NamedTuple):
             if key not in ("rules", "players", "teams"):
                 hand[key] = v
         return hand
+
+
+def _fill_partner(hand: dict[str, Any], log: Any) -> None:
+    """A called card whose holder was not said: written as the tricks or the held cards show it (the
+    library's `partners.holder`), so the log names every hand's partnership in plain words."""
+    if "called" not in hand or "partner" in hand or not ("tricks" in hand or "held" in hand):
+        return
+    from pitchkeeper.game.partners import holder
+    from pitchkeeper.game.records import parse_hand
+
+    table = log.record.table
+    try:
+        held = holder(log.ruleset, table, parse_hand(hand, table))
+    except PitchError:  # a wrong record: the log's checks refuse it, naming the hand and the key
+        held = None
+    if held is not None:
+        hand["partner"] = held or "none"
 
 
 # ---------------------------------------------------------------------------
