@@ -26,6 +26,7 @@ from pitchkeeper.logbook import loader, problems, shelf, store
 from pitchkeeper.logbook.entry import HandEntry, names, team_specs
 from pitchkeeper.show import board
 from pitchkeeper.show.ansi import Console
+from pitchkeeper.words.verdict import called_words
 
 commands = topic()
 
@@ -456,18 +457,18 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
     change = book.prepare_drop()
     count, k = change.number, change.before
     v = change.replayed_before.hands[-1].verdict
-    what = (f"hand {count}: {k.record.hands[-1].dealer} dealt, {v.bid.player} bid {v.bid.label} in {v.trump}; "
-            + ", ".join(f"{s} {d:+d}" for s, d in v.delta.items()))
+    called = called_words(v.to_json())
+    what = (f"hand {count}: {k.record.hands[-1].dealer} dealt, {v.bid.player} bid {v.bid.label} in {v.trump}"
+            + (f", {called}" if called else "") + "; " + ", ".join(f"{s} {d:+d}" for s, d in v.delta.items()))
     if not as_json:
-        sys.stdout.write(f"drop {what}\n")
+        Console().print(f"drop {what}")  # wrapped to the terminal (a phone is 40 columns)
     _confirm(f"drop hand {count}?", yes, "undo")
     book.commit(change)
     after = change.state
     if as_json:
         emit_json(after.to_json())
         return
-    sys.stdout.write(f"dropped hand {count}; scores now " + ", ".join(f"{s} {n}" for s, n in after.scores.items())
-                     + "\n")
+    Console().print(f"dropped hand {count}; scores now " + ", ".join(f"{s} {n}" for s, n in after.scores.items()))
 
 
 # ---------------------------------------------------------------------------
