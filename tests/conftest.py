@@ -25,7 +25,7 @@ LAYERS = {
     "unit": ("test_ansi", "test_auction_taps", "test_bidding", "test_cards", "test_count_down", "test_deal",
              "test_guard", "test_layers", "test_match_end", "test_match_rules_22", "test_notes", "test_partners",
              "test_play", "test_play_properties", "test_point_kinds", "test_rulesets", "test_scoring", "test_smudge",
-             "test_tournament"),
+             "test_standings", "test_tournament"),
     "cli": ("test_answer_every_point", "test_api", "test_api_arguments", "test_chart", "test_cli_adapter",
             "test_entry", "test_entry_22", "test_entry_wording", "test_evening_cli", "test_explain",
             "test_explain_22", "test_export", "test_export_22", "test_front_call_partner", "test_house_rules",
@@ -36,9 +36,11 @@ LAYERS = {
     "slow": ("test_adversarial", "test_analyse", "test_api_property", "test_at_a_terminal", "test_cli_docs",
              "test_cli_surface", "test_log_files", "test_match_property", "test_play_auction_terminal",
              "test_properties", "test_properties_22", "test_serve_api", "test_serve_attacks", "test_serve_cli",
-             "test_serve_keys", "test_serve_pages", "test_serve_table", "test_solver", "test_solver_compiled",
-             "test_terminal_house_rules", "test_whole_games"),
-    "browser": ("test_browser", "test_browser_call_partner", "test_evening_browser", "test_serve_browser", "test_serve_layout"),
+             "test_serve_keys", "test_serve_pages", "test_serve_table", "test_night_api", "test_night_cli",
+             "test_night_pages", "test_solver", "test_solver_compiled", "test_terminal_house_rules",
+             "test_whole_games"),
+    "browser": ("test_browser", "test_browser_call_partner", "test_evening_browser", "test_night_browser",
+                "test_serve_browser", "test_serve_layout"),
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}
 

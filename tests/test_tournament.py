@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pitchkeeper.errors import PitchError
 from pitchkeeper.tournament import seating
 from pitchkeeper.tournament.model import Result, Shape, Tournament, side_name
-from pitchkeeper.tournament.standings import ranked, standings
+from pitchkeeper.tournament.standings import standings
 
 
 def _tournament(fmt: str, n: int, shape: Shape, rounds: int) -> Tournament:
@@ -175,20 +175,6 @@ def test_round_robin_meets_every_team_once_and_gives_each_one_bye(data: st.DataO
     _everyone_once(t)
     _tallies(t)
     assert standings(t)["finished"] is True
-
-
-@given(st.dictionaries(st.text("abcdef", min_size=1, max_size=3),
-                       st.lists(st.integers(0, 3), min_size=3, max_size=3), min_size=1, max_size=12),
-       st.booleans())
-def test_equal_figures_share_a_rank_and_ranks_count_those_ahead(rows: dict[str, list[int]], by_wins: bool) -> None:
-    lines = ranked(rows, by_wins)
-
-    def key(name: str) -> tuple[int, ...]:
-        pts, _games, wins = rows[name]
-        return (wins, pts) if by_wins else (pts,)
-
-    for ln in lines:
-        assert ln.rank == 1 + sum(key(o) > key(ln.name) for o in rows)
 
 
 def test_a_correction_re_ranks_without_moving_anyone_already_seated() -> None:

@@ -242,7 +242,11 @@ def test_table_cards_and_standings_pages(tmp_path: Path) -> None:
     assert "&lt;b&gt;Ann&lt;/b&gt; &amp; Cy and Co" in page  # Ann's side, names escaped
     assert "Dee&lt;/title&gt;&lt;script&gt;" in page and "<script>" not in page and "<b>Ann" not in page
     assert "Sitting out this round: Ian" in page
-    assert not re.search(r"(src|href)=|https?://|<link|@import", page)
+    assert not re.search(r"(src|href)=|<link|@import", page)  # no external asset: the page prints offline
+    # the only address is each table's page, as text and as a QR code (an inline SVG), beside its PIN
+    assert set(re.findall(r"https?://[^<\s\"]+", page)) == {m for m in re.findall(r"http://[\w.:\[\]-]+/table/[12]",
+                                                                                page)}
+    assert page.count("<svg") == 2 and len(re.findall(r'<p class="pin">PIN <b>\d{3} \d{3} \d{4}</b>', page)) == 2
     ok("tournament", "record", t, "--table", "1", "--score",
        "<b>Ann</b>&Cy and Co=21,Bob \"the\" Cat&Dee</title><script>x()</script>=3")
     ok("tournament", "standings", t, "--format", "html", "-o", tmp_path / "standings.html", "--refresh", "30")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import socket
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -98,29 +99,40 @@ def serve(
                                           "enter it).")] = False,
     lan: Annotated[bool, typer.Option("--lan", help="Listen on the local network and print the address to "
                                       "open, with a QR code.")] = False,
+    tournament: Annotated[Path | None, typer.Option("--tournament", "-t", metavar="FILE", help="Serve a club night: "
+                                                    "the hall screen at /, each table's page at /table/T, the "
+                                                    "organizer's at /organizer (--pin: the organizer's).",
+                                                    show_default=False)] = None,
 ) -> None:
     """Serve the table: the scoreboard at /, hand entry for phones at /enter, JSON at /api.
 
     Without --match it serves the current match and follows the table to each next game (started from a
     phone, or with `new`, `new --rematch`, `use`); with --match, that one match. Reading needs nothing;
     every write needs the PIN: the table's, kept from one run to the next (a page that entered it stays
-    signed in), until --new-pin. Ctrl-C stops it.
+    signed in), until --new-pin. With --tournament FILE it serves a club night instead: every table reports
+    from a phone with its own PIN (printed on its card by `tournament cards`), the hall screen follows the
+    standings. Ctrl-C stops it.
     """
     try:
         import jinja2  # noqa: F401
-        import segno
+        import segno  # noqa: F401
         import starlette  # noqa: F401
-        import uvicorn
+        import uvicorn  # noqa: F401
     except ImportError as e:  # pragma: no cover - they are dependencies; a broken install says how to mend it
         fail(f"serve needs the web packages ({e.name} is missing): pip install 'starlette>=0.40' 'uvicorn>=0.30' "
              "'jinja2>=3.1' 'segno>=1.6' (or reinstall pitchkeeper)")
-    from pitchkeeper.web.app import create_app
-    from pitchkeeper.web.console import console_logging
-    from pitchkeeper.web.guard import STRONG_ODDS, evening_guesses, odds, pin_shown
-    from pitchkeeper.web.keys import since_words, table_keys
-
     if pin is not None and new_pin:
         fail("--pin gives this run's PIN and --new-pin makes the table a new one: give one of them")
+    if tournament is not None:
+        if match is not None:
+            fail("--tournament serves a night, --match one game: give one of them")
+        _serve_night(tournament, host, port, pin, new_pin, lan)
+        return
+    from pitchkeeper.web.app import create_app
+    from pitchkeeper.web.guard import STRONG_ODDS, evening_guesses, odds, pin_shown
+    from pitchkeeper.web.keys import since_words, table_keys
+    from pitchkeeper.web.run import print_qr, serve_forever
+
     path = store.resolve_match_path(match)
     keys = table_keys(paths.data_dir(), renew=new_pin, keep_pin=pin is None)
     table_pin = _check_pin(pin) if pin is not None else keys.pin
@@ -162,20 +174,60 @@ def serve(
         out.write("  (no local network address found: is this machine on a network?)\n")
     else:
         out.write(f"\nopen on a phone (same Wi-Fi): {base}/enter\n")
-        segno.make(f"{base}/enter", error="m").terminal(out=out, compact=True, border=2)
+        print_qr(f"{base}/enter", out)
     out.write("Ctrl-C stops.\n")
     out.flush()
-    console = console_logging(sys.stderr)  # the server never waits for the console (web.console)
-    config = uvicorn.Config(web, log_config=None, log_level="warning", access_log=False, timeout_graceful_shutdown=1,
-                            lifespan="on", server_header=False)
-    hub = web.state.site.hub
+    serve_forever(web, sock, web.state.site.hub.close_soon)
 
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig: int, frame: object) -> None:
-            hub.close_soon()  # end the open pages' event streams, so Ctrl-C stops at once
-            super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
+def night_urls(bind: str, port: int) -> tuple[str, bool]:
+    """The address phones open for a night (the table cards' QR codes), and whether it is on the network."""
+    shown = _lan_address() if bind in ("0.0.0.0", "::") else bind
+    if bind in LOOPBACK_HOSTS or shown is None:
+        return _url("127.0.0.1" if bind in LOOPBACK_HOSTS or shown is None else bind, port), False
+    return _url(shown, port), True
+
+
+def _serve_night(file: Path, host: str | None, port: int, pin: str | None, new_pin: bool, lan: bool) -> None:
+    """`serve --tournament FILE`: the night on this server (web.night_app)."""
+    from pitchkeeper.tournament import book
+    from pitchkeeper.web.guard import STRONG_ODDS, evening_guesses, odds, pin_shown
+    from pitchkeeper.web.keys import night_keys
+    from pitchkeeper.web.night_app import create_night_app
+    from pitchkeeper.web.run import print_qr, serve_forever
+
+    t = book.load(file)  # a missing or broken file: one line, exit 2, before anything listens
+    keys = night_keys(paths.data_dir(), file, t.table_count, renew=new_pin)
+    organizer = _check_pin(pin) if pin is not None else keys.organizer
+    bind = host or ("0.0.0.0" if lan else "127.0.0.1")
+    sock = _listen(bind, port)
+    port = sock.getsockname()[1]
+    base, on_lan = night_urls(bind, port)
+    shown = _lan_address() if bind in ("0.0.0.0", "::") else bind
     try:
-        Server(config).run(sockets=[sock])
-    finally:
-        console.close()
+        web = create_night_app(file, organizer, keys.tables, allowed_hosts=_names(bind, shown), secret=keys.secret,
+                               base_url=base)
+    except BaseException:
+        sock.close()
+        raise
+    out = sys.stdout
+    out.write(f"serving the night of {file} ({t.format}, {len(t.players)} players, {t.table_count} tables)\n")
+    out.write(f"  hall screen {base}/\n  organizer   {base}/organizer\n  each table  {base}/table/N\n")
+    for note in keys.notes:
+        out.write(f"  note: {note}\n")
+    said = "  (as given)" if pin is not None else "  (the night's; serve --tournament FILE --new-pin makes new ones)"
+    out.write(f"  organizer's PIN  {pin_shown(organizer)}{said}\n")
+    out.write("  tables' PINs     " + ", ".join(f"{n}: {pin_shown(p)}" for n, p in sorted(keys.tables.items())) + "\n")
+    if keys.made or new_pin:
+        out.write(f"  new PINs: print the table cards with `pitchkeeper tournament cards {file} -o cards.html`\n")
+    if odds(organizer) > STRONG_ODDS:
+        out.write(f"  this PIN could be guessed: {evening_guesses():,} wrong PINs may be tried in an evening, a chance "
+                  f"of 1 in {1 / odds(organizer):,.0f}; leave --pin out for the night's ten-digit one\n")
+    if not on_lan:
+        out.write("  listening on this machine only; --lan lets the tables' phones in\n")
+    else:
+        out.write(f"\nthe organizer's page on a phone (same Wi-Fi): {base}/organizer\n")
+        print_qr(f"{base}/organizer", out)
+    out.write("Ctrl-C stops.\n")
+    out.flush()
+    serve_forever(web, sock, web.state.night.close_soon)

@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from pitchkeeper.cli import JsonOpt, emit_json, may_write_over, topic
 from pitchkeeper.errors import PitchError
-from pitchkeeper.logbook import store
+from pitchkeeper.logbook import paths, store
 from pitchkeeper.tournament import book, html, standings
 
 commands = topic()
@@ -43,6 +43,9 @@ def new_cmd(
     seed: Annotated[str, typer.Option("--seed", help="order (as listed) or ratings (strongest first, from every "
                                       "game kept).")] = "order",
     title: Annotated[str, typer.Option("--title", help="A name for the event.")] = "",
+    tiebreak: Annotated[str | None, typer.Option("--tiebreak", help="The figures the standings rank by, in order: "
+                                                 "points, wins, head-to-head, opponents-wins (default: the format's "
+                                                 "own, docs/tournaments.md).", show_default=False)] = None,
 ) -> None:
     """Start a tournament file."""
     team_list = [_split(tm, "&") for tm in _split(teams)]
@@ -62,7 +65,8 @@ def new_cmd(
         from pitchkeeper.reports import ratings as rating_mod
 
         ratings = {r.name: r.ordinal for r in rating_mod.rate_kept()}
-    t = book.create(file, rules, fmt, names, team_list, rounds, seed, title, ratings)
+    t = book.create(file, rules, fmt, names, team_list, rounds, seed, title, ratings,
+                    tiebreak=_split(tiebreak) if tiebreak is not None else None)
     units = f"{len(t.teams)} teams" if t.teams else f"{len(t.players)} players"
     sys.stdout.write(f"started {file}: {t.format}, {t.rules}, {units}, {t.planned} round(s); "
                      f"seat the first round with: pitchkeeper tournament seat {file}\n")
@@ -79,7 +83,7 @@ def seat_cmd(
     rnd, new = book.seat(file)
     if cards is not None:
         may_write_over(cards, None)  # never over a match log or a tournament
-        store.write_atomic(cards, html.table_cards(book.load(file), rnd))
+        store.write_atomic(cards, _cards(file, book.load(file), rnd, None))
     if as_json:
         emit_json(rnd.to_json())
         return
@@ -87,8 +91,10 @@ def seat_cmd(
     if not new:
         t = book.load(file)
         left = t.unrecorded(rnd)
+        done = f"the night was closed after round {t.closed}" if t.closed is not None else \
+            f"all {t.planned} round(s) have been played"
         sys.stderr.write(f"round {rnd.number} of {t.planned} is being played: waiting for table(s) "
-                         f"{', '.join(map(str, left))}\n" if left else f"all {t.planned} round(s) have been played\n")
+                         f"{', '.join(map(str, left))}\n" if left else f"{done}\n")
     sys.stdout.write(html.seating_text(rnd))
 
 
@@ -191,23 +197,49 @@ def standings_cmd(
         sys.stderr.write(f"wrote {out}\n")
 
 
+def _cards(file: Path, t: Any, rnd: Any, url: str | None) -> str:
+    """The round's table cards with each table's PIN for the night and the QR code of its page at `url`
+    (default: this machine's address on the local network, port 8765, as `serve --tournament --lan`)."""
+    from pitchkeeper.cli.serve import night_urls
+    from pitchkeeper.web.keys import night_keys
+    from pitchkeeper.web.view import qr_svg
+
+    keys = night_keys(paths.data_dir(), file, t.table_count)
+    for note in keys.notes:
+        sys.stderr.write(f"note: {note}\n")
+    if url is None:
+        url, on_lan = night_urls("0.0.0.0", 8765)
+        if not on_lan:
+            sys.stderr.write(f"no local network address found: the QR codes open {url}; give --url\n")
+    base = url.rstrip("/")
+    urls = {s.table: f"{base}/table/{s.table}" for s in rnd.tables}
+    return html.table_cards(t, rnd, pins=keys.tables, qr={n: str(qr_svg(u)) for n, u in urls.items()}, urls=urls)
+
+
 @commands.command("cards")
 def cards_cmd(
     file: FileArg,
     out: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.", show_default=False)],
     rnd: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).",
                                             show_default=False)] = None,
+    url: Annotated[str | None, typer.Option("--url", help="The address the phones open (serve --tournament "
+                                            "prints it); default this machine's on the local network, port 8765.",
+                                            show_default=False)] = None,
 ) -> None:
-    """Printable table cards and score sheets for a round: one page a table, names and partners."""
+    """Printable table cards and score sheets for a round: the table number across half the card, the seats,
+    the QR code of the table's page and its PIN for `serve --tournament`; a score sheet for a whole game."""
     t = book.load(file)
     if not t.rounds:
         raise PitchError("no round has been seated yet: run `pitchkeeper tournament seat` first", str(file))
     number = rnd or len(t.rounds)
     if not 0 < number <= len(t.rounds):
         raise PitchError(f"expected a round from 1 to {len(t.rounds)}", "--round")
+    if url is not None and not url.startswith(("http://", "https://")):
+        raise PitchError(f"expected an address such as http://192.168.1.20:8765, got {url!r}", "--url")
     may_write_over(out, None)  # never over a match log or a tournament
-    store.write_atomic(out, html.table_cards(t, t.rounds[number - 1]))
-    sys.stderr.write(f"wrote {out}: {len(t.rounds[number - 1].tables)} table card(s) for round {number}\n")
+    store.write_atomic(out, _cards(file, t, t.rounds[number - 1], url))
+    sys.stderr.write(f"wrote {out}: {len(t.rounds[number - 1].tables)} table card(s) for round {number}, with each "
+                     "table's PIN for the night\n")
 
 
 @commands.command("check")

@@ -19,14 +19,15 @@ from typing import Any
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import rulesets
 from pitchkeeper.logbook import loader, store
+from pitchkeeper.logbook.book import Stale, version_of
 from pitchkeeper.tournament import model, seating
 from pitchkeeper.tournament.model import Result, Round, Seating, Tournament, side_name
 
 FORMAT_VERSION = 1
 
 
-class _naming:
-    """`with _naming(path):` - a PitchError raised inside names the tournament file (once)."""
+class naming:
+    """`with naming(path):` - a PitchError raised inside names the tournament file (once)."""
 
     def __init__(self, path: Path) -> None:
         self.path = str(path)
@@ -35,11 +36,11 @@ class _naming:
         return None
 
     def __exit__(self, kind: object, e: BaseException | None, tb: object) -> None:
-        if isinstance(e, PitchError) and not str(e).startswith(self.path):
-            raise e.at(self.path) from None
+        if isinstance(e, PitchError) and type(e) is PitchError and not str(e).startswith(self.path):
+            raise e.at(self.path) from None  # (Stale and its kind name the file already, and keep their kind)
 
 
-def _now() -> str:
+def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S")
 
 
@@ -51,18 +52,40 @@ def load(path: str | Path) -> Tournament:
     return _read(Path(path))[1]
 
 
+def reading(path: str | Path) -> tuple[str, Tournament]:
+    """The file read once: its version (a digest of its bytes, as `Logbook.version`) and the tournament."""
+    _text, t, _data, version = read_versioned(Path(path))
+    return version, t
+
+
+def version(path: str | Path) -> str:
+    """The tournament file's version: it changes with every write, whoever wrote (a digest of the bytes)."""
+    return version_of(store.read_bytes(Path(path), KIND))
+
+
 def _read(p: Path) -> tuple[str, Tournament, dict[str, Any]]:
     """The file's text, the tournament, and the TOML table it was read from (read whole, every time)."""
-    text = store.read_text(p, KIND)
+    text, t, data, _version = read_versioned(p)
+    return text, t, data
+
+
+def read_versioned(p: Path, expect: str | None = None) -> tuple[str, Tournament, dict[str, Any], str]:
+    """`_read`, with the version of the very bytes read; `Stale` (nothing parsed) when it is not `expect`."""
+    raw = store.read_bytes(p, KIND)
+    now = version_of(raw)
+    if expect is not None and now != expect:
+        raise Stale("the tournament changed since this was read (another table, the organizer or the command line "
+                    "wrote to it): nothing was written; look at it again", str(p), now)
+    text = store.decoded(raw, p)
     data = store.parse_text(text, p, "")
     try:
         t = model.parse(data)
     except PitchError as e:
         raise e.at(str(p)) from None
-    return text, t, data
+    return text, t, data, now
 
 
-def _parse(text: str, path: str | Path) -> Tournament:
+def parse(text: str, path: str | Path) -> Tournament:
     data = store.parse_text(text, path, "")
     try:
         return model.parse(data)
@@ -70,7 +93,7 @@ def _parse(text: str, path: str | Path) -> Tournament:
         raise e.at(str(path)) from None
 
 
-def _write_results(p: Path, text: str, done: Sequence[tuple[Result, Seating]]) -> str:
+def write_results(p: Path, text: str, done: Sequence[tuple[Result, Seating]]) -> str:
     """Append result blocks in one write, each checked to read back as the result meant."""
     new = text
     for res, seat in done:
@@ -78,7 +101,7 @@ def _write_results(p: Path, text: str, done: Sequence[tuple[Result, Seating]]) -
         entry = store.parse_text(block, p, "")["results"][0]
         if model.parse_scores(entry["scores"], entry["winner"], seat) != (res.scores, res.winner):
             raise AssertionError("a result block must read back as written")
-        new = _append(new, block)
+        new = append_block(new, block)
     store.write_atomic(p, new)
     return new
 
@@ -100,7 +123,8 @@ def header_text(t: Tournament, seed: str) -> str:
         f"rounds_planned = {t.planned}",
         f"table = {{ sides = {t.shape.sides}, size = {t.shape.size} }}",
         f"seed = {v(seed)}",
-        f"created = {v(_now())}",
+        *([f"tiebreak = {v(list(t.tiebreak))}"] if t.tiebreak else []),
+        f"created = {v(now())}",
         f"players = {v(list(t.players))}",
     ]
     if t.teams:
@@ -112,7 +136,7 @@ def header_text(t: Tournament, seed: str) -> str:
 
 def round_text(rnd: Round) -> str:
     v = store.toml_value
-    lines = ["[[rounds]]", f"round = {rnd.number}", f"seated = {v(_now())}",
+    lines = ["[[rounds]]", f"round = {rnd.number}", f"seated = {v(now())}",
              f"sitting_out = {v(list(rnd.sitting_out))}", "tables = ["]
     lines += [f"  {{ table = {s.table}, sides = {v([list(x) for x in s.sides])} }}," for s in rnd.tables]
     lines.append("]")
@@ -128,11 +152,13 @@ def result_text(res: Result, seat: Seating) -> str:
         lines.append(f"match = {v(res.match)}")
     if res.correction:
         lines.append("correction = true")
-    lines.append(f"recorded = {v(_now())}")
+    if res.forfeit:
+        lines.append("forfeit = true")
+    lines.append(f"recorded = {v(now())}")
     return "\n".join(lines) + "\n"
 
 
-def _append(text: str, block: str) -> str:
+def append_block(text: str, block: str) -> str:
     if text and not text.endswith("\n"):
         text += "\n"
     return text + "\n" + block
@@ -140,9 +166,10 @@ def _append(text: str, block: str) -> str:
 
 def create(path: str | Path, rules: str, fmt: str, players: Sequence[str], teams: Sequence[Sequence[str]] = (),
            rounds: int | None = None, seed: str = "order", title: str = "",
-           ratings: Mapping[str, float] | None = None) -> Tournament:
+           ratings: Mapping[str, float] | None = None, tiebreak: Sequence[str] | str | None = None) -> Tournament:
     """Start a tournament file (refusing to replace one). With `ratings`, fixed teams (or players) are listed
-    strongest first, which is the order Swiss pairs by before any result and breaks ties by."""
+    strongest first, which is the order Swiss pairs by before any result and breaks ties by. `tiebreak`: the
+    figures the standings rank by, in order (default: the format's own, model.TIEBREAKS)."""
     p = Path(path)
     ruleset = rulesets.load(rules)
     names = tuple(x.strip() for x in players)
@@ -154,7 +181,7 @@ def create(path: str | Path, rules: str, fmt: str, players: Sequence[str], teams
     sizes = {len(tm) for tm in team_list}
     if len(sizes) > 1:
         raise PitchError("every team needs the same number of players", "--teams")
-    with _naming(p):
+    with naming(p):
         shape = seating.shape_for(ruleset, fmt, sizes.pop() if sizes else None)
     if ratings is not None:
         strength = {tm: sum(ratings.get(x, 0.0) for x in tm) for tm in team_list}
@@ -169,9 +196,11 @@ def create(path: str | Path, rules: str, fmt: str, players: Sequence[str], teams
         full = seating.default_rounds(fmt, len(team_list), shape)
         if planned > full:
             raise PitchError(f"a round robin of {len(team_list)} teams has {full} rounds", "--rounds")
-    t = Tournament(rules, fmt, shape, names, team_list, planned, title=title)
+    order = model.parse_tiebreak(list(tiebreak) if not isinstance(tiebreak, str) else tiebreak, "--tiebreak") \
+        if tiebreak is not None else ()
+    t = Tournament(rules, fmt, shape, names, team_list, planned, title=title, tiebreak=order)
     text = header_text(t, seed)
-    checked = _parse(text, p)  # what is written must read back: every check of the file applies to `new` too
+    checked = parse(text, p)  # what is written must read back: every check of the file applies to `new` too
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -189,23 +218,29 @@ def seat(path: str | Path) -> tuple[Round, bool]:
     p = Path(path)
     t = load(p)
     cur = t.current
-    if cur is not None and (not t.complete(cur) or len(t.rounds) >= t.planned):
+    if cur is not None and (not t.complete(cur) or len(t.rounds) >= t.planned or t.closed is not None):
         return cur, False
-    with _naming(p), store.locked(p):
+    with naming(p), store.locked(p):
         text, t, data = _read(p)
         cur = t.current
-        if cur is not None and (not t.complete(cur) or len(t.rounds) >= t.planned):
+        if cur is not None and (not t.complete(cur) or len(t.rounds) >= t.planned or t.closed is not None):
             return cur, False  # another organiser seated it a moment ago
         rnd = seating.next_round(t)
-        block = round_text(rnd)
-        after = {**data, "rounds": [*data.get("rounds", []), store.parse_text(block, p, "")["rounds"][0]]}
-        try:
-            if model.parse(after).rounds[-1] != rnd:
-                raise AssertionError("a round block must read back as seated")
-        except PitchError as e:
-            raise AssertionError(f"a seated round must pass the file's checks: {e}") from None
-        store.write_atomic(p, _append(text, block))
+        write_round(p, text, data, rnd)
     return rnd, True
+
+
+def write_round(p: Path, text: str, data: Mapping[str, Any], rnd: Round) -> None:
+    """Append a seated round's block (under the file's lock, which the caller holds), checked to read back
+    as seated."""
+    block = round_text(rnd)
+    after = {**data, "rounds": [*data.get("rounds", []), store.parse_text(block, p, "")["rounds"][0]]}
+    try:
+        if model.parse(after).rounds[-1] != rnd:
+            raise AssertionError("a round block must read back as seated")
+    except PitchError as e:
+        raise AssertionError(f"a seated round must pass the file's checks: {e}") from None
+    store.write_atomic(p, append_block(text, block))
 
 
 def parse_score_option(text: str) -> dict[str, int]:
@@ -226,31 +261,34 @@ def parse_score_option(text: str) -> dict[str, int]:
     return out
 
 
-def _winner(scores: tuple[int, ...], seat: Seating, winner: str | None, rules: str) -> int:
+def _winner(scores: tuple[int, ...], seat: Seating, winner: str | None, rules: str, keys: tuple[str, str]) -> int:
     names = [side_name(s) for s in seat.sides]
     if winner is not None:
-        return model.side_index(winner, seat, "--winner")
+        return model.side_index(winner, seat, keys[1])
     top = max(scores)
     leaders = [names[i] for i, s in enumerate(scores) if s == top]
     if len(leaders) > 1:
+        how = f"name it with {keys[1]}" if keys[1].startswith("--") else f'say which side won ("{keys[1]}": SIDE)'
         raise PitchError(f"a tie: {' and '.join(leaders)} both have {top}, and a game of {rules} ends with one "
-                         "winner; name it with --winner", "--score")
+                         f"winner; {how}", keys[0])
     return scores.index(top)
 
 
-def from_scores(t: Tournament, seat: Seating, scores: Mapping[str, int], winner: str | None) -> tuple[tuple[int, ...], int]:
-    """Final scores entered by hand -> (scores in seating order, winning side)."""
+def from_scores(t: Tournament, seat: Seating, scores: Mapping[str, int], winner: str | None,
+                keys: tuple[str, str] = ("--score", "--winner")) -> tuple[tuple[int, ...], int]:
+    """Final scores entered by hand -> (scores in seating order, winning side). `keys`: how the front end
+    names the scores and the winner (the CLI's options; the JSON's keys)."""
     by_side: dict[int, int] = {}
     for k, v in scores.items():
-        i = model.side_index(k, seat, "--score")
+        i = model.side_index(k, seat, keys[0])
         if i in by_side:
-            raise PitchError(f"{side_name(seat.sides[i])} is given two scores", "--score")
+            raise PitchError(f"{side_name(seat.sides[i])} is given two scores", keys[0])
         by_side[i] = v
     missing = [side_name(s) for i, s in enumerate(seat.sides) if i not in by_side]
     if missing:
-        raise PitchError(f"no score for {', '.join(missing)} (seated at table {seat.table})", "--score")
+        raise PitchError(f"no score for {', '.join(missing)} (seated at table {seat.table})", keys[0])
     ordered = tuple(by_side[i] for i in range(len(seat.sides)))
-    return ordered, _winner(ordered, seat, winner, t.rules)
+    return ordered, _winner(ordered, seat, winner, t.rules, keys)
 
 
 def read_log(log: str | Path) -> tuple[Any, Any]:
@@ -299,7 +337,7 @@ def rules_name(t: Tournament) -> str:
     return rulesets.load(t.rules).name
 
 
-def _log_ref(path: Path, log: str | Path) -> str:
+def log_ref(path: Path, log: str | Path) -> str:
     """The log's path as the tournament file keeps it: relative to the file's folder when below it."""
     rel = os.path.relpath(Path(log).resolve(), path.resolve().parent)
     return rel if not rel.startswith("..") else str(Path(log).resolve())
@@ -346,7 +384,7 @@ def record_many(path: str | Path, entries: Sequence[Entry], *, rnd: int | None =
         if (scores is None) == (log is None):
             raise PitchError(f"table {table}: give its match log (--match) or its final scores (--score)", "record")
     logs = {i: read_log(e[3]) for i, e in enumerate(entries) if e[3] is not None}  # outside the lock: replays
-    with _naming(p), store.locked(p):
+    with naming(p), store.locked(p):
         text, t, _ = _read(p)
         number = rnd if rnd is not None else len(t.rounds)
         done: list[tuple[Result, Seating]] = []
@@ -356,13 +394,13 @@ def record_many(path: str | Path, entries: Sequence[Entry], *, rnd: int | None =
                 raise PitchError(f"table {table} is given twice", "--table")
             if log is not None:
                 ordered, win = from_log(t, seat, log, *logs[i])
-                ref = _log_ref(p, log)
+                ref = log_ref(p, log)
             else:
                 assert scores is not None
                 ordered, win = from_scores(t, seat, scores, winner)
                 ref = None
             done.append((Result(number, table, ordered, win, ref, (number, table) in t.final), seat))
-        _write_results(p, text, done)
+        write_results(p, text, done)
     results = [r for r, _ in done]
     return dataclasses.replace(t, results=(*t.results, *results)), results
 
@@ -376,7 +414,7 @@ def record_folder(path: str | Path, folder: str | Path, force: bool = False) -> 
     if not logs:
         raise PitchError("no match logs (*.toml) in this folder", str(folder))
     read = [(x, *read_log(x)) for x in logs]
-    with _naming(p), store.locked(p):
+    with naming(p), store.locked(p):
         text, t, _ = _read(p)
         if not t.rounds:
             raise PitchError("no round has been seated yet: run `pitchkeeper tournament seat` first", str(p))
@@ -394,8 +432,8 @@ def record_folder(path: str | Path, folder: str | Path, force: bool = False) -> 
             taken[seat.table] = x
             _target(t, seat.table, None, force)
             ordered, win = from_log(t, seat, x, table, state)
-            res = Result(cur.number, seat.table, ordered, win, _log_ref(p, x), (cur.number, seat.table) in t.final)
+            res = Result(cur.number, seat.table, ordered, win, log_ref(p, x), (cur.number, seat.table) in t.final)
             results.append((res, seat))
-        _write_results(p, text, results)
+        write_results(p, text, results)
     done = [r for r, _ in results]
     return dataclasses.replace(t, results=(*t.results, *done)), done

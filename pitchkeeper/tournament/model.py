@@ -18,9 +18,20 @@ from pitchkeeper.game.records import _text
 
 FORMATS = ("progressive", "round-robin", "swiss")
 FILE_KEYS = ("format_version", "kind", "title", "rules", "format", "rounds_planned", "table", "players", "teams",
-             "seed", "created", "rounds", "results", "note")
+             "seed", "tiebreak", "created", "rounds", "results", "closed", "note")
 ROUND_KEYS = ("round", "tables", "sitting_out", "seated", "note")
-RESULT_KEYS = ("round", "table", "scores", "winner", "match", "recorded", "correction", "note")
+RESULT_KEYS = ("round", "table", "scores", "winner", "match", "recorded", "correction", "forfeit", "note")
+CLOSED_KEYS = ("round", "at", "note")
+
+# How ties are broken, in order after the first figure (docs/tournaments.md, "Standings"): the figures a
+# line is ranked by. `head-to-head` counts the games the tied players won against one another, only where
+# every two of them met; `opponents-wins` adds up the wins of everyone each one played against.
+CRITERIA = ("points", "wins", "head-to-head", "opponents-wins")
+TIEBREAKS: dict[str, tuple[str, ...]] = {
+    "progressive": ("points", "wins", "head-to-head"),
+    "round-robin": ("wins", "points", "head-to-head"),
+    "swiss": ("wins", "points", "opponents-wins", "head-to-head"),
+}
 
 
 def side_name(side: tuple[str, ...]) -> str:
@@ -75,6 +86,7 @@ class Result(NamedTuple):
     winner: int
     match: str | None = None
     correction: bool = False
+    forfeit: bool = False  # declared by the organizer: the game was not played out
 
 
 @dataclass(frozen=True)
@@ -89,6 +101,20 @@ class Tournament:
     results: tuple[Result, ...] = ()  # as written, corrections included
     title: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    tiebreak: tuple[str, ...] = ()  # as the file sets it; () = the format's own order (TIEBREAKS)
+    closed: int | None = None  # the night was closed after this many rounds
+
+    @property
+    def table_count(self) -> int:
+        """Tables a round seats: as seated, or as the players (or teams) fill them."""
+        if self.rounds:
+            return max(len(r.tables) for r in self.rounds)
+        return len(self.teams) // self.shape.sides if self.teams else len(self.players) // self.shape.seats
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        """The figures the standings rank by, in order: the file's `tiebreak`, or the format's own."""
+        return self.tiebreak or TIEBREAKS[self.format]
 
     @cached_property
     def final(self) -> dict[tuple[int, int], Result]:
@@ -114,7 +140,9 @@ class Tournament:
 
     @property
     def finished(self) -> bool:
-        return len(self.rounds) >= self.planned and all(self.complete(r) for r in self.rounds)
+        """Every round planned played - or the night closed early by the organizer."""
+        return (len(self.rounds) >= self.planned or self.closed is not None) and all(
+            self.complete(r) for r in self.rounds)
 
     def sat_out(self, upto: int | None = None) -> dict[str, int]:
         """Player -> rounds sat out so far (through round `upto`)."""
@@ -211,11 +239,48 @@ def parse(data: Mapping[str, Any]) -> Tournament:
     title = data.get("title", "")
     if not isinstance(title, str):
         raise PitchError("expected text", "title")
+    tiebreak = parse_tiebreak(data.get("tiebreak"), "tiebreak") if "tiebreak" in data else ()
     partial = Tournament(rules, fmt, shape, players, teams, planned, title=title,
                          extra={k: data[k] for k in ("seed", "created", "note", "format_version") if k in data})
     rounds = _rounds(data.get("rounds", []), partial)
     results = _results(data.get("results", []), partial, rounds)
-    return Tournament(rules, fmt, shape, players, teams, planned, rounds, results, title, partial.extra)
+    closed = _closed(data["closed"], rounds) if "closed" in data else None
+    out = Tournament(rules, fmt, shape, players, teams, planned, rounds, results, title, partial.extra, tiebreak,
+                     closed)
+    if closed is not None and rounds and not out.complete(rounds[-1]):
+        missing = ", ".join(map(str, out.unrecorded(rounds[-1])))
+        raise PitchError(f"the night was closed before table(s) {missing} of round {len(rounds)} reported", "closed")
+    return out
+
+
+def parse_tiebreak(v: Any, where: str) -> tuple[str, ...]:
+    """`["points", "wins", "head-to-head"]`: the figures the standings rank by, in order, each once."""
+    if isinstance(v, str):
+        v = [x.strip() for x in v.split(",") if x.strip()]
+    if not isinstance(v, list) or not v:
+        raise PitchError(f"expected a list of {or_list(CRITERIA)}, in order, such as [\"points\", \"wins\"]", where)
+    out: list[str] = []
+    for i, c in enumerate(v, 1):
+        if c not in CRITERIA:
+            raise PitchError(f"expected {or_list(CRITERIA)}, got {c!r}{did_you_mean(str(c), CRITERIA)}",
+                             f"{where}[{i}]")
+        if c in out:
+            raise PitchError(f"{c} is given twice", f"{where}[{i}]")
+        out.append(c)
+    return tuple(out)
+
+
+def _closed(v: Any, rounds: tuple[Round, ...]) -> int:
+    """`[closed] round = 3, at = "..."`: the organizer closed the night after round 3 (the last seated)."""
+    if not isinstance(v, Mapping):
+        raise PitchError("expected a [closed] table: round = N, at = \"...\"", "closed")
+    for k in v:
+        if k not in CLOSED_KEYS:
+            raise unknown_key(k, CLOSED_KEYS, f"closed.{k}")
+    n = _int(v.get("round"), "closed.round", 0)
+    if n != len(rounds):
+        raise PitchError(f"the night was closed after round {n}, but {len(rounds)} round(s) are seated", "closed.round")
+    return n
 
 
 def _rounds(raw: Any, t: Tournament) -> tuple[Round, ...]:
@@ -310,8 +375,11 @@ def _results(raw: Any, t: Tournament, rounds: tuple[Round, ...]) -> tuple[Result
         match = r.get("match")
         if match is not None and not isinstance(match, str):
             raise PitchError("expected the path of the table's match log", f"{w}.match")
+        forfeit = r.get("forfeit", False)
+        if not isinstance(forfeit, bool):
+            raise PitchError("expected true or false", f"{w}.forfeit")
         done.add(key)
-        out.append(Result(n, seat.table, scores, winner, match, correction))
+        out.append(Result(n, seat.table, scores, winner, match, correction, forfeit))
     for rnd in rounds[:-1]:
         missing = [s.table for s in rnd.tables if (rnd.number, s.table) not in done]
         if missing:

@@ -71,6 +71,8 @@ def next_round(t: Tournament) -> Round:
     if cur is not None and not t.complete(cur):
         missing = ", ".join(map(str, t.unrecorded(cur)))
         raise PitchError(f"round {cur.number} is still being played: table(s) {missing} have not reported")
+    if t.closed is not None:
+        raise PitchError(f"the night was closed after round {t.closed}")
     if len(t.rounds) >= t.planned:
         raise PitchError(f"all {t.planned} round(s) have been played")
     number = len(t.rounds) + 1

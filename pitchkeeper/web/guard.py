@@ -23,7 +23,7 @@ import math
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 SESSION_COOKIE = "pk_session"
@@ -170,6 +170,7 @@ class Tried:
 
     ok: bool
     wait: float = 0.0
+    known: bool = False  # not this guard's PIN, but one the server knows (another table's): no guess
 
     @property
     def throttled(self) -> bool:
@@ -182,42 +183,75 @@ class Tried:
 
 
 class Guard:
-    """The PIN, the signing secret and the throttle of one run of `serve`."""
+    """A PIN, the signing secret and the throttle of one run of `serve`.
 
-    def __init__(self, pin: str, secret: bytes | None = None, throttle: Throttle | None = None) -> None:
+    The table's serve has one. A night (`serve --tournament`) has one for the organizer and one per table,
+    sharing one secret and one throttle: a table's guard also takes what the organizer's takes (`also`),
+    and each signs its sessions for its own role (`role`) under its own cookie, so a page signed in at
+    one table is not signed in at another, and no table's page is the organizer's."""
+
+    def __init__(self, pin: str, secret: bytes | None = None, throttle: Throttle | None = None, *,
+                 cookie: str = SESSION_COOKIE, role: str = "session", also: Guard | None = None) -> None:
         self.pin = typed(pin)
         self.secret = secret if secret is not None else secrets.token_bytes(32)
         self.throttle = throttle or Throttle()
+        self.cookie = cookie
+        self.role = role
+        self.also = also
 
     def _sign(self, *parts: str) -> str:
         return hmac.new(self.secret, "|".join(parts).encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
+
+    def sign(self, *parts: str) -> str:
+        """A signature with the secret (a form's checked answers: what is saved is what was shown)."""
+        return self._sign("signed", *parts)
 
     def pin_ok(self, given: str | None) -> bool:
         if given is None:
             return False
         return hmac.compare_digest(typed(given).encode("utf-8", "surrogateescape"), self.pin.encode())
 
-    def try_pin(self, client: str, given: str | None, session: str | None = None) -> Tried:
+    def opens(self, given: str | None) -> bool:
+        """This guard's PIN, or one that `also` takes (the organizer's, at a table)."""
+        return self.pin_ok(given) or (self.also is not None and self.also.opens(given))
+
+    def try_pin(self, client: str, given: str | None, session: str | None = None, *, signed: bool = False,
+                known: Callable[[str | None], bool] | None = None) -> Tried:
         """Check a PIN given by `client`: through the throttle, unless the request comes from a page
-        already signed in (its cookie proves it knew the PIN; the throttle must not lock it out)."""
-        if self.session_ok(session):
-            return Tried(self.pin_ok(given))
+        already signed in (`session`, its cookie, or `signed`: it proved it knew the PIN; the throttle must
+        not lock it out). `known`: whether a PIN this guard does not take is still one of the server's (a
+        night's other tables'): refused, but no guess - it spends no budget."""
+        if signed or self.session_ok(session):
+            return Tried(self.opens(given), known=not self.opens(given) and known is not None and known(given))
         wait = self.throttle.wait(client)
         if wait > 0:
             return Tried(False, wait)
-        if self.pin_ok(given):
+        if self.opens(given):
             return Tried(True)
+        if known is not None and known(given):
+            return Tried(False, known=True)
         self.throttle.failed(client)
         return Tried(False)
 
     # the entry page's session: the PIN signed, so a new PIN (or a new secret) signs every page out
 
     def session_value(self) -> str:
-        return self._sign("session", self.pin)
+        return self._sign(self.role, self.pin)
 
     def session_ok(self, cookie: str | None) -> bool:
         return cookie is not None and hmac.compare_digest(cookie.encode("utf-8", "surrogateescape"),
                                                           self.session_value().encode())
+
+    def signed_in(self, cookies: Mapping[str, str]) -> bool:
+        """Whether a request's cookies hold this guard's session (or the organizer's, at a table)."""
+        return self.session_ok(cookies.get(self.cookie)) or (self.also is not None and self.also.signed_in(cookies))
+
+    def session_for(self, given: str | None) -> tuple[str, str]:
+        """The cookie (name, value) a page that gave the right PIN keeps: the organizer's, when it was
+        theirs."""
+        if not self.pin_ok(given) and self.also is not None and self.also.opens(given):
+            return self.also.session_for(given)
+        return self.cookie, self.session_value()
 
     # the form's token
 

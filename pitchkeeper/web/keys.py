@@ -10,6 +10,7 @@ it, and the console is told why. Nothing in these files can make pitchkeeper run
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import secrets
@@ -38,7 +39,7 @@ class Keys:
     kept: bool = True  # False: the folder could not keep them, they last for this run only
 
 
-def _read(path: Path) -> tuple[str | None, str | None, float | None]:
+def _read(path: Path, largest: int = LARGEST) -> tuple[str | None, str | None, float | None]:
     """(the file's text, why it is not used, its time). A missing file is (None, None, None)."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
@@ -60,12 +61,12 @@ def _read(path: Path) -> tuple[str | None, str | None, float | None]:
                 return None, "is owned by another user", None
             if st.st_mode & 0o077:
                 return None, f"is readable by others (mode {stat.S_IMODE(st.st_mode):o}): it may have been read", None
-        data = os.read(fd, LARGEST + 1)
+        data = os.read(fd, largest + 1)
     except OSError as e:
         return None, f"cannot be read ({e.strerror or e})", None
     finally:
         os.close(fd)
-    if len(data) > LARGEST:
+    if len(data) > largest:
         return None, "is too large", None
     try:
         return data.decode("ascii").strip(), None, st.st_mtime
@@ -126,3 +127,77 @@ def table_keys(folder: Path, *, renew: bool = False, keep_pin: bool = True) -> K
 def since_words(when: float) -> str:
     """When a kept PIN was made, as the console says it."""
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(when))
+
+
+# ---------------------------------------------------------------------------
+# a club night's PINs: the organizer's, and one per table (spec section 8.1)
+
+NIGHTS = "nights"  # the data folder's folder of the nights' PINs
+NIGHT_LINE = re.compile(rf"(organizer|\d{{1,4}}) (\d{{{PIN_DIGITS}}})")
+NIGHT_LARGEST = 64 * 1024
+
+
+@dataclass
+class NightKeys:
+    """A tournament's PINs for its night: the organizer's (does everything) and each table's (reports that
+    table's result only); with the kept session secret."""
+
+    organizer: str
+    tables: dict[int, str]
+    secret: bytes
+    path: Path
+    made: bool = False  # made now (not read from the folder)
+    notes: list[str] = field(default_factory=list)
+    kept: bool = True
+
+
+def night_file(folder: Path, tournament: Path) -> Path:
+    """Where a tournament's PINs are kept: the data folder's `nights/`, named after the file and its path
+    (a tournament moved elsewhere gets new PINs: print its cards again)."""
+    real = Path(os.path.abspath(tournament))
+    digest = hashlib.blake2b(str(real).encode("utf-8", "surrogateescape"), digest_size=5).hexdigest()
+    stem = re.sub(r"[^A-Za-z0-9_.-]", "_", real.stem)[:40] or "tournament"
+    return folder / NIGHTS / f"{stem}-{digest}.pins"
+
+
+def _night_text(organizer: str, tables: dict[int, str]) -> str:
+    return "\n".join([f"organizer {organizer}", *(f"{n} {p}" for n, p in sorted(tables.items()))])
+
+
+def night_keys(folder: Path, tournament: Path, tables: int, *, renew: bool = False) -> NightKeys:
+    """The tournament's kept PINs (ten digits each, made once, readable by their owner only), a PIN for
+    each of tables 1..`tables` (made for the tables that have none yet); all made anew with `renew`. The
+    file is read as `serve-pin` is: plain text, no link, no pipe, nobody else's, else replaced and told."""
+    notes: list[str] = []
+    secret_hex, _, secret_kept = _kept(folder / SECRET_FILE, SECRET_TEXT, "session secret", secrets.token_hex(32),
+                                       False, notes)
+    path = night_file(folder, tournament)
+    organizer, pins, made = "", {}, True
+    if not renew:
+        text, why, _when = _read(path, NIGHT_LARGEST)
+        if text is not None:
+            lines = [NIGHT_LINE.fullmatch(line.strip()) for line in text.splitlines() if line.strip()]
+            if lines and all(lines):
+                for m in lines:
+                    assert m is not None
+                    if m.group(1) == "organizer":
+                        organizer = m.group(2)
+                    else:
+                        pins[int(m.group(1))] = m.group(2)
+            if not organizer:
+                why = why or "does not hold a night's PINs"
+                pins = {}
+        if why:
+            notes.append(f"{path} {why}; not used: new PINs replace it (print the table cards again)")
+        made = not organizer
+    changed = made or any(n not in pins for n in range(1, tables + 1))
+    organizer = organizer or new_pin()
+    for n in range(1, tables + 1):
+        pins.setdefault(n, new_pin())
+    kept = True
+    if changed:
+        failed = _write(path, _night_text(organizer, pins))
+        if failed:
+            notes.append(f"cannot keep the night's PINs in {path} ({failed}): they last for this run of serve only")
+            kept = False
+    return NightKeys(organizer, pins, bytes.fromhex(secret_hex), path, made, notes, kept and secret_kept)

@@ -172,6 +172,12 @@ def replay(body: bytes, receive: Receive) -> Receive:
     return again
 
 
+def is_api(path: str) -> bool:
+    """Whether a path is the JSON interface's (`/api/...`, or a night table's game `/table/T/game/api/...`):
+    its refusals are JSON, a page's are text."""
+    return path.startswith("/api/") or "/api/" in path
+
+
 def client_of(scope: Scope) -> str:
     client = scope.get("client")
     return str(client[0]) if client else "?"
@@ -179,7 +185,7 @@ def client_of(scope: Scope) -> str:
 
 async def refuse(send: Send, scope: Scope, status: int, line: str) -> None:
     """A one-line answer that closes the connection (a body left unread is never read)."""
-    if str(scope.get("path", "")).startswith("/api/"):
+    if is_api(str(scope.get("path", ""))):
         body, kind = json.dumps({"error": line}, separators=(",", ":")).encode(), b"application/json"
     else:
         body, kind = (line + "\n").encode(), b"text/plain; charset=utf-8"

@@ -50,7 +50,9 @@
     flashGone();
     var body = new URLSearchParams(new FormData(form));
     body.set("call", button.value);
-    fetch("/enter/auction", { method: "POST", body: body, credentials: "same-origin",
+    var live = document.getElementById("live");
+    var base = live ? live.getAttribute("data-base") || "" : "";
+    fetch(base + "/enter/auction", { method: "POST", body: body, credentials: "same-origin",
                               headers: { "Content-Type": "application/x-www-form-urlencoded" } })
       .then(function (r) { return r.text(); })
       .then(function (html) {
@@ -77,6 +79,8 @@
     flashGone();
     var form = document.getElementById("hand-form");
     if (saving || !form) return;
+    // a night table's form is redone only when its own table moved (not for every other table's result)
+    if (form.hasAttribute("data-only-mine") && e.detail.before === e.detail.after) return;
     if (!touched && !document.getElementById("preview") && !document.getElementById("conflict")) {
       document.dispatchEvent(new CustomEvent("pitchkeeper:refresh-page"));  // nothing lost: the form for now
       return;

@@ -13,6 +13,8 @@
   var alsoUrl = live.getAttribute("data-also");  // a second part kept live (the phone's list of hands)
   var alsoId = live.getAttribute("data-also-target");
   var wholePage = live.getAttribute("data-follow") === "page";
+  var base = live.getAttribute("data-base") || "";  // the path the page is served under ("/table/3/game" at a night)
+  var home = live.getAttribute("data-home") || base + "/enter";  // the page to fetch when the game moves on
   var fetching = false, again = false, following = false, followAgain = null;
 
   function attr(id, name) {
@@ -22,9 +24,11 @@
   function pageMatch() { return attr("page", "data-match") || attr(targetId, "data-match"); }
 
   function pageUrl() {  // this page's own address to fetch again (a form's POST address is not one)
+    var own = attr("page", "data-url");
+    if (own) return own;
     var p = location.pathname;
-    if (/^\/enter\/hand\/\d+$/.test(p)) return p;
-    return p.indexOf("/enter") === 0 ? "/enter" : p;
+    if (p.indexOf(base + "/enter/hand/") === 0 && /\/enter\/hand\/\d+$/.test(p)) return p;
+    return p.indexOf(base + "/enter") === 0 ? base + "/enter" : p;
   }
 
   function follow(toNewGame) {  // another game is served now (or the page asks to be fetched again)
@@ -34,7 +38,7 @@
       return;
     }
     following = true;
-    var url = toNewGame ? "/enter" : pageUrl();
+    var url = toNewGame ? home : pageUrl();
     fetch(url, { cache: "no-store", credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
       .then(function (html) {
@@ -96,14 +100,15 @@
       });
   }
 
-  var source = new EventSource("/api/events");
+  var source = new EventSource(base + "/api/events");
   source.onopen = function () { live.classList.remove("stale"); live.classList.add("on"); };
   source.onerror = function () { live.classList.remove("on"); live.classList.add("stale"); };
   source.onmessage = function (e) {
     var data;
     try { data = JSON.parse(e.data); } catch (err) { return; }
     if (data.match && data.match !== pageMatch()) { follow(true); return; }
-    if (data.version && data.version !== attr(targetId, "data-version")) refresh();
+    // a night's event may name the tables whose game kept hand by hand moved (the file's version the same)
+    if (data.tables || (data.version && data.version !== attr(targetId, "data-version"))) refresh();
   };
   document.addEventListener("pitchkeeper:refresh-page", function () { follow(false); });
   window.addEventListener("pagehide", function () { source.close(); });

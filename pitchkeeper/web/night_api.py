@@ -1,0 +1,226 @@
+"""The night's JSON interface (spec section 8.1, and what it adds; docs/serve.md has the table):
+
+- `GET /api/tournament`: the seat object, the standings, the tables reported, the version (also the ETag);
+  with the organizer's PIN, every table's PIN;
+- `POST /api/tables/T/result` `{"score": {...}, "winner": W, "round": N}`: 201 and the tournament object;
+  400 a bad result (an unknown side, a table of another round, a table reported already); 401 no PIN or a
+  wrong one; 403 another table's PIN; 412 stale;
+- the organizer's: `PUT /api/tables/T/result` (a correction, any round), `POST /api/tables/T/forfeit`,
+  `POST /api/rounds` (409 while a table has not reported, when N is not the next round, after the last),
+  `POST /api/close`;
+- `POST /api/tables/T/game`: the table keeps its game hand by hand (then `/table/T/game/api/hands`);
+- `GET /api/events`: an event each time the file or a game of the round moves, `{"version": V, "tables": [T]}`.
+
+Every write may send `If-Match` (the version): 412 with the version now when the file changed since. A
+front end only: every write is tournament.night's, under the file's lock.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import BaseRoute, Route
+
+from pitchkeeper.errors import PitchError
+from pitchkeeper.logbook.book import NotNext, Stale
+from pitchkeeper.tournament import night as desk
+from pitchkeeper.web.guard import PIN_HEADER, Guard
+from pitchkeeper.web.night import Night, night_of
+from pitchkeeper.web.site import api_error, client_host, etag, if_match, json_body, one_line
+
+RESULT_KEYS = ("score", "winner", "round")
+CONFLICTS = (NotNext, desk.Unreported, desk.Over)
+
+
+def refused(request: Request, guard: Guard, night: Night, table: int | None, organizer_only: str = "") -> Response | None:
+    """The PIN in the header, checked (through the throttle): None when `guard` takes it. 401 without one or
+    with a wrong one; 403 with a table's PIN where it does not open (another table, or the organizer's
+    part: `organizer_only` says what)."""
+    given = request.headers.get(PIN_HEADER)
+    whose = "the organizer's PIN" if organizer_only or table is None else f"table {table}'s PIN (or the organizer's)"
+    if given is None:
+        return api_error(f"writing needs {whose} in the {PIN_HEADER.title()} header", 401)
+    tried = guard.try_pin(client_host(request), given, signed=guard.signed_in(request.cookies),
+                          known=lambda p: night.pin_of_table(p) is not None)
+    if tried.throttled:
+        return api_error(f"too many wrong PINs: try again in {tried.retry_after} s", 429,
+                         {"Retry-After": tried.retry_after})
+    if tried.ok:
+        return None
+    other = night.pin_of_table(given)
+    if tried.known and other is not None:
+        if organizer_only:
+            return api_error(f"that is table {other}'s PIN: {organizer_only} is the organizer's", 403)
+        return api_error(f"that is table {other}'s PIN: a table reports its own result only (this is table {table})",
+                         403)
+    return api_error("wrong PIN", 401)
+
+
+def write_error(night: Night, e: PitchError) -> JSONResponse:
+    """400 with the one line (the file named by its name only); 412 (with the version now) for a write against
+    a stale view; 409 for a round that cannot be seated or closed now."""
+    full, name = str(night.path), night.path.name
+    line = one_line(e).replace(full, name)
+    if isinstance(e, Stale):
+        return JSONResponse({"error": line, "version": e.version}, status_code=412,
+                            headers=etag(e.version) if e.version else None)
+    return api_error(line, 409 if isinstance(e, CONFLICTS) else 400)
+
+
+async def answer(night: Night, status: int) -> JSONResponse:
+    snap = await night.snap()
+    return JSONResponse(snap.api_json(), status_code=status, headers=etag(snap.version))
+
+
+def _round(body: dict[str, Any]) -> int | None:
+    n = body.get("round")
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
+        raise PitchError(f"expected the round's number (1, 2, ...), got {n!r}", "round")
+    return n
+
+
+def _winner(body: dict[str, Any]) -> str | None:
+    w = body.get("winner")
+    if w is not None and not isinstance(w, str):
+        raise PitchError("expected the winning side's name, such as \"Ann&Cy\"", "winner")
+    return w
+
+
+def _only(body: dict[str, Any], keys: tuple[str, ...]) -> None:
+    for k in body:
+        if k not in keys:
+            raise PitchError(f"unknown key '{k}' (a result takes {', '.join(keys)})", str(k))
+
+
+async def api_tournament(request: Request) -> Response:
+    """The night as it stands (and with the organizer's PIN, every table's PIN)."""
+    night = night_of(request)
+    pins = None
+    if request.headers.get(PIN_HEADER) is not None:
+        no = refused(request, night.organizer, night, None, "listing the tables' PINs")
+        if no is not None and no.status_code != 403:
+            return no
+        pins = night.pins if no is None else None
+    snap = await night.snap()
+    return JSONResponse(snap.api_json(pins), headers=etag(snap.version))
+
+
+async def api_result(request: Request) -> Response:
+    """A table's result for the round being played (its PIN or the organizer's)."""
+    night = night_of(request)
+    table = int(request.path_params["table"])
+    no = refused(request, night.guard_of(table), night, table)
+    if no is not None:
+        return no
+    try:
+        body = await json_body(request, "the result, {\"score\": {\"Ann&Cy\": 21, \"Bob&Dee\": 14}}")
+        _only(body, RESULT_KEYS)
+        await night.write(desk.report, night.path, table, body.get("score", {}), _winner(body), rnd=_round(body),
+                          expect=if_match(request))
+    except PitchError as e:
+        return write_error(night, e)
+    return await answer(night, 201)
+
+
+async def api_correct(request: Request) -> Response:
+    """The organizer's correction of a table's result (any round seated)."""
+    night = night_of(request)
+    table = int(request.path_params["table"])
+    no = refused(request, night.organizer, night, table, "correcting a result")
+    if no is not None:
+        return no
+    try:
+        body = await json_body(request, "the corrected result, {\"round\": 1, \"score\": {...}}")
+        _only(body, RESULT_KEYS)
+        snap = await night.snap()
+        rnd = _round(body) or (snap.current.number if snap.current is not None else 1)
+        await night.write(desk.correct, night.path, table, rnd, body.get("score", {}), _winner(body),
+                          expect=if_match(request))
+    except PitchError as e:
+        return write_error(night, e)
+    return await answer(night, 200)
+
+
+async def api_forfeit(request: Request) -> Response:
+    """The organizer declares a table forfeit: its game is not played out, `winner` is credited with it."""
+    night = night_of(request)
+    table = int(request.path_params["table"])
+    no = refused(request, night.organizer, night, table, "declaring a table forfeit")
+    if no is not None:
+        return no
+    try:
+        body = await json_body(request, "the forfeit, {\"winner\": \"Ann&Cy\"}")
+        _only(body, RESULT_KEYS)
+        await night.write(desk.report, night.path, table, body.get("score"), _winner(body), rnd=_round(body),
+                          expect=if_match(request), forfeit=True)
+    except PitchError as e:
+        return write_error(night, e)
+    return await answer(night, 201)
+
+
+async def api_game(request: Request) -> Response:
+    """The table keeps its game hand by hand: its log made (or found), and where it is served."""
+    night = night_of(request)
+    table = int(request.path_params["table"])
+    no = refused(request, night.guard_of(table), night, table)
+    if no is not None:
+        return no
+    try:
+        raw = await request.body()
+        body = await json_body(request, "{\"round\": N}") if raw.strip() else {}
+        _only(body, ("round",))
+        await night.write(desk.start_game, night.path, table, rnd=_round(body))
+    except PitchError as e:
+        return write_error(night, e)
+    snap = await night.snap()
+    return JSONResponse({"game": f"/table/{table}/game", **snap.api_json()}, status_code=201, headers=etag(snap.version))
+
+
+async def api_rounds(request: Request) -> Response:
+    """Seat the next round: the organizer's, once every table of this round has reported."""
+    night = night_of(request)
+    no = refused(request, night.organizer, night, None, "seating a round")
+    if no is not None:
+        return no
+    try:
+        raw = await request.body()
+        body = await json_body(request, "{\"round\": N}") if raw.strip() else {}
+        _only(body, ("round",))
+        await night.write(desk.seat_next, night.path, number=_round(body), expect=if_match(request))
+    except PitchError as e:
+        return write_error(night, e)
+    return await answer(night, 201)
+
+
+async def api_close(request: Request) -> Response:
+    """Close the night after the round being played: the standings are final."""
+    night = night_of(request)
+    no = refused(request, night.organizer, night, None, "closing the night")
+    if no is not None:
+        return no
+    try:
+        await night.write(desk.close, night.path, expect=if_match(request))
+    except PitchError as e:
+        return write_error(night, e)
+    return await answer(night, 200)
+
+
+async def api_events(request: Request) -> Response:
+    night = night_of(request)
+    return StreamingResponse(night.hub.stream(request.headers.get("last-event-id")), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def routes() -> list[BaseRoute]:
+    return [
+        Route("/api/tournament", api_tournament),
+        Route("/api/tables/{table:int}/result", api_result, methods=["POST"]),
+        Route("/api/tables/{table:int}/result", api_correct, methods=["PUT"]),
+        Route("/api/tables/{table:int}/forfeit", api_forfeit, methods=["POST"]),
+        Route("/api/tables/{table:int}/game", api_game, methods=["POST"]),
+        Route("/api/rounds", api_rounds, methods=["POST"]),
+        Route("/api/close", api_close, methods=["POST"]),
+        Route("/api/events", api_events),
+    ]
