@@ -206,13 +206,13 @@ def test_cli_list_json() -> None:
     out = json.loads(run("rules", "explain", "--rules", "trickster-10", "--json").stdout)
     assert out["rules"] == "trickster-10"
     assert [t["topic"] for t in out["topics"]] == [t.id for t in disputes.TOPICS]
-    assert set(out["topics"][0]) == {"topic", "question", "dispute", "summary"}
+    assert set(out["topics"][0]) == {"topic", "question", "dispute", "summary", "number"}
 
 
 def test_cli_one_topic_json() -> None:
     r = run("rules", "explain", "jick", "--rules", "seven-point", "--json")
     out = json.loads(r.stdout)
-    assert set(out) == {"rules", "topic", "question", "dispute", "summary", "answer", "example", "from"}
+    assert set(out) == {"rules", "topic", "question", "dispute", "summary", "answer", "example", "from", "number"}
     assert (out["rules"], out["topic"], out["dispute"]) == ("seven-point", "off-jack", "D1")
     assert "trump.order" in out["from"]
 

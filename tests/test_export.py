@@ -171,7 +171,7 @@ def test_markdown_result_line_and_escaping() -> None:
                                    "high =SUM(1+1), low Zoë \"Z\", Jr., jack =SUM(1+1), game: \\<script\\>alert(1)\\</script\\>",
                                    "made"]
     ongoing = exported(DATA / "cutthroat-2.toml", "md")
-    assert "The game goes on after 2 hands (to 7). Score: Ann -2, Bob 2, Cy 2." in ongoing
+    assert "The game goes on after 2 hands (must pass 7). Score: Ann -2, Bob 2, Cy 2." in ongoing
 
 
 def test_markdown_escapes_an_entity_and_a_pipe_in_a_name(tmp_path: Path) -> None:

@@ -28,8 +28,9 @@ from pitchkeeper.errors import PitchError
 from pitchkeeper.game import answers, rulesets
 from pitchkeeper.game import match as m
 from pitchkeeper.game.bidding import Auction
-from pitchkeeper.game.cards import parse_cards, parse_suit
-from pitchkeeper.game.records import parse_call
+from pitchkeeper.game.cards import parse_card, parse_cards, parse_suit
+from pitchkeeper.game.partners import calls
+from pitchkeeper.game.records import PARTNER_NOBODY, parse_call
 from pitchkeeper.game.scoring import always_out, amount_worth, dealt_cards
 from pitchkeeper.logbook import store
 from pitchkeeper.logbook.book import Logbook
@@ -120,8 +121,16 @@ def _questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> list[_Que
                                          else f" ({b['min']}-{b['max']})"),
                       raw.get("amount", str(b["forced_bid"] or b["min"])), lambda t: _bid_in_range(t, r)),
         ]
+    qs.append(_Question("trump", "trump (S, H, D, C)", raw.get("trump"), parse_suit))
+    bidder = _bidder(values)
+    if calls(r, table) and bidder is not None:  # call your partner: the card, and who held it
+        others = [p for p in table.players if p != bidder]
+        qs += [
+            _Question("called", f"which card did {bidder} call?", raw.get("called"), lambda t: parse_card(t)),
+            _Question("partner", f"who held it? ({', '.join(others)}, or none: {bidder} alone)", raw.get("partner"),
+                      lambda t, b=bidder: _holder(table, t, b)),
+        ]
     qs += [
-        _Question("trump", "trump (S, H, D, C)", raw.get("trump"), parse_suit),
         _Question("entry", "points (p) or cards taken (c)", raw.get("entry", "p"),
                   lambda t: {"p": "points", "points": "points", "c": "cards", "cards": "cards"}[t.lower()]
                   if t.lower() in ("p", "points", "c", "cards") else _bad("type p or c")),
@@ -134,6 +143,14 @@ def _questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> list[_Que
                                 raw.get(f"pt:{rule.id}"),
                                 lambda t, must=must, rule=rule: _point_answer(table, t, must, rule)))
     elif values.get("entry") == "cards":
+        size = r.settings["kitty"]["size"]
+        if size and bidder is not None:  # the kitty the bidder took, and what it laid away (when that counts)
+            counts = r.settings["kitty"]["discard_counts"] != "nothing"
+            qs.append(_Question("kitty", f"the kitty, {size} cards {bidder} took (- to leave it out)",
+                                raw.get("kitty"), lambda t: _cards_or_none(t)))
+            qs.append(_Question("discard", f"cards {bidder} laid away" + (
+                " (they count for the bidding side)" if counts else " (- to leave them out)"),
+                raw.get("discard"), lambda t, c=counts: _cards_or_none(t, c)))
         cards: list[str] = []
         for s in table.sides:
             key = f"cards:{s}"
@@ -146,6 +163,31 @@ def _questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> list[_Que
                                     lambda t: table.player(t, "dealt")))
     qs.append(_Question("save", "save this hand? [Y/n]", "", lambda t: yes_no(t, True)))
     return qs
+
+
+def _bidder(values: dict[str, Any]) -> str | None:
+    """Who won the bid, as answered so far (by the auction, or asked)."""
+    done = _auction_done(values)
+    return done.outcome().player if done is not None else values.get("bidder")
+
+
+def _holder(table: Any, text: str, bidder: str) -> str:
+    """Who held the called card as typed: a player other than the bidder, or none (the bidder alone)."""
+    if text.strip().lower() in PARTNER_NOBODY:
+        return "none"
+    who = table.player(text, "partner")
+    if who == bidder:
+        raise PitchError(f"{bidder} is the bidder: name who else held it, or none if nobody did")
+    return str(who)
+
+
+def _cards_or_none(text: str, needed: bool = False) -> str:
+    """Cards as typed ("-" for none, unless they are needed), checked as cards."""
+    if text.strip() in NOT_OUT:
+        if needed:
+            raise PitchError("they count for the bidding side: list them, such as 5H 4C 2D")
+        return "-"
+    return " ".join(parse_cards(text))
 
 
 def _auction_questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> list[_Question]:
@@ -239,11 +281,13 @@ def _auction_done(values: dict[str, Any]) -> Auction | None:
 def _question_of(e: PitchError, keys: list[str]) -> str:
     """The question whose answer a refused hand's error is about (where it names one), else the entry's."""
     where = e.where or ""
-    m = re.search(r"(auction|bid\.amount|bid|trump|points\.([\w-]+)|captured\.([^.:]+)|dealt)", where)
+    m = re.search(r"(auction|bid\.amount|bid|trump|called|partner|kitty|discard|points\.([\w-]+)|captured\.([^.:]+)|"
+                  r"dealt)", where)
     first_call = "call:1" if "call:1" in keys and "bidder" not in keys else None
     if m:
         key = {"auction": "call:1", "bid.amount": first_call or "amount", "bid": first_call or "bidder",
-               "trump": "trump", "dealt": next((x for x in keys if x.startswith("dealt:")), "entry")}.get(m.group(1))
+               "trump": "trump", "dealt": next((x for x in keys if x.startswith("dealt:")), "entry"),
+               "called": "called", "partner": "partner", "kitty": "kitty", "discard": "discard"}.get(m.group(1))
         if m.group(2):
             key = f"pt:{m.group(2)}"
         elif m.group(3):
@@ -293,17 +337,20 @@ def _entry(k: Any, values: dict[str, Any]) -> Any:
     if done is not None:
         out = done.outcome()
         values = {**values, "bidder": out.player, "amount": "smudge" if out.smudge else out.amount}
+    called, partner = values.get("called"), values.get("partner")
     if values["entry"] == "points":
         points = {rule.id: values[f"pt:{rule.id}"] or NOBODY for rule in k.ruleset.points if f"pt:{rule.id}" in values}
         return HandEntry(bidder=values["bidder"], amount=values["amount"], trump=values["trump"], auction=auction,
-                         points=points, require_every_point=True)
+                         points=points, require_every_point=True, called=called, partner=partner)
     cards = {s: values.get(f"cards:{s}") or [] for s in k.record.table.sides}
     dealt: dict[str, list[str]] = {}
     for key in values:
         if key.startswith("dealt:"):
             dealt.setdefault(values[key], []).append(key[6:])
+    laid = values.get("discard")
     return HandEntry(bidder=values["bidder"], amount=values["amount"], trump=values["trump"], auction=auction,
-                     cards=cards, dealt=dealt or None)
+                     cards=cards, dealt=dealt or None, kitty=values.get("kitty"),
+                     discard={"": laid} if laid else None, called=called, partner=partner)
 
 
 def _line_editing() -> None:

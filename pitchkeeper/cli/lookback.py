@@ -71,10 +71,7 @@ def export_cmd(
         may_write_over(out, force)
     ruleset, record, state, _ = _replayed(match_opt)
     ex = export.build(ruleset, record, state)
-    if name == "text":
-        text = export.to_text(ex, target_words(ruleset.settings["win"]["reach"], state.target))
-    else:
-        text = export.render(name, ex)
+    text = export.render(name, ex)
     if bom and name == "csv":
         text = export.BOM + text
     if out is None:
@@ -95,7 +92,7 @@ def chart_cmd(match_opt: MatchOpt = None, as_json: JsonOpt = False) -> None:
         return
 
     title = record.header.get("title") if isinstance(record.header.get("title"), str) else None
-    what = f"{state.rules}, {target_words(ruleset.settings['win']['reach'], state.target)}"
+    what = f"{state.rules}, {target_words(ruleset.settings['win']['reach'], state.target, ruleset.direction)}"
     render_chart.chart(p, f"{title} - {what}" if title else f"{path.name}: {what}")
 
 

@@ -61,7 +61,9 @@ def rules_show(
     if as_json:
         emit_json({"name": r.name, "title": r.title, "source": r.source, "files": list(r.chain),
                    "rules": {k: v[1] for k, v in words.items()}, "notes": list(r.notes),
-                   "settings": r.settings, "points": [p.id for p in r.points]})
+                   "settings": r.settings, "points": [p.id for p in r.points],
+                   "overridden_notes": [{"note": o.text, "keys": list(o.keys), "by": o.by, "dropped": o.dropped}
+                                        for o in r.overridden_notes]})
         return
 
     render.rules_show(r, words)
@@ -81,8 +83,12 @@ def rules_check(
         raise typer.Exit(2)
     r = rulesets.load(file)
     via = f" (extends {', '.join(Path(c).stem for c in r.chain[:-1])})" if len(r.chain) > 1 else ""
+    over = ""
+    if r.overridden_notes:
+        k = len(r.overridden_notes)
+        over = f"; {k} note{'' if k == 1 else 's'} of {', '.join(Path(c).stem for c in r.chain[:-1])} overridden"
     sys.stdout.write(f"{file}: ok - {r.name}{via}, {len(r.points)} points, "
-                     f"{r.max_points} a hand at most, target {r.settings['win']['target']}\n")
+                     f"{r.max_points} a hand at most, target {r.settings['win']['target']}{over}\n")
 
 
 @commands.command("diff")
@@ -145,7 +151,8 @@ def rules_explain(
         answers = disputes.explain_all(ruleset)
         if as_json:
             emit_json({"rules": ruleset.name, "topics": [
-                {"topic": a.topic, "question": a.question, "dispute": a.dispute, "summary": a.summary}
+                {"topic": a.topic, "question": a.question, "dispute": a.dispute, "summary": a.summary,
+                 "number": a.number}
                 for a in answers]})
             return
         _draw_topics(ruleset.name, answers)

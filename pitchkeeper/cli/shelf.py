@@ -29,7 +29,7 @@ def _row(number: int, f: Path, current: Path | None) -> dict[str, Any]:
     try:
         k, state = Logbook(f).load()
         row.update(rules=k.ruleset.name, title=k.data.get("title"), players=list(k.record.table.players),
-                   goal=target_words(k.ruleset.settings["win"]["reach"], state.target),
+                   goal=target_words(k.ruleset.settings["win"]["reach"], state.target, k.ruleset.direction),
                    hands=len(state.hands), scores=state.scores, winner=state.winner,
                    state="won" if state.ending else "playing", error=None)
     except PitchError as e:

@@ -26,6 +26,7 @@ from pitchkeeper.logbook import loader, problems, shelf, store
 from pitchkeeper.logbook.entry import HandEntry, names, team_specs
 from pitchkeeper.show import board
 from pitchkeeper.show.ansi import Console
+from pitchkeeper.words.verdict import called_words
 
 commands = topic()
 
@@ -140,7 +141,8 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
         return
 
     sides = ", ".join(f"{t} ({' & '.join(ms)})" for t, ms in table.teams) if table.teams else "each for himself"
-    goal = target_words(ruleset.settings["win"]["reach"], target or ruleset.settings["win"]["target"])
+    goal = target_words(ruleset.settings["win"]["reach"], target or ruleset.settings["win"]["target"],
+                        ruleset.direction)
     out = Console()  # lines wrapped to the terminal (a phone is 40 columns)
     for line in (f"new match: {shown(path)}", f"  {ruleset.name}, {goal}; {sides}; {first} deals first",
                  *(() if in_play else (f"  record each hand with: pitchkeeper hand BIDDER AMOUNT TRUMP "
@@ -180,6 +182,20 @@ def _hand_parameters() -> list[Any]:
         p("dealt", Annotated[list[str] | None, opt("--dealt", help="PLAYER: CARDS dealt to a player, where the "
                                                    "ruleset gives low to the player dealt it (repeat).",
                                                    show_default=False)]),
+        p("called", Annotated[str | None, opt("--called", metavar="CARD", help="Call your partner: the card the "
+                                              "bidder called, e.g. AS (- drops it).", show_default=False)]),
+        p("partner", Annotated[str | None, opt("--partner", metavar="WHO", help="Who held the called card; none if "
+                                               "no other player did (the bidder played alone). Left out, it is read "
+                                               "from --held or the tricks.", show_default=False)]),
+        p("kitty", Annotated[str | None, opt("--kitty", metavar="CARDS", help="The kitty (widow) as dealt, e.g. "
+                                             "\"AS 5H JD\" (- drops it).", show_default=False)]),
+        p("discard", Annotated[list[str] | None, opt("--discard", metavar="[WHO:] CARDS", help="Cards laid away or "
+                                                     "thrown in a draw: \"5H 4C\" is the bidder's, \"Bob: 9D 3C\" "
+                                                     "another's (repeat).", show_default=False)]),
+        p("drawn", Annotated[list[str] | None, opt("--drawn", metavar="WHO: CARDS", help="Cards a player was dealt in "
+                                                   "the draw, e.g. \"Bob: 5S 9D\" (repeat).", show_default=False)]),
+        p("held", Annotated[list[str] | None, opt("--held", metavar="WHO: CARDS", help="Cards a player held when play "
+                                                  "began, after any kitty and draw (repeat).", show_default=False)]),
         p("auction", Annotated[str | None, opt("--auction", "-a", help="The calls from the dealer's left, e.g. "
                                                "\"Bob:pass Cy:2 Dee:3 Ann:pass\"; eldest's sale of the pitch in a "
                                                "sell-out auction is Ann:sell.", show_default=False)]),
@@ -237,7 +253,24 @@ def entry_of(kw: dict[str, Any], new: bool = True) -> Any:
                      auction=kw.get("auction"), points=points, cards=_who_cards(kw.get("cards"), "--cards"),
                      dealt=_who_cards(kw.get("dealt"), "--dealt"), revokes=kw.get("revoke"), note=kw.get("note"),
                      file=kw.get("from_file"), require_every_point=new, rest=rest is not None,
-                     by_point=frozenset(s.partition("=")[0].strip() for s in kw.get("point") or []))
+                     by_point=frozenset(s.partition("=")[0].strip() for s in kw.get("point") or []),
+                     kitty=kw.get("kitty"), discard=_discards(kw.get("discard")),
+                     drawn=_who_cards(kw.get("drawn"), "--drawn"), held=_who_cards(kw.get("held"), "--held"),
+                     called=kw.get("called"), partner=kw.get("partner"))
+
+
+def _discards(specs: list[str] | None) -> dict[str, str] | None:
+    """["5H 4C", "Bob: 9D"] -> {"": "5H 4C", "Bob": "9D"}: a spec without WHO is the bidder's."""
+    if not specs:
+        return None
+    out: dict[str, str] = {}
+    for spec in specs:
+        who, sep, rest = spec.partition(":")
+        if not sep:
+            who, rest = "", spec
+        who = who.strip()
+        out[who] = f"{out[who]} {rest}" if who in out else rest
+    return out
 
 
 def _who_cards(specs: list[str] | None, where: str) -> dict[str, str] | None:
@@ -377,12 +410,10 @@ def status(
 ) -> None:
     """The scoreboard: scores, who deals next, points needed, who is in the hole, the last hand."""
     if share:
-        from pitchkeeper.game.vocabulary import target_words
         from pitchkeeper.reports import export
 
         k, state = book_of(match).load()
-        goal = target_words(k.ruleset.settings["win"]["reach"], state.target)
-        sys.stdout.write(export.to_text(export.build(k.ruleset, k.record, state), goal))
+        sys.stdout.write(export.to_text(export.build(k.ruleset, k.record, state)))
         return
     st = book_of(match).scoreboard().to_json()
     warn(st["warnings"])
@@ -426,18 +457,18 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
     change = book.prepare_drop()
     count, k = change.number, change.before
     v = change.replayed_before.hands[-1].verdict
-    what = (f"hand {count}: {k.record.hands[-1].dealer} dealt, {v.bid.player} bid {v.bid.label} in {v.trump}; "
-            + ", ".join(f"{s} {d:+d}" for s, d in v.delta.items()))
+    called = called_words(v.to_json())
+    what = (f"hand {count}: {k.record.hands[-1].dealer} dealt, {v.bid.player} bid {v.bid.label} in {v.trump}"
+            + (f", {called}" if called else "") + "; " + ", ".join(f"{s} {d:+d}" for s, d in v.delta.items()))
     if not as_json:
-        sys.stdout.write(f"drop {what}\n")
+        Console().print(f"drop {what}")  # wrapped to the terminal (a phone is 40 columns)
     _confirm(f"drop hand {count}?", yes, "undo")
     book.commit(change)
     after = change.state
     if as_json:
         emit_json(after.to_json())
         return
-    sys.stdout.write(f"dropped hand {count}; scores now " + ", ".join(f"{s} {n}" for s, n in after.scores.items())
-                     + "\n")
+    Console().print(f"dropped hand {count}; scores now " + ", ".join(f"{s} {n}" for s, n in after.scores.items()))
 
 
 # ---------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from pitchkeeper.logbook import loader, store
 from pitchkeeper.logbook.entry import now, ordered
 from pitchkeeper.logbook.loader import Loaded
 from pitchkeeper.logbook.paths import new_log_path
+from pitchkeeper.words.samples import crosswise
 
 # A typed hand (logbook.entry.HandEntry, or anything with its `to_table(log, base)` and `source`)
 Entry = Any
@@ -478,13 +479,10 @@ def new_hand_error(e: PitchError, path: Path, n: int, source: str | None = None)
 
 def auto_teams(ruleset: Any, players: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
     """Partners sit across from each other: players 1 and 3 against 2 and 4 (or in threes, crosswise)."""
-    n = len(players)
     for size in sorted(s for s in ruleset.settings["players"]["team_sizes"] if s > 1):
-        if n % size == 0 and n // size >= 2:
-            k = n // size
-            groups = [tuple(players[i::k]) for i in range(k)]
-            names = ["Us", "Them"] if k == 2 else ["+".join(g) for g in groups]
-            return tuple(zip(names, groups, strict=True))
+        teams = crosswise(players, size)
+        if teams:
+            return teams
     return None
 
 

@@ -24,8 +24,8 @@ from typing import Any, NamedTuple
 from pitchkeeper.errors import PitchError, did_you_mean, unknown_key, utf8
 from pitchkeeper.game.points import POINT_IDS
 
-_KEY_ORDER = ("dealer", "trump", "bid", "auction", "points", "captured", "tricks", "dealt", "held", "revokes",
-              "note", "announced", "recorded")
+_KEY_ORDER = ("dealer", "trump", "bid", "auction", "called", "partner", "kitty", "discard", "drawn", "points",
+              "captured", "tricks", "dealt", "held", "revokes", "note", "announced", "recorded")
 
 
 def ordered(hand: Mapping[str, Any]) -> dict[str, Any]:
@@ -39,6 +39,7 @@ def now() -> str:
 
 
 NOT_OUT = ("-", "none", "nobody", "no")  # typed words for "nobody took it"
+_DEAL = ("kitty", "discard", "drawn", "held", "called", "partner")  # the entry's fields of a kitty, draw, partner
 
 
 class _Nobody:
@@ -61,7 +62,8 @@ NOBODY = _Nobody()
 CLI_LABELS = MappingProxyType({
     "bidder": "BIDDER", "amount": "AMOUNT", "trump": "TRUMP", "dealer": "--dealer", "auction": "--auction",
     "point": "--point", "points": "--{}", "cards": "--cards", "dealt": "--dealt", "revokes": "--revoke", "file": "--from",
-    "tricks": "tricks",
+    "kitty": "--kitty", "discard": "--discard", "drawn": "--drawn", "held": "--held", "called": "--called",
+    "partner": "--partner", "tricks": "tricks",
 })
 
 Cards = str | Sequence[str]  # "AS JS 10H" or ["AS", "JS", "10H"]
@@ -86,6 +88,12 @@ class HandEntry(NamedTuple):
     rest: bool = False  # "the rest were not out": every point not in `points` is answered nobody
     labels: Mapping[str, str] = CLI_LABELS
     by_point: frozenset[str] = frozenset()  # the points answered as ID=WHO (--point), named so in messages
+    kitty: Cards | None = None  # the kitty as dealt; "-" drops it
+    discard: Mapping[str, Cards] | None = None  # player -> cards laid away or thrown ("" : the bidder's)
+    drawn: Mapping[str, Cards] | None = None  # player -> cards dealt in a draw
+    held: Mapping[str, Cards] | None = None  # player -> cards held when play began
+    called: str | None = None  # the card the bidder called; "-" drops it (and who held it)
+    partner: str | None = None  # who held it; none (nobody, alone): no other player did
 
     @property
     def source(self) -> str | None:
@@ -109,7 +117,8 @@ class HandEntry(NamedTuple):
         table = log.record.table
         hand: dict[str, Any] = dict(base) if base else {}
         if self.file is not None:
-            given = [k for k in ("bidder", "amount", "trump", "auction", "cards", "dealt", "tricks", "revokes", "note")
+            given = [k for k in ("bidder", "amount", "trump", "auction", "cards", "dealt", "tricks", "revokes", "note",
+                                 *_DEAL)
                      if getattr(self, k) is not None] + (["points"] if self.points else [])
             if given:
                 raise PitchError("--from gives the whole hand: give no other hand options", self.label("file"))
@@ -125,6 +134,8 @@ class HandEntry(NamedTuple):
             hand["dealer"] = due
         if self.file is None:
             self._fill(hand, log, base)
+        else:
+            _fill_partner(hand, log)
         if base is not None and hand == dict(base):  # an edit that changes nothing: not even a timestamp
             return dict(base)
         hand.setdefault("recorded", now())
@@ -254,6 +265,7 @@ class HandEntry(NamedTuple):
                        else f"{self.label('dealt')}: the player dealt {need[0]}")
                 raise PitchError(f"{need[0]} goes to the player dealt it: say who was dealt it, e.g. {how}",
                                  self.label("dealt"))
+        self._deal(hand, log)
         if not any(key in hand for key in ("points", "captured", "tricks")):
             from pitchkeeper.game import answers
 
@@ -269,6 +281,54 @@ class HandEntry(NamedTuple):
                 hand["note"] = utf8(self.note, "--note" if self.labels is CLI_LABELS else "note")
             else:
                 hand.pop("note", None)
+
+    def _deal(self, hand: dict[str, Any], log: Any) -> None:
+        """The kitty, the discard, the draw, the held cards and the called partner, written as the record
+        keeps them (names exactly, cards canonical). Who held the called card, when not typed, is read from
+        the tricks or the held cards (game.partners.holder), so the log names every hand's partnership."""
+        table = log.record.table
+        if self.kitty is not None:
+            cards = card_list(self.kitty, self.label("kitty"))
+            if cards:
+                hand["kitty"] = cards
+            else:
+                hand.pop("kitty", None)
+        bidder = hand["bid"]["player"]
+        for key in ("discard", "drawn", "held"):
+            given = getattr(self, key)
+            if given is None:
+                continue
+            out: dict[str, list[str]] = {}
+            for who, cards in given.items():
+                name = bidder if key == "discard" and not who.strip() else table.player(who, self.label(key))
+                out.setdefault(name, []).extend(card_list(cards, f"{self.label(key)} {name}"))
+            out = {p: cs for p, cs in out.items() if cs}
+            if not out:
+                hand.pop(key, None)
+            elif key == "discard" and list(out) == [bidder]:
+                hand[key] = out[bidder]  # the bidder's lay-away alone: a bare list, as a person writes it
+            else:
+                hand[key] = out
+        if self.called is not None:
+            text = self.called.strip()
+            if text.lower() in NOT_OUT:
+                hand.pop("called", None)
+                hand.pop("partner", None)
+            else:
+                from pitchkeeper.game.cards import parse_card
+
+                try:
+                    hand["called"] = parse_card(text)
+                except PitchError as e:
+                    raise e.at(self.label("called")) from None
+                if self.partner is None:
+                    hand.pop("partner", None)  # a new card: who held it is asked again
+        if self.partner is not None:
+            from pitchkeeper.game.records import PARTNER_NOBODY
+
+            p = self.partner.strip()
+            hand["partner"] = "none" if p.lower() in PARTNER_NOBODY else table.player(p, self.label("partner"))
+        _fill_partner(hand, log)
 
     def _from_file(self, log: Any) -> dict[str, Any]:
         """The per-hand keys of a hand record file. Header keys it has must agree with the match."""
@@ -292,6 +352,23 @@ class HandEntry(NamedTuple):
             if key not in ("rules", "players", "teams"):
                 hand[key] = v
         return hand
+
+
+def _fill_partner(hand: dict[str, Any], log: Any) -> None:
+    """A called card whose holder was not said: written as the tricks or the held cards show it (the
+    library's `partners.holder`), so the log names every hand's partnership in plain words."""
+    if "called" not in hand or "partner" in hand or not ("tricks" in hand or "held" in hand):
+        return
+    from pitchkeeper.game.partners import holder
+    from pitchkeeper.game.records import parse_hand
+
+    table = log.record.table
+    try:
+        held = holder(log.ruleset, table, parse_hand(hand, table))
+    except PitchError:  # a wrong record: the log's checks refuse it, naming the hand and the key
+        held = None
+    if held is not None:
+        hand["partner"] = held or "none"
 
 
 # ---------------------------------------------------------------------------

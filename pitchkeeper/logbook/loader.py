@@ -118,8 +118,10 @@ def pinned_ruleset(data: Mapping[str, Any], path: str | Path, override: str | No
     A log pins its ruleset: `[ruleset]` holds its name, its digest, and a copy of the merged
     ruleset TOML. When the ruleset named by `rules` still has that digest it is used; when it has
     changed (a house-rules file edited, pitchkeeper upgraded) the pinned copy is used and a warning
-    names both versions, so history never changes silently. `--rules` (override) wins, as for
-    every record. `load` loads a ruleset by reference (default game.rulesets.load).
+    names both versions, so history never changes silently. A change of words only (the notes, the
+    title, the source: the pinned copy's `play_digest` equals the current one's) is no change to the
+    game: the current ruleset is used, with its words, and nothing is said. `--rules` (override) wins,
+    as for every record. `load` loads a ruleset by reference (default game.rulesets.load).
     """
     if load is None:
         load = rulesets.load
@@ -164,6 +166,8 @@ def pinned_ruleset(data: Mapping[str, Any], path: str | Path, override: str | No
     if pinned.digest != digest:
         raise PitchError(f"the pinned copy does not match its digest ({pinned.digest}, not {digest}): "
                          "was it edited by hand?", "ruleset.copy")
+    if current is not None and current.play_digest == pinned.play_digest:
+        return current, [], files  # only the words changed: the same game
     return pinned, [f"{path}: ruleset {ref!r} has changed since this match began (pinned {digest}; {now}); "
                     "the match keeps the pinned version"], files
 

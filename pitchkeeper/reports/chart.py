@@ -24,7 +24,8 @@ CLASH = "*"  # two or more sides on the same cell
 
 @dataclass(frozen=True, slots=True)
 class Progression:
-    """Running totals per side after each hand, hand 0 being the start (every side at 0)."""
+    """Running totals per side after each hand, hand 0 being the start (every side at 0; counting down,
+    every side at the target)."""
 
     sides: tuple[str, ...]
     hands: tuple[int, ...]  # 0, 1, 2, ... n
@@ -32,20 +33,29 @@ class Progression:
     target: int
     winner: str | None
     reach: str = "reach"  # the ruleset's win.reach: "reach" the target, or "exceed" it
+    direction: str = "up"  # "down": from the target to 0 (win.direction)
+
+    @property
+    def line(self) -> int:
+        """Where the goal line is drawn: the target; counting down, 0."""
+        return 0 if self.direction == "down" else self.target
 
     @property
     def goal(self) -> str:
-        """The target line's label, in the words of the headline: "target 21", or "must pass 21"."""
-        return f"target {self.target}" if self.reach == "reach" else f"must pass {self.target}"
+        """The goal line's label, in the words of the headline: "target 21", "must pass 21"; counting down
+        "goal 0" or "must pass 0"."""
+        return f"{'goal' if self.direction == 'down' else 'target'} {self.line}" if self.reach == "reach" \
+            else f"must pass {self.line}"
 
     @property
     def lo(self) -> int:
-        """The bottom of the scale: 0, or the lowest score when a side went in the hole."""
+        """The bottom of the scale: 0, or the lowest score when a side went in the hole (or past 0)."""
         return min([0] + [v for s in self.sides for v in self.scores[s]])
 
     @property
     def hi(self) -> int:
-        """The top of the scale: the target, or the highest score when a side went past it."""
+        """The top of the scale: the target, or the highest score when a side went past it (or, counting
+        down, back above it)."""
         return max([self.target] + [v for s in self.sides for v in self.scores[s]])
 
     def to_json(self) -> dict[str, Any]:
@@ -56,9 +66,10 @@ class Progression:
 def progression(state: MatchState, reach: str = "reach") -> Progression:
     """From a replayed match (match.MatchState); `reach`: its ruleset's win.reach."""
     sides = tuple(state.scores)
-    scores = {s: (0,) + tuple(h.scores[s] for h in state.hands) for s in sides}
+    start = state.target if state.direction == "down" else 0
+    scores = {s: (start,) + tuple(h.scores[s] for h in state.hands) for s in sides}
     hands = tuple(range(len(state.hands) + 1))
-    return Progression(sides, hands, scores, state.target, state.winner, reach)
+    return Progression(sides, hands, scores, state.target, state.winner, reach, state.direction)
 
 
 def scale_step(span: int, rows: int, target: int) -> int:
@@ -143,8 +154,8 @@ def text_chart(p: Progression, width: int = 80, height: int = 16) -> TextChart:
     width = max(30, width)
     lo, hi = p.lo, p.hi
     step = scale_step(hi - lo, height, p.target)
-    lo = p.target - math.ceil((p.target - lo) / step) * step
-    top = p.target + math.ceil((hi - p.target) / step) * step
+    lo = p.line - math.ceil((p.line - lo) / step) * step
+    top = p.line + math.ceil((hi - p.line) / step) * step
     nrows = (top - lo) // step + 1
     label_w = max(len(str(lo)), len(str(top))) + 1
     plot_w = width - label_w - 1
@@ -158,7 +169,7 @@ def text_chart(p: Progression, width: int = 80, height: int = 16) -> TextChart:
         return nrows - 1 - round((v - lo) / step)
 
     grid: list[list[Cell]] = [[Cell(" ", None, "plot") for _ in range(len(picks) * block)] for _ in range(nrows)]
-    trow = row_of(p.target)
+    trow = row_of(p.line)
     for x in range(len(picks) * block):
         grid[trow][x] = Cell(".", None, "target")
     for b, idx in enumerate(picks):

@@ -15,9 +15,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pitchkeeper.errors import PitchError, did_you_mean
+from pitchkeeper.game.cards import pretty
+from pitchkeeper.game.partners import calls
 from pitchkeeper.game.vocabulary import target_words
 from pitchkeeper.reports.chart import Progression, progression
-from pitchkeeper.words.verdict import bid_words, game_line, game_words, points_line, sale_words
+from pitchkeeper.words.verdict import (
+    bid_words,
+    bidders,
+    game_line,
+    game_words,
+    partnership,
+    points_line,
+    sale_words,
+    winner_of,
+)
 
 if TYPE_CHECKING:  # types only: the domain modules are imported by whoever calls
     from pitchkeeper.game.match import MatchRecord, MatchState
@@ -50,16 +61,23 @@ class Export:
     state: MatchState
     reach: str = "reach"  # the ruleset's win.reach: "reach" the target, or "exceed" it
     game_id: str | None = None  # the ruleset's game point (None: it has none)
+    calls: bool = False  # the table calls a partner each hand (the hand's teams are not the table's sides)
+    direction: str = "up"  # "down": scores count down from the target (win.direction)
 
     @property
     def sides(self) -> tuple[str, ...]:
         return tuple(self.state.scores)
 
+    @property
+    def goal(self) -> str:
+        """The goal in words: "to 21", "must pass 21", "down from 7 to 0"."""
+        return target_words(self.reach, self.state.target, self.direction)
+
 
 def build(ruleset: Ruleset, record: MatchRecord, state: MatchState) -> Export:
     game = ruleset.game_point
     return Export(tuple(p.id for p in ruleset.points), record, state, ruleset.settings["win"]["reach"],
-                  game.id if game else None)
+                  game.id if game else None, calls(ruleset, record.table), ruleset.direction)
 
 
 def render(fmt: str, ex: Export) -> str:
@@ -72,9 +90,11 @@ def render(fmt: str, ex: Export) -> str:
 
 
 def _winners(ex: Export, v: Verdict) -> dict[str, str]:
-    """Point id -> the side that won it (a player's name in individual play); game not won is said as
-    such ("tie (13-13), not scored"), never left blank."""
-    won = {a.point: a.side for a in v.awards}
+    """Point id -> the side that won it (a player's name in individual play; where a partner is called, the
+    player who won it, or the hand's side for a point no one player wins: "Ann+Cy"); game not won is said
+    as such ("tie (13-13), not scored"), never left blank."""
+    j = v.to_json()
+    won = {a["point"]: winner_of(j, a) for a in j["awards"]}
     if ex.game_id is not None and v.game is not None and v.game.side is None:
         won[ex.game_id] = game_words(v.to_json()["game"])
     return won
@@ -85,8 +105,22 @@ def _points(ex: Export, v: Verdict) -> str:
 
 
 def csv_header(ex: Export) -> list[str]:
-    return (["hand", "dealer", "bidder", "bid", "trump", *ex.point_ids, "result"]
-            + [f"{s} change" for s in ex.sides] + [f"{s} total" for s in ex.sides])
+    """The columns; a match whose table calls a partner has two more after the bid: the card called and
+    who held it (every other match keeps today's header)."""
+    return (["hand", "dealer", "bidder", "bid", *(["called", "partner"] if ex.calls else []), "trump",
+             *ex.point_ids, "result"] + [f"{s} change" for s in ex.sides] + [f"{s} total" for s in ex.sides])
+
+
+def _called(v: Verdict) -> list[str]:
+    """The called card and who held it ("none": the bidder played alone), as the CSV's two columns."""
+    return [v.bid.called or "", v.bid.partner or "none"]
+
+
+def bid_cell(v: Verdict) -> str:
+    """The bid in a score sheet's cell: "Bob 3"; where a partner is called "Ann+Cy 6 (A♠)", "Ann alone 6 (A♠)"."""
+    if v.bid.team is None:
+        return f"{v.bid.player} {v.bid.label}"
+    return f"{bidders(v.to_json())} {v.bid.label}" + (f" ({pretty(v.bid.called)})" if v.bid.called else "")
 
 
 def safe_cell(text: str) -> str:
@@ -105,7 +139,8 @@ def to_csv(ex: Export) -> str:
     for h, hand in zip(ex.state.hands, ex.record.hands, strict=True):
         v = h.verdict
         won = _winners(ex, v)
-        w.writerow([h.number, safe_cell(hand.dealer), safe_cell(v.bid.player), v.bid.label, v.trump,
+        w.writerow([h.number, safe_cell(hand.dealer), safe_cell(v.bid.player), v.bid.label,
+                    *([safe_cell(c) for c in _called(v)] if ex.calls else []), v.trump,
                     *[safe_cell(won.get(p, "")) for p in ex.point_ids],
                     "made" if v.bid.made else "set",
                     *[v.delta[s] for s in ex.sides], *[h.scores[s] for s in ex.sides]])
@@ -183,14 +218,14 @@ def result_line(ex: Export) -> str:
     if st.ending:
         return f"{st.ending.winner} won on hand {st.ending.hand}: {st.ending.reason}. Final score: {totals}."
     n = len(st.hands)
-    return f"The game goes on after {n} hand{'s' if n != 1 else ''} (to {st.target}). Score: {totals}."
+    return f"The game goes on after {n} hand{'s' if n != 1 else ''} ({ex.goal}). Score: {totals}."
 
 
 def to_text(ex: Export, goal: str | None = None) -> str:
     """A few plain lines to paste into a group chat: the match, the score (leader first), the state."""
     st = ex.state
     n = len(st.hands)
-    head = f"{_title(ex)} - {st.rules}, {goal or f'to {st.target}'}"
+    head = f"{_title(ex)} - {st.rules}, {goal or ex.goal}"
     order = sorted(ex.sides, key=lambda s: -st.scores[s])
     score = " - ".join(f"{_side_words(ex, s)} {st.scores[s]}" for s in order)
     lines = [head, f"{score} after {n} hand{'s' if n != 1 else ''}"]
@@ -208,7 +243,7 @@ def to_markdown(ex: Export) -> str:
     """A score sheet to paste into a chat: one table row per hand, then the result."""
     st = ex.state
     head = ["#", "dealer", "bid", "trump", "points", "result", *ex.sides]
-    lines = [f"**{md_cell(_title(ex))}** - {md_cell(st.rules)}, to {st.target}", ""]
+    lines = [f"**{md_cell(_title(ex))}** - {md_cell(st.rules)}, {ex.goal}", ""]
     if st.table.teams:
         lines += ["Teams: " + "; ".join(md_cell(_side_words(ex, s)) for s in ex.sides), ""]
     lines.append("| " + " | ".join(md_cell(h) for h in head) + " |")
@@ -216,7 +251,7 @@ def to_markdown(ex: Export) -> str:
     for h, hand in zip(st.hands, ex.record.hands, strict=True):
         v = h.verdict
         sale = sale_words(v.auction)
-        row = [str(h.number), hand.dealer, f"{v.bid.player} {v.bid.label}" + (f" ({sale})" if sale else ""), v.trump,
+        row = [str(h.number), hand.dealer, bid_cell(v) + (f" ({sale})" if sale else ""), v.trump,
                _points(ex, v),
                "made" if v.bid.made else "set",
                *[f"{h.scores[s]} ({_signed(v.delta[s])})" for s in ex.sides]]
@@ -315,9 +350,9 @@ def svg_chart(p: Progression, width: int = 720, height: int = 320) -> str:
     out.append(f'<line class="axis" x1="{left}" x2="{left + pw}" y1="{y(max(lo, 0)) if lo < 0 else top + ph}" '
                f'y2="{y(max(lo, 0)) if lo < 0 else top + ph}" stroke="#1f2328"/>')
     out.append(f'<text x="{left + pw / 2}" y="{top + ph + 36}" text-anchor="middle">hand</text>')
-    out.append(f'<line id="target" x1="{left}" x2="{left + pw}" y1="{y(p.target)}" y2="{y(p.target)}" '
+    out.append(f'<line id="target" x1="{left}" x2="{left + pw}" y1="{y(p.line)}" y2="{y(p.line)}" '
                'stroke="#57606a" stroke-dasharray="4 4"/>')
-    out.append(f'<text x="{left + pw - 2}" y="{y(p.target) - 5}" text-anchor="end">{_e(p.goal)}</text>')
+    out.append(f'<text x="{left + pw - 2}" y="{y(p.line) - 5}" text-anchor="end">{_e(p.goal)}</text>')
     for i, s in enumerate(p.sides):
         colour, dash = COLOURS[i % len(COLOURS)], DASHES[i % len(DASHES)]
         pts = " ".join(f"{x(k)},{y(v)}" for k, v in zip(p.hands, p.scores[s], strict=True))
@@ -346,9 +381,13 @@ def _cards(cards: tuple[tuple[str, int], ...]) -> str:
 def _game_block(ex: Export, number: int, v: Verdict) -> str:
     """One hand's points with their reasons and the game count card by card."""
     sale = sale_words(v.auction)
-    parts = [f'<section class="hand" id="hand-{number}"><h3>Hand {number}: {_e(v.bid.player)} bid '
+    j = v.to_json()
+    parts = [f'<section class="hand" id="hand-{number}"><h3>Hand {number}: {_e(bidders(j))} bid '
              f'{_e(v.bid.label)}, trump {_e(v.trump)}, '
              f'<span class="{"made" if v.bid.made else "set"}">{"made" if v.bid.made else "set"}</span></h3>']
+    together = partnership(j)
+    if together:
+        parts.append(f'<p class="why partnership">{_e(together)}</p>')
     if sale:
         parts.append(f'<p class="why">{_e(sale)}</p>')
     g = v.game
@@ -361,8 +400,9 @@ def _game_block(ex: Export, number: int, v: Verdict) -> str:
     else:
         parts.append('<p class="why">No points were won.</p>')
     if g is not None and g.cards:
+        sides = [s for s, _ in v.hand_sides] if v.hand_sides is not None else ex.sides  # the hand's own sides
         rows = "".join(f'<tr><th scope="row">{_e(s)}</th><td>{_cards(g.cards.get(s, ()))}</td>'
-                       f'<td class="n">{g.counts.get(s, 0)}</td></tr>' for s in ex.sides)
+                       f'<td class="n">{g.counts.get(s, 0)}</td></tr>' for s in sides)
         parts.append(f'<table class="game"><thead><tr><th>side</th><th>counting cards</th><th>game count</th></tr>'
                      f"</thead><tbody>{rows}</tbody></table>")
     if g is not None:  # why game went where it did (or to nobody)
@@ -387,7 +427,7 @@ def to_html(ex: Export) -> str:
         v = h.verdict
         won = _winners(ex, v)
         res = "made" if v.bid.made else "set"
-        values = ([(str(h.number), "n"), (hand.dealer, ""), (f"{v.bid.player} {v.bid.label}", ""), (v.trump, "")]
+        values = ([(str(h.number), "n"), (hand.dealer, ""), (bid_cell(v), ""), (v.trump, "")]
                   + [(won.get(p, ""), "") for p in ex.point_ids] + [(res, res)]
                   + [(_signed(v.delta[s]), "n") for s in ex.sides] + [(str(h.scores[s]), "n") for s in ex.sides])
         cells = [f'<td data-label="{_e(label)}"' + (f' class="{cls}"' if cls else "") + f">{_e(text)}</td>"
@@ -405,7 +445,7 @@ def to_html(ex: Export) -> str:
         "</head>",
         "<body>",
         f"<h1>{_e(title)}</h1>",
-        f'<p class="meta">{_e(st.rules)}, {_e(target_words(ex.reach, st.target))}. {who}</p>',
+        f'<p class="meta">{_e(st.rules)}, {_e(ex.goal)}. {who}</p>',
         f'<p class="result" id="result">{_e(result_line(ex))}</p>',
         "<h2>Hands</h2>",
         '<table id="hands"><thead><tr>' + "".join(f'<th scope="col">{_e(c)}</th>' for c in head) + "</tr></thead>",

@@ -38,7 +38,7 @@ from pitchkeeper.reports import stats
 from pitchkeeper.tournament import book as tournaments
 
 INDEX_NAME = "index.sqlite3"
-SCHEMA = 7  # bump when a summary's content changes: every row is then re-read
+SCHEMA = 8  # bump when a summary's content changes: every row is then re-read
 
 Stamp = tuple[str, int, int, str]  # (absolute path, mtime_ns, size, digest of its bytes), as `walk` lists them
 
@@ -76,7 +76,8 @@ class Summary(NamedTuple):
         return stats.MatchFigures(self.players, self.teams, self.hands, self.winner, self.finished, dict(f["taken"]),
                                   dict(f["scored"]), {p: tuple(b) for p, b in f["bids"].items()},
                                   f["player_points"], f["side_points"], self.rules or "", f.get("date", ""),
-                                  f.get("player_taken"))
+                                  f.get("player_taken"),
+                                  {p: tuple(c) for p, c in f["partners"].items()} if f.get("partners") else None)
 
 
 def _json(value: Any) -> str:
@@ -86,7 +87,8 @@ def _json(value: Any) -> str:
 def _match_json(fig: Any) -> str:
     return _json({"taken": fig.taken, "scored": fig.scored, "bids": {p: list(b) for p, b in fig.bids.items()},
                   "player_points": fig.player_points, "side_points": fig.side_points, "date": fig.date,
-                  "player_taken": fig.player_taken})
+                  "player_taken": fig.player_taken,
+                  "partners": {p: list(c) for p, c in fig.partners.items()} if fig.partners else None})
 
 
 def summarise(path: Path, stamp: Stamp, cache: Any) -> Summary:

@@ -155,6 +155,9 @@ class Line:
     points: dict[str, int]  # point id -> how often they won it
     own: int = 0  # points won by this player by name (a player line), in matches that record it
     own_hands: int = 0  # the hands of those matches
+    partnered: int = 0  # hands this player was called as the bidder's partner (call your partner)
+    partner_made: int = 0  # of those, hands the bid was made
+    alone: int = 0  # hands this player bid and played alone (nobody else held the card called)
 
     @property
     def own_per_hand(self) -> float | None:
@@ -182,7 +185,8 @@ class Line:
                 "bids": self.bids, "made": self.made, "set": self.set, "pitched": self.pitched,
                 "average_bid": self.average_bid, "made_rate": self.made_rate, "taken": self.taken,
                 "points_per_hand": self.points_per_hand, "own_points": self.own,
-                "own_points_per_hand": self.own_per_hand, "scored": self.scored, "points": points}
+                "own_points_per_hand": self.own_per_hand, "scored": self.scored, "points": points,
+                "partnered": self.partnered, "partner_made": self.partner_made, "alone": self.alone}
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +253,8 @@ class MatchFigures:
     rules: str = ""  # the ruleset's name (for --rules)
     date: str = ""  # YYYY-MM-DD the match began (its `created`, else the file's date; for --since/--until)
     player_taken: dict[str, int] | None = None  # player -> points won by name; None: not recorded per player
+    # call your partner: player -> (hands called as partner, of those made, hands bid and played alone)
+    partners: dict[str, tuple[int, int, int]] | None = None
 
 
 def date_of(data: Mapping[str, Any], path: Path) -> str:
@@ -288,7 +294,8 @@ def figures(state: MatchState, date: str = "") -> MatchFigures:
 
     A point counts for a player when the record says which player won it (captured or dealt
     cards keyed by player, tricks, or quick entry naming the player; in individual play the
-    side is the player); quick entry by team name counts for the team only.
+    side is the player); quick entry by team name counts for the team only. Where a partner is called
+    (the hand's sides are not the table's), a point a hand side won as a whole (game) is no one player's.
     """
     table = state.table
     sides = table.sides
@@ -300,8 +307,16 @@ def figures(state: MatchState, date: str = "") -> MatchFigures:
     individual = not table.teams
     player_taken: dict[str, int] = dict.fromkeys(table.players, 0)
     by_player = individual
+    partners: dict[str, list[int]] = {}
     for h in state.hands:
         v = h.verdict
+        if v.bid.team is not None:  # a called partner: the bidding side of this hand only
+            if v.bid.partner:
+                pt = partners.setdefault(v.bid.partner, [0, 0, 0])
+                pt[0] += 1
+                pt[1] += int(v.bid.made)
+            else:
+                partners.setdefault(v.bid.player, [0, 0, 0])[2] += 1
         for s in sides:
             taken[s] += v.taken[s]
             scored[s] += v.delta[s]
@@ -313,17 +328,19 @@ def figures(state: MatchState, date: str = "") -> MatchFigures:
             b[1 if v.bid.made else 2] += 1
             b[4] += v.bid.amount
         for a in v.awards:
-            who = a.player if a.player is not None else (a.side if individual else None)
+            who = a.player if a.player is not None else (a.side if individual and a.side in taken else None)
             if who is not None:
                 by_player = by_player or a.player is not None
                 player_taken[who] = player_taken.get(who, 0) + a.value
                 pp = player_points.setdefault(who, {})
                 pp[a.point] = pp.get(a.point, 0) + 1
-            sp = side_points.setdefault(a.side, {})
-            sp[a.point] = sp.get(a.point, 0) + 1
+            if a.side in taken:  # a side of the table (not a hand's own side, "Ann+Cy")
+                sp = side_points.setdefault(a.side, {})
+                sp[a.point] = sp.get(a.point, 0) + 1
     return MatchFigures(tuple(table.players), tuple(table.teams or ()), len(state.hands), state.winner,
                         state.ending is not None, taken, scored, {p: tuple(b) for p, b in bids.items()},  # type: ignore[misc]
-                        player_points, side_points, state.rules, date, player_taken if by_player else None)
+                        player_points, side_points, state.rules, date, player_taken if by_player else None,
+                        {p: (c[0], c[1], c[2]) for p, c in partners.items()} or None)
 
 
 def tally(states: Iterable[MatchState]) -> Stats:
@@ -343,7 +360,8 @@ def merge(all_figures: Iterable[MatchFigures]) -> Stats:
 #           won each point id of the layout]
 # The matches of one layout add up column by column (in C: sum() over a slice), the index's query
 # hands over each layout's rows in one string; `total` then reads each layout once.
-LINE_SUMS = ("won", "bids", "made", "set", "pitched", "bid_total", "taken", "scored", "own", "own_hands")
+LINE_SUMS = ("won", "bids", "made", "set", "pitched", "bid_total", "taken", "scored", "own", "own_hands",
+             "partnered", "partner_made", "alone")
 _RANK = {p: i for i, p in enumerate(POINT_IDS)}
 
 
@@ -374,10 +392,13 @@ def record(f: MatchFigures, point_ids: Iterable[str] = ()) -> tuple[list[Any], l
                 tb[i] += b[i]
         own, own_hands = (0, 0) if f.player_taken is None else (f.player_taken.get(p, 0), f.hands)
         pts = f.player_points.get(p, {})
-        sums += [int(f.winner == side), *b, f.taken[side], f.scored[side], own, own_hands, *[pts.get(i, 0) for i in ids]]
+        called = (f.partners or {}).get(p, (0, 0, 0))
+        sums += [int(f.winner == side), *b, f.taken[side], f.scored[side], own, own_hands, *called,
+                 *[pts.get(i, 0) for i in ids]]
     for t, _members in f.teams:
         pts = f.side_points.get(t, {})
-        sums += [int(f.winner == t), *team_bids[t], f.taken[t], f.scored[t], 0, 0, *[pts.get(i, 0) for i in ids]]
+        sums += [int(f.winner == t), *team_bids[t], f.taken[t], f.scored[t], 0, 0, 0, 0, 0,
+                 *[pts.get(i, 0) for i in ids]]
     return [list(f.players), [[t, sorted(m)] for t, m in f.teams], ids], sums
 
 
@@ -484,9 +505,10 @@ def _line(name: str, members: tuple[str, ...], names: tuple[str, ...], by_ids: d
             for pid, times in zip(ids, cols[n:], strict=True):
                 if times:
                     points[pid] = points.get(pid, 0) + times
-    matches, finished, hands, won, bids, made, set_, pitched, bid_total, taken, scored, own, own_hands = acc
+    (matches, finished, hands, won, bids, made, set_, pitched, bid_total, taken, scored, own, own_hands, partnered,
+     partner_made, alone) = acc
     return Line(name, members, names, matches, finished, won, hands, bids, made, set_, pitched, bid_total, taken,
-                scored, points, own, own_hands)
+                scored, points, own, own_hands, partnered, partner_made, alone)
 
 
 def _team_name(members: tuple[str, ...], names: Iterable[str]) -> str:

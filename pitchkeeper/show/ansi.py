@@ -286,5 +286,5 @@ def suit(s: str) -> Text:
     return Text(*palette.suit(s))
 
 
-def signed(n: int) -> Text:
-    return Text(*palette.signed(n))
+def signed(n: int, down: bool = False) -> Text:
+    return Text(*palette.signed(n, down))

@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from pitchkeeper.errors import shown
+from pitchkeeper.game.cards import pretty
 from pitchkeeper.game.vocabulary import target_words
 from pitchkeeper.show import history as narrow
 from pitchkeeper.show import palette, scorecard
 from pitchkeeper.show.ansi import Console, Text, grid, signed, suit
-from pitchkeeper.words.verdict import changes, points_line, sale_tag
+from pitchkeeper.words.verdict import bidders, called_words, changes, points_line, sale_tag
 
 
 def verdict(v: Any, table: Any) -> None:
@@ -26,17 +27,23 @@ def draw(st: dict[str, Any], last: bool = False, preview: bool = False) -> None:
     """The scoreboard, drawn from `status --json` data. `preview`: of a hand not yet saved (`play` before
     "save this hand?"): a win is what saving it would do, not yet the game's end."""
     rows: list[list[Any]] = [["side"] + (["players"] if st["teams"] else []) + ["score", "needs", ""]]
+    sets, gone = st.get("sets"), st.get("out") or []
     for s, v in st["scores"].items():
         need = st["needed"][s]
-        flag = Text("in the hole", style=palette.BAD) if v < 0 else Text("")
+        hole = s in st["in_the_hole"]
+        flag = Text("in the hole", style=palette.BAD) if hole else Text("")
+        if sets is not None and s in gone:
+            flag = Text(f"out: set {sets.get(s, 0)} times", style=palette.BAD)
+        elif sets and sets.get(s):
+            flag = Text.assemble(flag, " " if hole else "", (f"{sets[s]} set{'s' if sets[s] > 1 else ''}", "dim"))
         if st["winner"] == s:
             flag = Text("would win" if preview else "winner", style=palette.WINNER)
         cells: list[Any] = [Text(s, style="bold")] + ([" & ".join(st["sides"][s])] if st["teams"] else [])
-        rows.append([*cells, Text(*palette.score(v)), str(need) if need else "out", flag])
+        rows.append([*cells, Text(*palette.score(v, hole)), "-" if s in gone else str(need) if need else "out", flag])
     out = Console()
     t = grid(rows, right=(len(rows[0]) - 3, len(rows[0]) - 2), width=out.width)
 
-    head = (f"{shown(st['rules'])} {target_words(st['reach'], st['target'])}"
+    head = (f"{shown(st['rules'])} {target_words(st['reach'], st['target'], st.get('direction', 'up'))}"
             + (f" - {shown(st['title'])}" if st["title"] else "")
             + f"  (hand {st['hands']})")
     out.print(Text(head, style="bold"))
@@ -47,9 +54,11 @@ def draw(st: dict[str, Any], last: bool = False, preview: bool = False) -> None:
         pts = points_line(h)
         delta = ", ".join(f"{s} {d:+d}" for s, d in h["delta"].items())
         made = h["bid"]["made"]
+        called = called_words(h)
         out.print(Text.assemble(("last hand ", "dim"), f"{h['number']}: {h['bid']['player']} bid "
-                                f"{h['bid']['amount']} in {h['trump']}, ", palette.made(made),
-                                f"; {pts}; {delta}"))
+                                f"{h['bid']['amount']} in {h['trump']}, " + (f"{called}: {bidders(h)} " if called
+                                                                              else ""),
+                                palette.made(made), f"; {pts}; {delta}"))
     if st["winner"] and preview:
         out.print(Text.assemble("if this hand is saved, ", (st["winner"], palette.WINNER), f" wins - {st['reason']}"))
     elif st["winner"]:
@@ -77,8 +86,10 @@ def history(k: Any, state: Any) -> None:
     terminal (a phone), each hand as a few short lines rather than columns cut to pieces. Every point is
     named, game always (a tie too), and a sale of the pitch."""
     out = Console()
-    head = f"{shown(k.ruleset.name)} {target_words(k.ruleset.settings['win']['reach'], state.target)}"
+    head = (f"{shown(k.ruleset.name)} "
+            f"{target_words(k.ruleset.settings['win']['reach'], state.target, k.ruleset.direction)}")
     game_id = k.ruleset.game_point.id if k.ruleset.game_point else "game"
+    down = k.ruleset.direction == "down"
     if out.width < NARROW:
         for line in narrow.lines(state, k.record, head, shown(k.path), out.width, game_id):
             out.print(line)
@@ -86,10 +97,13 @@ def history(k: Any, state: Any) -> None:
         rows: list[list[Any]] = [["#", "dealer", "bid", "trump", "points", *state.scores]]
         for h, hand in zip(state.hands, k.record.hands, strict=True):
             v = h.verdict
+            j = v.to_json()
             tag = sale_tag(v.auction)
-            bid = Text.assemble(f"{v.bid.player} {v.bid.label}{' ' + tag if tag else ''} ", palette.made(v.bid.made))
-            pts = Text(points_line(v.to_json(), game_id=game_id), style=palette.DIM)
-            cells = [Text.assemble((str(h.scores[s]), "bold"), " ", signed(v.delta[s])) for s in state.scores]
+            called = f" ({pretty(v.bid.called)})" if v.bid.team is not None and v.bid.called else ""
+            bid = Text.assemble(f"{bidders(j)} {v.bid.label}{called}{' ' + tag if tag else ''} ",
+                                palette.made(v.bid.made))
+            pts = Text(points_line(j, game_id=game_id), style=palette.DIM)
+            cells = [Text.assemble((str(h.scores[s]), "bold"), " ", signed(v.delta[s], down)) for s in state.scores]
             rows.append([str(h.number), hand.dealer, bid, suit(v.trump), pts, *cells])
         out.print(Text(f"{head}  {shown(k.path)}", style="bold"))
         for line in grid(rows, right=(0, *range(5, 5 + len(state.scores))), width=out.width):
@@ -105,7 +119,10 @@ def change(before: Any, after: Any, number: int) -> None:
 
     def summary(h: Any) -> str:
         v = h.verdict
-        return f"{v.bid.player} {v.bid.label} in {v.trump}, {'made' if v.bid.made else 'set'}; {points_line(v.to_json())}"
+        j = v.to_json()
+        called = called_words(j)
+        return (f"{v.bid.player} {v.bid.label} in {v.trump}" + (f", {called}" if called else "")
+                + f", {'made' if v.bid.made else 'set'}; {points_line(j)}")
 
     rows: list[list[Any]] = [["", "before", "after"]]
     for s in before.scores:

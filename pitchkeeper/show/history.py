@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pitchkeeper.game.cards import SUIT_SYMBOLS
+from pitchkeeper.game.cards import SUIT_SYMBOLS, pretty
 from pitchkeeper.show.ansi import Text, signed
-from pitchkeeper.words.verdict import points_line, sale_words
+from pitchkeeper.words.verdict import bidders, points_line, sale_words
 
 
 def lines(state: Any, record: Any, head: str, where: str, width: int, game_id: str = "game") -> list[Text]:
@@ -18,13 +18,32 @@ def lines(state: Any, record: Any, head: str, where: str, width: int, game_id: s
         v = h.verdict
         made = ("made", "green") if v.bid.made else ("set", "red")
         sale = sale_words(v.auction)
+        j = v.to_json()
+        called = f" ({pretty(v.bid.called)})" if v.bid.team is not None and v.bid.called else ""
         out += Text.assemble((f"{h.number:>2} ", "bold"), f"{hand.dealer} dealt; " + (f"{sale}; " if sale else "")
-                             + f"{v.bid.player} bid {v.bid.label} {SUIT_SYMBOLS[v.trump]} ", made).wrap(width, indent=3)
-        pts = points_line(v.to_json(), game_id=game_id)
+                             + f"{bidders(j)} bid {v.bid.label} {SUIT_SYMBOLS[v.trump]}{called} ", made
+                             ).wrap(width, indent=3)
+        pts = points_line(j, game_id=game_id)
         out += Text.assemble("   ", (pts, "dim")).wrap(width, indent=3)
-        scores = Text("   ").join(Text.assemble((f"{s} {h.scores[s]}", "bold"), " ", signed(v.delta[s]))
-                                  for s in state.scores)
-        out += Text("   ").append_text(scores).wrap(width, indent=3)
+        down = v.direction == "down"
+        out += packed([Text.assemble((f"{s} {h.scores[s]}", "bold"), " ", signed(v.delta[s], down))
+                       for s in state.scores], width)
         if hand.note:
             out += Text.assemble("   ", (f"note: {hand.note}", "dim")).wrap(width, indent=3)
     return out
+
+
+def packed(items: list[Text], width: int, indent: int = 3, gap: int = 3) -> list[Text]:
+    """Short items (each side's score and change) on as few lines as fit, indented, never one cut in two."""
+    lines: list[Text] = []
+    row: Text | None = None
+    for item in items:
+        if row is not None and row.cell_len + gap + item.cell_len <= width:
+            row = row.append_text(Text(" " * gap)).append_text(item)
+            continue
+        if row is not None:
+            lines.append(row)
+        row = Text(" " * indent).append_text(item)
+    if row is not None:
+        lines.append(row)
+    return lines

@@ -30,9 +30,11 @@ def suit(s: str) -> tuple[str, str]:
     return f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", BAD if s in RED_SUITS else ""
 
 
-def signed(n: int) -> tuple[str, str]:
-    """A score change as (words, style): "+3" green, "-2" red, "+0" dim."""
-    return f"{n:+d}", GOOD if n > 0 else BAD if n < 0 else DIM
+def signed(n: int, down: bool = False) -> tuple[str, str]:
+    """A score change as (words, style): "+3" green, "-2" red, "+0" dim; counting down (`down`), a score
+    that comes down is the good change: "-3" green, "+2" red."""
+    good = n < 0 if down else n > 0
+    return f"{n:+d}", DIM if n == 0 else GOOD if good else BAD
 
 
 def made(ok: bool, strong: bool = False) -> tuple[str, str]:
@@ -41,6 +43,7 @@ def made(ok: bool, strong: bool = False) -> tuple[str, str]:
     return ("made" if ok else "set"), (f"bold {style}" if strong else style)
 
 
-def score(n: int) -> tuple[str, str]:
-    """A running score as (words, style): red in the hole."""
-    return str(n), "bold red" if n < 0 else "bold"
+def score(n: int, hole: bool | None = None) -> tuple[str, str]:
+    """A running score as (words, style): red in the hole (below zero, or where `hole` says: counting down, a
+    score above the start)."""
+    return str(n), "bold red" if (n < 0 if hole is None else hole) else "bold"

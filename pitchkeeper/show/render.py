@@ -3,12 +3,15 @@ Never imported by the domain."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from pitchkeeper.errors import shown
 from pitchkeeper.show import palette
 from pitchkeeper.show.ansi import Console, Text
 from pitchkeeper.show.ansi import Table as RTable
+from pitchkeeper.words import explain
+from pitchkeeper.words.verdict import bidders, winner_of
 
 
 def console() -> Console:
@@ -28,8 +31,8 @@ def suit_text(suit: str) -> Text:
     return Text(*palette.suit(suit))
 
 
-def signed(n: int) -> Text:
-    return Text(*palette.signed(n))
+def signed(n: int, down: bool = False) -> Text:
+    return Text(*palette.signed(n, down))
 
 
 def rules_list(rows: list[dict[str, Any]]) -> None:
@@ -55,9 +58,15 @@ def rules_show(r: Any, words: dict[str, tuple[str, str]]) -> None:
             console().print(Text(h, style="bold cyan"))
             heading = h
         console().print(Text(f"  {shown(line)}"))
-    if r.notes:
+    kept, dropped = explain.notes(r)
+    if kept:
         console().print(Text("Choices where the source is silent", style="bold cyan"))
-        for n in r.notes:
+        for n in kept:
+            console().print(Text(f"  {shown(n)}", style="dim"))
+    if dropped:
+        parents = ", ".join(Path(c).stem for c in r.chain[:-1])
+        console().print(Text(f"Notes of {parents} that these house rules override", style="bold cyan"))
+        for n in dropped:
             console().print(Text(f"  {shown(n)}", style="dim"))
 
 
@@ -86,12 +95,15 @@ def match_sheet(state: Any) -> None:
         t.add_column(s, justify="right")
     for h in state.hands:
         v = h.verdict
-        bid = Text.assemble(f"{v.bid.player} {v.bid.label} ", ("made" if v.bid.made else "set",
-                                                               "green" if v.bid.made else "red"))
-        pts = ", ".join(f"{a.point}:{a.side}" for a in v.awards)
-        cells = [Text.assemble((f"{h.scores[s]}", "bold"), " ", signed(v.delta[s])) for s in sides]
+        j = v.to_json()
+        bid = Text.assemble(f"{bidders(j)} {v.bid.label} ", ("made" if v.bid.made else "set",
+                                                             "green" if v.bid.made else "red"))
+        pts = ", ".join(f"{a['point']}:{winner_of(j, a)}" for a in j["awards"])
+        cells = [Text.assemble((f"{h.scores[s]}", "bold"), " ", signed(v.delta[s], v.direction == "down"))
+                 for s in sides]
         t.add_row(str(h.number), suit_text(v.trump), bid, Text(pts, style="dim"), *cells)
-    console().print(Text.assemble((state.rules, "bold"), f"  to {state.target}"))
+    goal = f"down from {state.target} to 0" if state.direction == "down" else f"to {state.target}"
+    console().print(Text.assemble((state.rules, "bold"), f"  {goal}"))
     console().print(t)
     if state.ending:
         console().print(Text.assemble(("winner: ", "bold"), (state.ending.winner, "bold green"),

@@ -70,15 +70,17 @@ def stats(s: Any, console: Console | None = None) -> None:
         t = _table(title)
         t.add_column("name", overflow="fold")
         own = title == "players"  # a player's own points per hand, beside his side's
+        called = own and _calls(lines)  # call your partner: hands called as partner (made), and alone
         for col in ("games", "won", "hands", "bids", "made", "set", "avg bid", "pts/h",
-                    *(["own/h"] if own else [])):
+                    *(["own/h"] if own else []), *(["partner", "alone"] if called else [])):
             t.add_column(col, justify="right", no_wrap=True)
         for ln in lines:
             made = str(ln.made) if ln.made_rate is None else f"{ln.made} {100 * ln.made_rate:.0f}%"
             t.add_row(ln.name, str(ln.matches), str(ln.won), str(ln.hands), str(ln.bids), made, str(ln.set),
                       "-" if ln.average_bid is None else f"{ln.average_bid:.2f}",
                       "-" if ln.points_per_hand is None else f"{ln.points_per_hand:.2f}",
-                      *(["-" if ln.own_per_hand is None else f"{ln.own_per_hand:.2f}"] if own else []))
+                      *(["-" if ln.own_per_hand is None else f"{ln.own_per_hand:.2f}"] if own else []),
+                      *([f"{ln.partnered} ({ln.partner_made} made)", str(ln.alone)] if called else []))
         console.print(t)
         p = _table(f"points won by {title} (how often)")
         p.add_column("name", overflow="fold")
@@ -92,13 +94,19 @@ def stats(s: Any, console: Console | None = None) -> None:
     _footer(console, s)
 
 
-def _figures(ln: Any, own: bool) -> list[str]:
+def _calls(lines: Any) -> bool:
+    """Did any of these players sit at a table that calls a partner (a hand as partner, or alone)?"""
+    return any(ln.partnered or ln.alone for ln in lines)
+
+
+def _figures(ln: Any, own: bool, called: bool = False) -> list[str]:
     """One player's or team's figures, each with its name (the headings of the wide table)."""
     made = str(ln.made) if ln.made_rate is None else f"{ln.made} {100 * ln.made_rate:.0f}%"
     return [f"games {ln.matches}", f"won {ln.won}", f"hands {ln.hands}", f"bids {ln.bids}", f"made {made}",
             f"set {ln.set}", "avg bid " + ("-" if ln.average_bid is None else f"{ln.average_bid:.2f}"),
             "pts/h " + ("-" if ln.points_per_hand is None else f"{ln.points_per_hand:.2f}"),
-            *(["own/h " + ("-" if ln.own_per_hand is None else f"{ln.own_per_hand:.2f}")] if own else [])]
+            *(["own/h " + ("-" if ln.own_per_hand is None else f"{ln.own_per_hand:.2f}")] if own else []),
+            *([f"partner {ln.partnered} ({ln.partner_made} made)", f"alone {ln.alone}"] if called else [])]
 
 
 def _stacked(console: Console, s: Any, title: str, lines: Any) -> None:
@@ -107,7 +115,8 @@ def _stacked(console: Console, s: Any, title: str, lines: Any) -> None:
     for ln in lines:
         console.print(Text(ln.name, style="bold"))
         row = ""
-        for fig in _figures(ln, title == "players"):  # packed into lines, never split inside a figure
+        called = title == "players" and _calls(lines)
+        for fig in _figures(ln, title == "players", called):  # packed into lines, never split inside a figure
             if row and cell_len(row) + 2 + cell_len(fig) > console.width:
                 console.print(Text(row))
                 row = ""

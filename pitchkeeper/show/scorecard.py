@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pitchkeeper.show import palette
 from pitchkeeper.show.ansi import Console, Text, card, grid, signed, suit
+from pitchkeeper.words.verdict import partnership
 
 
 def draw(v: Any, table: Any, rules: str = "", breakdown: bool = True) -> None:
@@ -20,9 +22,11 @@ def draw(v: Any, table: Any, rules: str = "", breakdown: bool = True) -> None:
 
 def lines(v: Any, table: Any, rules: str = "", breakdown: bool = True, width: int = 80) -> list[Text]:
     who = f"{v.bid.player} ({v.bid.side})" if table.teams else v.bid.player
+    called = partnership(v.to_json())  # a called partner: who held the card, and the hand's sides
     head = Text.assemble(*([(rules, "bold"), "  "] if rules else []), (who, "bold"), f" bid {v.bid.label} in ",
-                         suit(v.trump), ": ", ("made" if v.bid.made else "set", "bold green" if v.bid.made else "bold red"))
-    out = [head]
+                         suit(v.trump), f", {called}" if called else "", ": ",
+                         palette.made(v.bid.made, strong=True))
+    out = head.wrap(width, indent=2)
     if v.awards:
         rows: list[list[Any]] = [["point", "card", "to", "", "why"]]
         for a in v.awards:
@@ -46,6 +50,8 @@ def lines(v: Any, table: Any, rules: str = "", breakdown: bool = True, width: in
             out.append(Text(v.game.reason, style="dim"))
     for i in v.illegal:
         out.append(Text(f"illegal: trick {i.trick}: {i.why} [{i.rule}]", style="red"))
-    out.append(Text("   ").join(Text.assemble(f"{s} took {v.taken[s]}: ", signed(d)) for s, d in v.delta.items()))
+    down = v.direction == "down"
+    out += Text("   ").join(Text.assemble(f"{s} took {v.taken[s]}: ", signed(d, down=down))
+                            for s, d in v.delta.items()).wrap(width, indent=2)
     out += [Text(line, style="dim") for line in v.settlement]
     return out

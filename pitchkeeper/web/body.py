@@ -119,8 +119,14 @@ SHAPES: dict[str, tuple[str, str]] = {
     "tricks": ("list", 'a list of { leader = ..., cards = [...] }'),
     "revokes": ("list", "a list of players"),
     "note": ("str", "text"),
+    "kitty": ("list", 'a list of cards ["AS", "5H", "JD"]'),
+    "discard": ("cards", 'a list of the bidder\'s cards, or a table { player = [cards ...] }'),
+    "drawn": ("dict", "a table { player = [cards ...] }"),
+    "called": ("str", "a card, such as AH"),
+    "partner": ("str", 'a player, or "none"'),
 }
-TYPES: dict[str, Any] = {"str": str, "dict": dict, "list": (list, str)}  # a list may also be one string
+# a list may also be one string; cards: a list (or one string) of the bidder's, or a table player -> cards
+TYPES: dict[str, Any] = {"str": str, "dict": dict, "list": (list, str), "cards": (list, str, dict)}
 
 
 def checked(hand: dict[str, Any], number: int, sides: list[str], players: list[str]) -> dict[str, Any]:
@@ -138,8 +144,9 @@ def checked(hand: dict[str, Any], number: int, sides: list[str], players: list[s
         amount = bid.get("amount")
         if not isinstance(bid.get("player"), str) or isinstance(amount, bool) or not isinstance(amount, (int, str)):
             raise PitchError(f"expected {SHAPES['bid'][1]}", f"{where}.bid")
-    for key in ("captured", "dealt", "held"):
-        for who, cards in (hand.get(key) or {}).items():
+    for key in ("captured", "dealt", "held", "drawn", "discard"):
+        table = hand.get(key)
+        for who, cards in (table.items() if isinstance(table, dict) else ()):
             if not isinstance(cards, (list, str)):
                 raise PitchError(f"expected a list of cards, got {'null' if cards is None else type(cards).__name__}",
                                  f"{where}.{key}.{shown(who)}")

@@ -22,7 +22,7 @@ from pitchkeeper.game.records import parse_call
 from pitchkeeper.logbook.entry import names, team_specs
 from pitchkeeper.web import form as entry_form
 from pitchkeeper.web import view
-from pitchkeeper.words.verdict import call_words, changes, points_line
+from pitchkeeper.words.verdict import call_words, changes, partnership, points_line
 
 # ---------------------------------------------------------------------------
 # the auction, tapped call by call
@@ -147,11 +147,13 @@ def preview(s: Any, change: Any, number: int | None, checked: str, conflict: dic
     n = change.number
     hand = state["hands"][n - 1]
     sale = change.state.hands[n - 1].verdict.auction
-    before_hand = state["hands"][n - 2]["scores"] if n > 1 else dict.fromkeys(hand["scores"], 0)
+    start = state["target"] if state.get("direction") == "down" else 0  # counting down, from the target
+    before_hand = state["hands"][n - 2]["scores"] if n > 1 else dict.fromkeys(hand["scores"], start)
     out = {
         **hand_words(s, hand, sale), "number": n, "correcting": number is not None, "delta": hand["delta"],
         "before_hand": before_hand, "after_hand": hand["scores"], "winner": state["winner"], "reason": state["reason"],
         "colours": view.colour_of(s.board), "checked": checked, "version": s.version, "conflict": conflict,
+        "down": state.get("direction") == "down", "partnership": partnership(hand),
     }
     if number is not None:
         was = s.state["hands"][n - 1]

@@ -17,6 +17,8 @@ from typing import Any
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import answers
 from pitchkeeper.game.cards import parse_suit
+from pitchkeeper.game.partners import calls
+from pitchkeeper.game.records import PARTNER_NOBODY
 from pitchkeeper.game.scoring import always_out
 from pitchkeeper.logbook.entry import NOBODY, HandEntry
 
@@ -56,6 +58,9 @@ class Form:
     has_auction: bool = True
     tricks: int = 6  # the hand's tricks (the ruleset's hand size): a row each in trick-by-trick mode
     trump_only: bool = False  # only trumps are played, and a player out of trumps folds (named: Bob:fold)
+    calls: bool = False  # the table calls a partner each hand: which card, and who held it, are asked
+    kitty: int = 0  # the kitty's size (cards mode asks the kitty and what the bidder laid away)
+    discard_counts: bool = False  # the bidder's discard counts for the bidding side: cards mode needs it
 
 
 @dataclass
@@ -74,10 +79,15 @@ class Answers:
     revokes: list[str] = field(default_factory=list)
     dealer: str = ""
     note: str = ""
+    called: str = ""  # the card the bidder called (call your partner)
+    partner: str = ""  # who held it: a player, or "none" (the bidder alone)
+    kitty: str = ""  # the kitty as dealt (cards mode, where the ruleset deals one)
+    discard: str = ""  # the cards the bidder laid away
 
     def fields(self) -> list[tuple[str, str]]:
         """The answers as form fields again (the digest of a checked hand is made of them)."""
-        out = [("bidder", self.bidder), ("amount", self.amount), ("trump", self.trump), ("mode", self.mode)]
+        out = [("bidder", self.bidder), ("amount", self.amount), ("trump", self.trump), ("mode", self.mode),
+               ("called", self.called), ("partner", self.partner), ("kitty", self.kitty), ("discard", self.discard)]
         out += sorted((f"p.{k}", v) for k, v in self.points.items())
         out += sorted((f"c.{k}", v) for k, v in self.cards.items() if v.strip())
         out += sorted((f"d.{k}", v) for k, v in self.dealt.items() if v.strip())
@@ -120,7 +130,9 @@ def build(ruleset: Any, table: Any) -> Form:
         questions.append(Question(rule.id, name, text, dealt, who + extra))
     return Form(table.players, sides, tuple(amounts), tuple(questions),
                 tuple(q.id for q in questions if q.dealt), tricks=ruleset.settings["deck"]["hand_size"],
-                trump_only=ruleset.settings["play"]["follow"] == "trump-only")
+                trump_only=ruleset.settings["play"]["follow"] == "trump-only", calls=calls(ruleset, table),
+                kitty=ruleset.settings["kitty"]["size"],
+                discard_counts=ruleset.settings["kitty"]["discard_counts"] != "nothing")
 
 
 def read(form: Mapping[str, Any], getlist: Any) -> Answers:
@@ -131,7 +143,8 @@ def read(form: Mapping[str, Any], getlist: Any) -> Answers:
 
     mode = one("mode") if one("mode") in MODES else "points"
     a = Answers(bidder=one("bidder"), amount=one("amount"), trump=one("trump"), mode=mode,
-                auction=one("auction"), dealer=one("dealer"), note=one("note"))
+                auction=one("auction"), dealer=one("dealer"), note=one("note"), called=one("called"),
+                partner=one("partner"), kitty=one("kitty"), discard=one("discard"))
     for key in form:
         if key.startswith("p.") and one(key):
             a.points[key[2:]] = one(key)
@@ -148,7 +161,8 @@ def read(form: Mapping[str, Any], getlist: Any) -> Answers:
 # the form's field each HandEntry field's problems are placed at (`problem` maps them to the page's words)
 WEB_LABELS = {"bidder": "bidder", "amount": "amount", "trump": "trump", "dealer": "dealer", "auction": "auction",
               "point": "points", "points": "p.{}", "cards": "cards", "dealt": "dealt", "revokes": "revoke",
-              "file": "file", "tricks": "tricks"}
+              "file": "file", "tricks": "tricks", "called": "called", "partner": "partner", "kitty": "kitty",
+              "discard": "discard", "drawn": "drawn", "held": "held"}
 
 
 def to_hand(a: Answers, f: Form) -> Any:
@@ -161,6 +175,22 @@ def to_hand(a: Answers, f: Form) -> Any:
         raise PitchError("no answer yet: tap the amount bid", "amount")
     if not a.trump:
         raise PitchError("no answer yet: tap the suit", "trump")
+    called = partner = None
+    if f.calls:  # the page's own words; the library checks the card and the holder against the hand
+        if not a.called:
+            raise PitchError(f"no answer yet: type the card {a.bidder} called, such as AH", "called")
+        if not a.partner:
+            raise PitchError("no answer yet: tap who held it, or nobody", "partner")
+        if a.partner == a.bidder:
+            raise PitchError(f"{a.bidder} won the bid: tap who else held {a.called}, or nobody", "partner")
+        called, partner = a.called, a.partner
+    kitty = discard = None
+    if a.mode == "cards" and f.kitty:
+        kitty = a.kitty or None
+        if f.discard_counts and not a.discard:
+            raise PitchError(f"no answer yet: the cards {a.bidder} laid away count for the bidding side: type "
+                             "them", "discard")
+        discard = {"": a.discard} if a.discard else None
     points: dict[str, Any] = {}
     cards = dealt = None
     tricks: list[str] | None = None
@@ -179,8 +209,8 @@ def to_hand(a: Answers, f: Form) -> Any:
         points = {pid: NOBODY if who in (NOT_OUT, TIE) else who for pid, who in a.points.items()}
     return HandEntry(bidder=a.bidder, amount=a.amount, trump=a.trump, dealer=a.dealer or None,
                      auction=a.auction or None, points=points, cards=cards, dealt=dealt, tricks=tricks,
-                     revokes=list(a.revokes) or None, note=a.note or None,
-                     require_every_point=a.mode == "points", labels=WEB_LABELS)
+                     revokes=list(a.revokes) or None, note=a.note or None, require_every_point=a.mode == "points",
+                     labels=WEB_LABELS, called=called, partner=partner, kitty=kitty, discard=discard)
 
 
 def typed_tricks(a: Answers, f: Form) -> list[str]:
@@ -209,6 +239,15 @@ def answers_of(hand: Mapping[str, Any], f: Form) -> tuple[Answers, str | None]:
                 auction=" ".join(str(c) for c in hand.get("auction", []) or []),
                 revokes=[str(r) for r in hand.get("revokes", []) or []])
     notice = None
+    a.called = str(hand.get("called", ""))
+    a.partner = str(hand.get("partner", "")) if "partner" in hand else ""
+    if a.partner.lower() in PARTNER_NOBODY:
+        a.partner = "none"
+    kitty, laid = hand.get("kitty"), hand.get("discard")
+    a.kitty = " ".join(str(c) for c in kitty) if isinstance(kitty, list) else str(kitty or "")
+    if isinstance(laid, Mapping):  # the bidder's own lay-away (the page asks no other player's)
+        laid = laid.get(a.bidder)
+    a.discard = " ".join(str(c) for c in laid) if isinstance(laid, list) else str(laid or "")
 
     try:
         a.trump = parse_suit(a.trump) if a.trump else ""
@@ -255,10 +294,13 @@ _FIELD_OF = (  # the key a problem names (the log's, or HandEntry's WEB_LABELS) 
     (r"trump", "trump"), (r"(first_)?dealer", "dealer"), (r"(points|p)\.(?P<point>[^.:\s]+)", "p."),
     (r"points", "points"), (r"tricks\[(?P<trick>\d+)\]", "t."), (r"tricks|held", "tricks"),
     (r"captured|cards", "cards"), (r"dealt", "dealt"), (r"revokes?", "revoke"), (r"note", "note"),
+    (r"called", "called"), (r"partner", "partner"), (r"kitty", "kitty"), (r"discard", "discard"),
 )
 _QUESTIONS = {"bidder": "Who won the bid?", "amount": "How much?", "trump": "Trump:", "dealer": "Dealer:",
               "auction": "The auction:", "points": "The points:", "cards": "The cards each side took:",
-              "dealt": "Who was dealt which card:", "revoke": "Revoked:", "note": "Note:", "tricks": "The tricks:"}
+              "dealt": "Who was dealt which card:", "revoke": "Revoked:", "note": "Note:",
+              "called": "The card called:", "partner": "Who held it?", "kitty": "The kitty:",
+              "discard": "Laid away:", "tricks": "The tricks:"}
 
 
 NEW_GAME_QUESTIONS = {"rules": "Ruleset:", "players": "Players:", "teams": "Teams:", "first_dealer": "Who deals first:",

@@ -11,7 +11,8 @@ from typing import Any
 import segno
 from markupsafe import Markup
 
-from pitchkeeper.words.verdict import bid_words, game_line, points_line, sale_words
+from pitchkeeper.game.vocabulary import target_words
+from pitchkeeper.words.verdict import bid_words, game_line, partnership, points_line, sale_words
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -29,6 +30,7 @@ class SideRow:
     winner: bool
     colour: int  # the index of the side's colour (a class: the page's CSP allows no inline style)
     delta: int | None  # the change of the last hand
+    gain: int | None = None  # that change towards the goal (counting down, a score that comes down gains)
 
 
 def card_text(card: str | None) -> str:
@@ -41,10 +43,12 @@ def card_text(card: str | None) -> str:
 def sides(board: dict[str, Any]) -> list[SideRow]:
     last = board.get("last_hand") or {}
     delta = last.get("delta") or {}
+    down = board.get("direction") == "down"
     rows = []
     for i, (s, v) in enumerate(board["scores"].items()):
+        d = delta.get(s)
         rows.append(SideRow(s, board["sides"].get(s, []), v, board["needed"][s], s in board["in_the_hole"],
-                            board["winner"] == s, i % len(COLOURS), delta.get(s)))
+                            board["winner"] == s, i % len(COLOURS), d, None if d is None else -d if down else d))
     return rows
 
 
@@ -88,6 +92,8 @@ def verdict_lines(hand: dict[str, Any], ruleset: Any) -> list[str]:
             if rule.to == "dealt":
                 who = f"{player} ({a['side']})" if player else a["side"]
                 out.append(f"{who} was dealt {name}{card}{value}")
+            elif player and "teams" in hand:  # a called partner's hand: the player first, then the hand's side
+                out.append(f"{name}{card}{value} – {player} ({a['side']})")
             else:
                 out.append(f"{name}{card}{value} – {a['side']}" + (f" ({player})" if player else ""))
     if nobody:  # one line for them all: a ruleset of thirteen points still fits a TV
@@ -136,7 +142,9 @@ def board_context(s: Any) -> dict[str, Any]:
         "chart": chart(s.state, s.board), "title": title_of(s),
         "last": last, "last_lines": verdict_lines(last, s.ruleset) if last else [],
         "bid_line": bid_line(last, sale) if last else "", "sale": sale_words(sale),
+        "partnership": partnership(last) if last else None,
         "reach_words": "must pass" if s.board["reach"] == "exceed" else "to",
+        "goal_words": target_words(s.board["reach"], s.board["target"], s.board.get("direction", "up")),
     }
 
 
@@ -188,14 +196,17 @@ class Chart:
 
 
 def chart(state: dict[str, Any], board: dict[str, Any]) -> Chart:
-    """Running totals of each side after every hand (hand 0: everyone at 0), the target as a line."""
+    """Running totals of each side after every hand (hand 0: everyone at 0; counting down, everyone at the
+    target), the goal as a line (the target; counting down, 0)."""
     colours = colour_of(board)
     names = list(board["scores"])
-    series = {s: [0] + [h["scores"][s] for h in state["hands"]] for s in names}
+    down = board.get("direction") == "down"
+    start = state["target"] if down else 0
+    series = {s: [start] + [h["scores"][s] for h in state["hands"]] for s in names}
     n = len(state["hands"])
-    target = state["target"]
+    target = 0 if down else state["target"]
     lo = min([0] + [v for vs in series.values() for v in vs])
-    hi = max([target] + [v for vs in series.values() for v in vs])
+    hi = max([target, start] + [v for vs in series.values() for v in vs])
     span = max(hi - lo, 1)
 
     def x(k: int) -> float:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from pitchkeeper.game.cards import pretty
+
 if TYPE_CHECKING:
     from pitchkeeper.game.bidding import Auction, Outcome
 
@@ -47,17 +49,60 @@ def game_line(game: Mapping[str, Any] | None) -> str | None:
     return None if game is None else f"game: {game_words(game)}"
 
 
-def _award_words(a: Mapping[str, Any], labels: Mapping[str, str] | None) -> str:
+def winner_of(hand: Mapping[str, Any], a: Mapping[str, Any]) -> str:
+    """Who won a point, as the table names them: the side; in a hand whose sides are not the table's (a
+    called partner) the player who won it, where a player did ("ace Cy"), else the hand's side ("Ann+Cy")."""
+    if "teams" in hand and a.get("player"):
+        return str(a["player"])
+    return str(a["side"])
+
+
+def _award_words(hand: Mapping[str, Any], a: Mapping[str, Any], labels: Mapping[str, str] | None) -> str:
     name = (labels or {}).get(a["point"]) or a["point"]
     value = a.get("value", 1)
-    return f"{name} {a['side']}" + (f" ×{value}" if value != 1 else "")
+    return f"{name} {winner_of(hand, a)}" + (f" ×{value}" if value != 1 else "")
+
+
+def bidders(hand: Mapping[str, Any]) -> str:
+    """Who bid: the bidder; where a partner is called, the bidding team ("Ann+Cy") or "Ann alone"."""
+    b = hand["bid"]
+    if b.get("team") is None:
+        return str(b["player"])
+    return str(b["team"]) if b.get("partner") else f"{b['player']} alone"
+
+
+def called_words(hand: Mapping[str, Any]) -> str | None:
+    """The called card and who held it: "called A♠ (Cy)", "called A♠, held by nobody: Ann alone"; None
+    where no partner is called."""
+    b = hand["bid"]
+    if b.get("team") is None or b.get("called") is None:
+        return None
+    card = pretty(b["called"])
+    return f"called {card} ({b['partner']})" if b.get("partner") else \
+        f"called {card}, held by nobody: {b['player']} alone"
+
+
+def partnership(hand: Mapping[str, Any]) -> str | None:
+    """The hand's sides where a partner is called: "called A♠: partner Cy (Ann+Cy against Bob+Dee+Eve)";
+    None otherwise."""
+    b = hand["bid"]
+    teams = hand.get("teams")
+    if b.get("team") is None or not teams:
+        return None
+    others = [s for s in teams if s != b["team"]]
+    against = others[0] if len(others) == 1 else ", ".join(others)
+    card = pretty(b["called"]) if b.get("called") else "?"
+    if b.get("partner"):
+        return f"called {card}: partner {b['partner']} ({b['team']} against {against})"
+    return f"called {card}, held by nobody: {b['player']} alone against {against}"
 
 
 def points_line(hand: Mapping[str, Any], labels: Mapping[str, str] | None = None, game_id: str = "game") -> str:
     """Every point of a hand in one line, game always said: "high Us, low Them, game: tie (13-13), not scored".
     `game_id`: the id of the ruleset's game point (its own name in a ruleset that renames it)."""
     game = hand.get("game")
-    parts = [_award_words(a, labels) for a in hand.get("awards", []) if game is None or a["point"] != game_id]
+    parts = [_award_words(hand, a, labels) for a in hand.get("awards", [])
+             if game is None or a["point"] != game_id]
     line = game_line(game)
     if line is not None:
         parts.append(line)
@@ -86,14 +131,16 @@ def sale_tag(out: Outcome | None) -> str:
 
 
 def bid_words(hand: Mapping[str, Any], sale: Outcome | None = None, suit: str | None = None) -> str:
-    """"Bob bid 3 in ♠ – made", with a sale named ("Cy bid 3 in ♠, bought from Ann – made")."""
+    """"Bob bid 3 in ♠ – made", with a sale named ("Cy bid 3 in ♠, bought from Ann – made"), a called partner
+    ("Ann+Cy bid 6 in ♠ (A♠) – made", "Ann alone bid 6 in ♠ (A♠) – set")."""
     b = hand["bid"]
     trump = suit or hand["trump"]
+    called = f" ({pretty(b['called'])})" if b.get("team") is not None and b.get("called") else ""
     if b["amount"] == 0:
-        return f"{b['player']} pitched {trump} without a contract"
+        return f"{bidders(hand)} pitched {trump}{called} without a contract"
     tag = sale_tag(sale)
     how = f", {tag}" if tag else ""
-    return f"{b['player']} bid {b['amount']} in {trump}{how} – " + ("made" if b["made"] else "set")
+    return f"{bidders(hand)} bid {b['amount']} in {trump}{called}{how} – " + ("made" if b["made"] else "set")
 
 
 def call_words(a: Auction, call: Any) -> str:
@@ -124,7 +171,8 @@ def _point_map(hand: Mapping[str, Any], labels: Mapping[str, str] | None, game_i
         if hand.get("game") is not None and a["point"] == game_id:
             continue
         name = (labels or {}).get(a["point"]) or a["point"]
-        out[name] = str(a["side"]) + (f" ({a['player']})" if a.get("player") and a["player"] != a["side"] else "")
+        who = winner_of(hand, a)
+        out[name] = who + (f" ({a['player']})" if a.get("player") and a["player"] != who else "")
     if hand.get("game") is not None:
         out["game"] = game_words(hand["game"])
     return out
@@ -138,6 +186,9 @@ def changes(before: Mapping[str, Any], after: Mapping[str, Any], labels: Mapping
     b0, b1 = before["bid"], after["bid"]
     if (b0["player"], b0["amount"]) != (b1["player"], b1["amount"]):
         out.append(f"bid: {b0['player']} {b0['amount']} → {b1['player']} {b1['amount']}")
+    c0, c1 = called_words(before), called_words(after)
+    if c0 != c1:
+        out.append(f"partner: {c0 or 'none called'} → {c1 or 'none called'}")
     if before["trump"] != after["trump"]:
         out.append(f"trump: {before['trump']} → {after['trump']}")
     p0, p1 = _point_map(before, labels, game_id), _point_map(after, labels, game_id)
