@@ -5,6 +5,7 @@ works the leaders out and judges the hand; a mistake is said at its trick, in th
 from __future__ import annotations
 
 import html
+import random
 import re
 import tomllib
 from collections.abc import Iterator
@@ -12,9 +13,11 @@ from pathlib import Path
 
 import pytest
 from serving import new_log
+from solver_ref import after, begin, random_game, random_line
 from test_serve_pages import Phone, hidden, messages, token
 
 import pitchkeeper
+from pitchkeeper.game import rulesets
 
 DATA = Path(__file__).parent / "data" / "play"
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -101,5 +104,40 @@ def test_trump_only_play_says_how_a_fold_is_typed(tmp_path: Path) -> None:
         assert not messages(r.text) and "Save hand 1" in r.text
         p.save(taps)
         assert [t["leader"] for t in tomllib.loads(log.read_text())["hands"][0]["tricks"]] == ["Ann", "Ann", "Cy"]
+    finally:
+        p.api.close()
+
+
+HOUSE = Path(__file__).resolve().parent.parent / "examples" / "house-rules"
+
+
+def test_a_kitty_laid_away_is_asked_with_the_tricks_where_it_counts(tmp_path: Path) -> None:
+    """widow-counts-for-game: the bidder's lay-away counts for game, so a hand typed trick by trick asks it
+    too, beside the tricks (not only with the cards each side took)."""
+    rng = random.Random(11)
+    g = random_game(rulesets.load(HOUSE / "widow-counts-for-game.toml"), rng, max_players=4)
+    while len(g.players) != 4:
+        g = random_game(g.ruleset, rng, max_players=4)
+    st = begin(g)
+    for p, c in random_line(g, rng, st):
+        st = after(g, st, p, c)
+    log = new_log(tmp_path / "widow.toml", {"rules": str(HOUSE / "widow-counts-for-game.toml"),
+                                            "players": list(g.players), "teams": g.teams or {}, "first_dealer": g.dealer})
+    p = Phone(log)
+    try:
+        p.login()
+        assert 'id="q-kitty"' in p.page and 'class="kitty-q' in p.page
+        held = {c for cs in g.held.values() for c in cs}
+        laid = " ".join(sorted(g.ruleset.deck - held)[:4])
+        taps = {"bidder": g.bidder, "amount": str(g.ruleset.settings["bidding"]["min"]), "trump": g.trump,
+                "mode": "tricks", **{f"t.{k}": " ".join(c for _, c in plays) for k, (_, plays) in enumerate(st.done, 1)}}
+        r = p.check(taps)
+        assert html.unescape(messages(r.text)[0]).startswith(f"Laid away: No answer yet: the cards {g.bidder} laid away")
+        assert re.search(r'class="kitty-q has-error" aria-invalid="true" id="q-kitty"', r.text)
+        r = p.check({**taps, "discard": laid})
+        assert not messages(r.text) and "Save hand 1" in r.text
+        p.save({**taps, "discard": laid})
+        kept = tomllib.loads(log.read_text())["hands"][0]
+        assert kept["discard"] == laid.split() and len(kept["tricks"]) == len(st.done)
     finally:
         p.api.close()

@@ -59,7 +59,7 @@ class Form:
     tricks: int = 6  # the hand's tricks (the ruleset's hand size): a row each in trick-by-trick mode
     trump_only: bool = False  # only trumps are played, and a player out of trumps folds (named: Bob:fold)
     calls: bool = False  # the table calls a partner each hand: which card, and who held it, are asked
-    kitty: int = 0  # the kitty's size (cards mode asks the kitty and what the bidder laid away)
+    kitty: int = 0  # the kitty's size (cards and tricks modes ask the kitty and what the bidder laid away)
     discard_counts: bool = False  # the bidder's discard counts for the bidding side: cards mode needs it
 
 
@@ -185,7 +185,7 @@ def to_hand(a: Answers, f: Form) -> Any:
             raise PitchError(f"{a.bidder} won the bid: tap who else held {a.called}, or nobody", "partner")
         called, partner = a.called, a.partner
     kitty = discard = None
-    if a.mode == "cards" and f.kitty:
+    if a.mode in ("cards", "tricks") and f.kitty:
         kitty = a.kitty or None
         if f.discard_counts and not a.discard:
             raise PitchError(f"no answer yet: the cards {a.bidder} laid away count for the bidding side: type "
