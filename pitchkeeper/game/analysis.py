@@ -60,12 +60,14 @@ def analyse(ruleset: Ruleset, table: Table, hand: Hand, core: str | None = None,
     hand = name_jokers(ruleset, hand)  # two look-alike jokers, named as the verdict named them
     rep = play.replay(ruleset, table, hand)
     held = held_cards(ruleset, table, hand, rep.tricks)
-    # the sides of the hand (a called partner's, or the table's), and a discard that counts for the bidder
+    # the sides of the hand (a called partner's, or the table's), a discard that counts for the bidder, and
+    # the called card that its holder, the partner, must play to the first trick (partner.first_trick)
     bid_side = verdict.bid.team or verdict.bid.side
     sides = dict(verdict.hand_sides or ((s, table.members(s)) for s in table.sides))
     side_of = {p: s for s, ps in sides.items() for p in ps}
     laid = verdict.deal
-    deal = Deal(ruleset, hand.trump, table.players, side_of, bid_side, *((laid.counted, laid.counts) if laid else ()))
+    deal = Deal(ruleset, hand.trump, table.players, side_of, bid_side, laid.counted if laid else (),
+                laid.counts if laid else "nothing", verdict.bid.called if verdict.bid.partner else None, hand.dealer)
     leader = rep.tricks[0].leader if rep.tricks else hand.bid.player
     solver = Solver(deal, start_of_play(deal, held, leader), core)
     order = {c: i for i, c in enumerate(solver.cards)}
