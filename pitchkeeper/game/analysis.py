@@ -134,10 +134,25 @@ def _tricks(line: Sequence[tuple[str, Card, bool]]) -> tuple[Trick, ...]:
     return tuple(out)
 
 
+def _as_held(held: Mapping[str, Sequence[Card]], line: Sequence[tuple[str, Card, bool]]) -> list[tuple[str, Card, bool]]:
+    """The line with each look-alike joker named as its player held it when play began. The solver renames
+    the two as they fall (game.search), so a line it played may name one joker twice; the verdict engine
+    names them again by the rule (game.deal.name_jokers)."""
+    owner = {c: p for p, cs in held.items() for c in cs if c in ("HJ", "LJ")}
+    out = []
+    for p, c, ends in line:
+        if c in ("HJ", "LJ"):
+            mine = [j for j, q in owner.items() if q == p]
+            c = c if c in mine else mine[0] if mine else c
+            owner.pop(c, None)
+        out.append((p, c, ends))
+    return out
+
+
 def _bidder_points(ruleset: Ruleset, table: Table, hand: Hand, held: Mapping[str, Sequence[Card]],
                    line: Sequence[tuple[str, Card, bool]], bid_side: str) -> set[str]:
     """The points the bidding side takes in a whole line of play, as the verdict engine judges it."""
-    tricks = _tricks(line)
+    tricks = _tricks(_as_held(held, line) if "jokers-alike" in ruleset.features else line)
     whole = hand._replace(tricks=tricks, held=tuple((p, tuple(cs)) for p, cs in held.items() if cs), revokes=(),
                           auction=())
     v = scoring.verdict(ruleset, table, whole)
