@@ -35,6 +35,7 @@ LAYERS = {
              "test_cli_surface", "test_log_files", "test_match_property", "test_play_auction_terminal",
              "test_properties", "test_properties_22", "test_serve_api", "test_serve_attacks", "test_serve_cli",
              "test_serve_keys", "test_serve_pages", "test_serve_table", "test_solver", "test_solver_compiled",
+             "test_solver_house",
              "test_whole_games"),
     "browser": ("test_browser", "test_evening_browser", "test_serve_browser", "test_serve_layout"),
 }
