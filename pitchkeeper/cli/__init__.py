@@ -1,7 +1,7 @@
 """The command line: parse arguments, call the library, show (plain drawing, pitchkeeper.show.ansi; never Rich).
 
-Commands live in modules by topic - `table` (keeping a match), `guided` (play), `judge`, `rules`,
-`lookback` (export, chart, stats) - each on a `commands` Typer of its own. The groups here are lazy:
+Commands live in modules by topic - `table` (writing a match), `scores` (status, history), `check`,
+`guided` (play), `judge`, `rules`, `lookback` (export, chart, stats) - each on a `commands` Typer of its own. The groups here are lazy:
 `COMMANDS` maps each command to its module, and a command line loads and builds only the command it
 runs (Typer would otherwise build every command's parameters at each start). A new command is one
 function in the module of its topic plus one entry in `COMMANDS`.
@@ -33,7 +33,10 @@ RULES = {"list": "rules", "show": "rules", "check": "rules", "diff": "rules", "n
 TOURNAMENT = dict.fromkeys(("new", "seat", "record", "standings", "cards", "check"), "tournament")
 ANALYSE = dict.fromkeys(("hand", "match", "odds"), "analyse")
 COMMANDS: Commands = {  # in the order `pitchkeeper --help` lists them
-    **dict.fromkeys(("new", "hand", "edit", "status", "history", "undo", "check"), "table"),
+    **dict.fromkeys(("new", "hand", "edit"), "table"),
+    **dict.fromkeys(("status", "history"), "scores"),
+    "undo": "table",
+    "check": "check",
     "play": "guided",
     **dict.fromkeys(("matches", "use", "where", "sheet"), "shelf"),
     **dict.fromkeys(("export", "chart", "stats"), "lookback"),
