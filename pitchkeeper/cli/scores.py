@@ -11,7 +11,8 @@ from typing import Annotated
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, MatchOpt, book_of, emit_json, topic, warn
+from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, topic, warn
+from pitchkeeper.cli.library import book_of
 from pitchkeeper.show import board
 
 commands = topic()

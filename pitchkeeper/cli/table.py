@@ -15,8 +15,9 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, MatchOpt, ask, book_of, emit_json, interactive, topic, warn
+from pitchkeeper.cli import JsonOpt, MatchOpt, ask, emit_json, interactive, topic, warn
 from pitchkeeper.cli.adapter import fitted
+from pitchkeeper.cli.library import book_of
 from pitchkeeper.errors import PitchError, shown, utf8
 from pitchkeeper.game.answers import NOBODY as NOBODY_WORDS
 from pitchkeeper.game.answers import entry_hint
