@@ -1,4 +1,5 @@
-"""Commands that keep a match at the table: new, hand, edit, undo, status, history, check.
+"""Commands that write a match at the table: new, hand, edit, undo (status and history: cli.scores; check:
+cli.check).
 
 Each parses its options, calls the library (pitchkeeper.logbook: the one loader, the Logbook's
 locked write path, HandEntry) and shows the result (pitchkeeper.show: `board` and `render`, both
@@ -14,15 +15,16 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, MatchOpt, ask, book_of, emit_json, interactive, topic, warn
+from pitchkeeper.cli import JsonOpt, MatchOpt, ask, emit_json, interactive, topic, warn
 from pitchkeeper.cli.adapter import fitted
+from pitchkeeper.cli.library import book_of
 from pitchkeeper.errors import PitchError, shown, utf8
 from pitchkeeper.game.answers import NOBODY as NOBODY_WORDS
 from pitchkeeper.game.answers import entry_hint
 from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 from pitchkeeper.game.records import parse_table
 from pitchkeeper.game.vocabulary import target_words
-from pitchkeeper.logbook import loader, problems, shelf, store
+from pitchkeeper.logbook import loader, shelf, store
 from pitchkeeper.logbook.entry import HandEntry, names, team_specs
 from pitchkeeper.show import board
 from pitchkeeper.show.ansi import Console
@@ -398,54 +400,6 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
 
 
 # ---------------------------------------------------------------------------
-# status, history
-
-
-@commands.command("status")
-def status(
-    match: MatchOpt = None,
-    share: Annotated[bool, typer.Option("--share", help="A few plain lines to paste into a group chat "
-                                        "(as `export --format text`).")] = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """The scoreboard: scores, who deals next, points needed, who is in the hole, the last hand."""
-    if share:
-        from pitchkeeper.reports import export
-
-        k, state = book_of(match).load()
-        sys.stdout.write(export.to_text(export.build(k.ruleset, k.record, state)))
-        return
-    st = book_of(match).scoreboard().to_json()
-    warn(st["warnings"])
-    if as_json:
-        emit_json(st)
-        return
-    from pitchkeeper.show import board
-
-    board.draw(st, last=True)
-
-
-@commands.command("history")
-def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
-    """The match hand by hand: dealer, bid, points, score changes and running totals."""
-    k, state = book_of(match).load()
-    if as_json:
-        rows = []
-        for h, hand in zip(state.hands, k.record.hands, strict=True):
-            v = h.verdict.to_json()
-            rows.append({"number": h.number, "dealer": hand.dealer, "trump": v["trump"], "bid": v["bid"],
-                         "awards": v["awards"], "taken": v["taken"], "delta": v["delta"], "scores": h.scores,
-                         "note": hand.note or None})
-        emit_json({"match": str(k.path), "rules": k.ruleset.name, "target": state.target, "hands": rows,
-                   "scores": state.scores, "winner": state.winner,
-                   "won_on_hand": state.ending.hand if state.ending else None})
-        return
-
-    board.history(k, state)
-    warn(list(k.warnings) + list(state.warnings))
-
-
-# ---------------------------------------------------------------------------
 # undo
 
 
@@ -469,33 +423,3 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
         emit_json(after.to_json())
         return
     Console().print(f"dropped hand {count}; scores now " + ", ".join(f"{s} {n}" for s, n in after.scores.items()))
-
-
-# ---------------------------------------------------------------------------
-# check
-
-
-@commands.command("check")
-def check(
-    file: Annotated[str | None, typer.Argument(help="A match log (default: the current match).",
-                                               show_default=False)] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Check a hand-edited match log: every problem with its hand and line; exit 2 if there is any."""
-    report = problems.check_log(store.resolve_match_path(file))
-    path, warnings = report.path, report.warnings
-    found = [f.to_json() for f in report.problems]
-    if as_json:
-        emit_json({"match": str(path), "ok": not report.errors, "problems": found, "warnings": list(warnings)})
-    else:
-        for w in warnings:
-            sys.stderr.write(f"warning: {shown(w)}\n")
-        for f in report.problems:
-            sys.stderr.write(f"{f}\n")
-        if report.errors and len(report.problems) > 1:  # one problem is one line; several get a count
-            sys.stderr.write(f"{len(report.errors)} problem(s) in {shown(path)}\n")
-        else:
-            sys.stdout.write(f"{path}: ok - {report.hands} hand(s), {report.ruleset.name}"
-                             + (f", {len(found)} warning(s)" if found else "") + "\n")
-    if report.errors:
-        raise typer.Exit(2)
