@@ -9,9 +9,9 @@ was; so is a log whose hands are not written as `[[hands]]` blocks, which a text
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
-import zlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -19,13 +19,13 @@ from typing import Any, NamedTuple
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import match, rulesets
 from pitchkeeper.game.match import MatchState
-from pitchkeeper.game.partners import crosswise
 from pitchkeeper.game.records import parse_table
 from pitchkeeper.game.scoreboard import Scoreboard, scoreboard
 from pitchkeeper.logbook import loader, store
 from pitchkeeper.logbook.entry import now, ordered
 from pitchkeeper.logbook.loader import Loaded
 from pitchkeeper.logbook.paths import new_log_path
+from pitchkeeper.words.samples import crosswise
 
 # A typed hand (logbook.entry.HandEntry, or anything with its `to_table(log, base)` and `source`)
 Entry = Any
@@ -62,12 +62,8 @@ class Reading(NamedTuple):
 
 
 def version_of(data: bytes) -> str:
-    """`Logbook.version` of a log's bytes: their length and two zlib checksums (as a ruleset's digest).
-
-    A version tells one state of the file from the next, which is all a stale write needs: any edit of
-    a few bytes changes the CRC for certain, and anyone able to forge a collision can write the log
-    anyway. zlib is loaded with the rulesets already; hashlib would load OpenSSL on every command."""
-    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
+    """`Logbook.version` of a log's bytes."""
+    return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
 class Stale(PitchError):
