@@ -269,9 +269,9 @@ def test_a_log_broken_by_hand_is_one_line_on_every_page_and_mended_at_once(api: 
     good = log.read_text()
     log.write_text(good + "\n[[hands]]\ntrump = \n")
     r = api("GET", "/api/match")
-    assert r.status_code == 500 and "m.toml" in one_line_error(r, 500)
+    assert r.status_code == 503 and "m.toml" in one_line_error(r, 503)
     page = api("GET", "/")
-    assert page.status_code == 500 and "The match log cannot be read" in page.text and "Traceback" not in page.text
+    assert page.status_code == 503 and "The match log cannot be read" in page.text and "Traceback" not in page.text
     log.write_text(good)
     assert api("GET", "/api/match").status_code == 200
 

@@ -39,7 +39,7 @@ from pitchkeeper.errors import PitchError
 from pitchkeeper.logbook.book import NotNext, Stale
 from pitchkeeper.web import phone
 from pitchkeeper.web.body import checked
-from pitchkeeper.web.served import OneMatch
+from pitchkeeper.web.served import BrokenLog, OneMatch, file_names_only
 from pitchkeeper.web.shield import LOOPBACK_NAMES, Shield, is_api
 from pitchkeeper.web.site import (
     HERE,
@@ -197,12 +197,20 @@ async def not_found(request: Request, exc: Exception) -> Response:
 
 
 async def broken_log(request: Request, exc: Exception) -> Response:
-    """The log cannot be read (edited by hand into a broken state, say): say so in one line, every page."""
-    message = one_line(exc)
+    """A PitchError no route placed at its question. Only a log that cannot be read (BrokenLog: edited by
+    hand into a broken state, say) blames the log: 503 until it is mended, the file by its name only,
+    and pages that say how to mend it. Any other is bad input: 400 with its one line."""
+    if isinstance(exc, BrokenLog):
+        message = one_line(exc)
+        if is_api(request.url.path):
+            return api_error(message, 503, {"Retry-After": "5"})
+        return site_of(request).render("error.html", 503, message=(
+            f"The match log cannot be read: {message}. Mend it (pitchkeeper check shows every problem); this page "
+            "works again at once."))
+    message = file_names_only(one_line(exc))
     if is_api(request.url.path):
-        return api_error(message, 500)
-    return site_of(request).render("error.html", 500, message=f"The match log cannot be read: {message}. "
-                                   "Mend it (pitchkeeper check shows every problem); this page works again at once.")
+        return api_error(message, 400)
+    return site_of(request).render("error.html", 400, message=f"That was refused: {message}")
 
 
 async def server_error(request: Request, exc: Exception) -> Response:

@@ -35,11 +35,22 @@ class AuctionView:
     dealer: str
     calls: list[tuple[str, str]]  # (player, the call in words)
     turn: str | None
-    buttons: list[tuple[str, str]]  # (the value sent, the button's words)
+    buttons: list[tuple[str, str, str]]  # (the value sent "Bob:3", the button's words, the call "3")
     done: bool
     outcome: str  # "Cy wins the bid at 3" / "everyone passed: ... deals again" ("" while it goes on)
     redeal: bool = False
     high: str = ""  # the highest bid so far, in words
+
+
+def gone(s: Any, number: int | None) -> str | None:
+    """Why a form about hand `number` (a correction) cannot be answered any more: the hand was undone on
+    another device meanwhile, or the form names a hand the match never had; None while it is there."""
+    if number is None or 1 <= number <= s.count:
+        return None
+    if number > s.count:
+        return (f"Hand {number} is gone: it was undone on another device. Nothing was saved; here is the "
+                "match as it stands.")
+    return f"There is no hand {number} in this match: nothing was saved."
 
 
 def dealer_of(s: Any, a: entry_form.Answers, number: int | None) -> str | None:
@@ -47,6 +58,9 @@ def dealer_of(s: Any, a: entry_form.Answers, number: int | None) -> str | None:
     if a.dealer:
         return a.dealer
     if number is not None:
+        why = gone(s, number)
+        if why is not None:
+            raise PitchError(why)
         return str(s.hands[number - 1].get("dealer") or "") or None
     return m.dealer_due(s.loaded.record)
 
@@ -64,10 +78,15 @@ def auction_of(s: Any, a: entry_form.Answers, number: int | None) -> Auction | N
 def auction_view(s: Any, a: entry_form.Answers, number: int | None) -> AuctionView | None:
     """The auction section of the page; None where the dealer is unknown. Calls the rules refuse (the
     dealer changed since they were tapped, say) are dropped from the end until the rest stand."""
+    if gone(s, number) is not None:
+        return None
     try:
         auction = auction_of(s, a, number)
     except PitchError:
-        auction = auction_of(s, replace(a, auction=""), number)
+        try:
+            auction = auction_of(s, replace(a, auction=""), number)
+        except PitchError:  # a dealer who is not a player (said at the dealer's question): the usual one
+            auction = auction_of(s, replace(a, auction="", dealer=""), number)
     if auction is None:
         return None
     b = s.ruleset.settings["bidding"]
@@ -91,14 +110,20 @@ def auction_view(s: Any, a: entry_form.Answers, number: int | None) -> AuctionVi
             outcome, redeal = e.message, True
     high = auction.so_far()
     high_words = "" if high is None else f"{high.player} {b['smudge_name'] if high.smudge else high.value}"
-    buttons = [] if auction.done else [(str(c), call_words(auction, c)) for c in auction.legal()]
+    turn = auction.turn
+    buttons = [] if auction.done or turn is None else [(f"{turn}:{c}", call_words(auction, c), str(c))
+                                                       for c in auction.legal()]
     return AuctionView(auction.dealer, calls, None if auction.done else auction.turn, buttons, auction.done,
                        outcome, redeal, high_words)
 
 
 def tap(s: Any, a: entry_form.Answers, number: int | None, call: str) -> entry_form.Answers:
-    """The answers after one tap in the auction: a call by whoever speaks next ("<" takes the last one back,
-    "-" clears them); once the auction is whole, its bidder and bid are the answers'."""
+    """The answers after one tap in the auction: "Bob:3", a call by the player it names, who must be the one
+    whose turn it is in the auction the form carries ("<" takes the last call back, "-" clears them); once
+    the auction is whole, its bidder and bid are the answers'.
+
+    A tap names its player so that a tap sent before the page showed the last one's answer (a quick
+    double tap on a slow network) is refused, never given to whoever speaks next."""
     if call == "-":
         return replace(a, auction="")
     if call == "<":
@@ -106,8 +131,17 @@ def tap(s: Any, a: entry_form.Answers, number: int | None, call: str) -> entry_f
     auction = auction_of(s, a, number)
     if auction is None or auction.turn is None or auction.done:
         raise PitchError("the auction is over: take a call back (↶) to change it", "auction")
-    _, value = parse_call(f"{auction.turn}:{call}", s.table, "auction")
-    auction = auction.then(auction.turn, value)
+    who, sep, _ = call.rpartition(":")
+    if not sep or not who.strip():
+        raise PitchError(f"this tap does not say whose call it is: tap {auction.turn}'s call again", "auction")
+    player, value = parse_call(call, s.table, "auction")
+    if player != auction.turn:
+        if player in [p for p, _ in auction.calls]:
+            raise PitchError(f"{player} has spoken already: it is {auction.turn}'s turn (the tap was made before "
+                             f"the page showed {player}'s call; nothing was added)", "auction")
+        raise PitchError(f"it is not {player}'s turn yet: {auction.turn} speaks next (nothing was added)",
+                         "auction")
+    auction = auction.then(player, value)
     a = replace(a, auction=" ".join(f"{p}:{c}" for p, c in auction.calls))
     if auction.done:
         try:
