@@ -194,3 +194,128 @@ def test_the_form_for_another_game_is_told_so(_home: Path, tmp_path: Path) -> No
     r = tap(p, p.page, "Bob:pass", match="another-game")
     assert "A new game was started on another device" in r.text
     p.api.close()
+
+
+# ---------------------------------------------------------------------------
+# two phones, the same hand, its auction tapped: the slower one is asked, in the table's words
+
+
+def two_phones(log: Path) -> tuple[Phone, Phone]:
+    app = create_app(log, PIN)
+    fast, slow = Phone(log, app), Phone(log, app)
+    for p in (fast, slow):
+        p.login()
+    return fast, slow
+
+
+def tapped(phone: Phone, calls: list[str]) -> str:
+    """The auction tapped call by call on `phone`: the page it leaves."""
+    page = phone.page
+    for call in calls:
+        page = tap(phone, page, call).text
+    return page
+
+
+AUCTION = ["Bob:pass", "Cy:pass", "Dee:pass", "Ann:3"]  # hand 1: Ann deals, Bob speaks first
+REST = {k: v for k, v in TAPS.items() if k not in ("bidder", "amount")}
+
+
+def test_the_same_hand_tapped_on_two_phones_is_said_to_be_the_same(log: Path) -> None:
+    fast, slow = two_phones(log)
+    try:
+        opened = tapped(slow, AUCTION)  # the slower phone taps the auction for hand 1 too
+        page = tapped(fast, AUCTION)
+        fields = {**REST, "bidder": "Ann", "amount": "3", "auction": auction_field(page)}
+        fast.page = page
+        fast.check(fields, **hidden(page))
+        fast.save(fields)
+        assert [h["auction"] for h in hands_of(log)] == [AUCTION]
+        slow.page = opened
+        r = slow.check({**fields, "auction": auction_field(opened)}, **hidden(opened))
+        text = text_of(r.text)
+        assert "Hand 1 was saved on another device while you were entering it" in text
+        assert "They are the same hand: discard yours." in text
+        assert "speaks out of turn" not in text and not messages(r.text)  # nothing is wrong with the hand
+        # still offered as the next hand (a deliberate answer), its auction told apart from hand 2's deal
+        assert "Record mine as hand 2" in text
+        moved = messages(r.text, "note")
+        assert any(m.startswith("Your auction was tapped for hand 1, Ann's deal; hand 2 is Bob's deal, where Cy "
+                                "speaks first, so it is left out of yours: your bid stands (Ann 3).") for m in moved)
+        assert len(hands_of(log)) == 1
+    finally:
+        fast.api.close()
+        slow.api.close()
+
+
+def test_a_different_hand_tapped_on_the_slower_phone_can_be_recorded_as_the_next(log: Path) -> None:
+    fast, slow = two_phones(log)
+    try:
+        opened = tapped(slow, ["Bob:pass", "Cy:4", "Dee:pass", "Ann:pass"])
+        assert "Cy wins the bid at 4" in opened
+        page = tapped(fast, AUCTION)
+        fields = {**REST, "bidder": "Ann", "amount": "3", "auction": auction_field(page)}
+        fast.page = page
+        fast.check(fields, **hidden(page))
+        fast.save(fields)
+        slow.page = opened
+        mine = {**REST, "bidder": "Cy", "amount": "4", "auction": auction_field(opened)}
+        r = slow.check(mine, **hidden(opened))
+        text = text_of(r.text)
+        assert "They are the same hand" not in text and "speaks out of turn" not in text
+        assert "Yours, as hand 2" in text and "Cy bid 4 in ♥" in text and "Record mine as hand 2" in text
+        slow.page = r.text
+        r = slow.save({**mine, "auction": ""})  # as the page sends it: the auction left out, the bid kept
+        assert "Hand 2 saved." in r.text
+        second = hands_of(log)[1]
+        assert second["bid"] == {"player": "Cy", "amount": 4} and "auction" not in second and second["dealer"] == "Bob"
+    finally:
+        fast.api.close()
+        slow.api.close()
+
+
+def test_an_auction_that_fits_the_next_deal_is_kept(log: Path) -> None:
+    """An auction tapped with its dealer answered (under More) is that deal's: it fits the next hand too."""
+    fast, slow = two_phones(log)
+    try:
+        opened = slow.page
+        mine = {**REST, "bidder": "Cy", "amount": "4", "dealer": "Bob", "auction": "Cy:4 Dee:pass Ann:pass Bob:pass"}
+        page = tapped(fast, AUCTION)
+        fields = {**REST, "bidder": "Ann", "amount": "3", "auction": auction_field(page)}
+        fast.page = page
+        fast.check(fields, **hidden(page))
+        fast.save(fields)
+        slow.page = opened
+        r = slow.check(mine, **hidden(opened))
+        assert "Record mine as hand 2" in r.text and 'id="auction-moved"' not in r.text
+        slow.page = r.text
+        slow.save(mine)
+        assert hands_of(log)[1]["auction"] == ["Cy:4", "Dee:pass", "Ann:pass", "Bob:pass"]
+    finally:
+        fast.api.close()
+        slow.api.close()
+
+
+def test_a_sale_tapped_for_a_hand_saved_elsewhere_must_be_tapped_again(tmp_path: Path) -> None:
+    log = new_log(tmp_path / "sale.toml", {"rules": "auction-pitch", "players": PLAYERS})
+    fast, slow = two_phones(log)
+    try:
+        rest = {"trump": "S", "mode": "points", "p.high": "Dee", "p.low": "Dee", "p.jack": "Cy", "p.game": "Dee"}
+        calls = ["Bob:pass", "Cy:2", "Dee:3", "Ann:pass", "Bob:sell"]
+        opened = tapped(slow, calls)
+        assert "Dee wins the bid at 3, bought from Bob" in text_of(opened)
+        page = tapped(fast, ["Bob:pass", "Cy:2", "Dee:3", "Ann:pass", "Bob:3"])
+        fields = {**rest, "bidder": "Bob", "amount": "3", "auction": auction_field(page)}
+        fast.page = page
+        fast.check(fields, **hidden(page))
+        fast.save(fields)
+        slow.page = opened
+        r = slow.check({**rest, "bidder": "Dee", "amount": "3", "auction": auction_field(opened)}, **hidden(opened))
+        text = text_of(r.text)
+        assert "That auction sold the pitch, which the bid alone cannot say: tap hand 2's auction again" in text
+        assert "Record mine" not in text and "speaks out of turn" not in text and "Discard mine" in text
+        # the auction section is hand 2's now: Cy speaks first after Bob's deal
+        assert re.search(r'id="auction-turn"><b>Cy</b> speaks first', r.text)
+        assert len(hands_of(log)) == 1
+    finally:
+        fast.api.close()
+        slow.api.close()

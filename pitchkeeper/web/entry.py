@@ -200,12 +200,65 @@ def preview(s: Any, change: Any, number: int | None, checked: str, conflict: dic
     return out
 
 
-def conflict(s: Any, saved_as: int, mine: dict[str, Any] | None) -> dict[str, Any]:
-    """Hand N, saved meanwhile by another device, beside what this phone entered (as the next hand)."""
+def conflict(s: Any, saved_as: int, same: bool, moved: str | None = None) -> dict[str, Any]:
+    """Hand N, saved meanwhile by another device, beside what this phone entered (as the next hand):
+    `same`, whether this phone's answers make the very hand that was saved; `moved`, what became of a
+    tapped auction that does not fit the next hand's deal."""
     saved = s.state["hands"][saved_as - 1]
     words = hand_words(s, saved, view.sale_of(s, saved_as))
-    same = mine is not None and (mine["bid_line"], mine["points"]) == (words["bid_line"], words["points"])
-    return {"number": saved_as, **words, "same": same}
+    return {"number": saved_as, **words, "same": same, "moved": moved}
+
+
+def judged_as(served: Any, s: Any, a: entry_form.Answers, f: entry_form.Form, n: int) -> dict[str, Any] | None:
+    """The answers' verdict in words as hand `n` of the log (dealt by whoever dealt the hand there, unless
+    answered), not written; None when they cannot be that hand."""
+    dealer = a.dealer or str(s.hands[n - 1].get("dealer") or "")
+    try:
+        change = served.preview_replace(n, entry_form.to_hand(replace(a, dealer=dealer), f))
+    except PitchError:
+        return None
+    return hand_words(s, change.state.to_json()["hands"][n - 1], change.state.hands[n - 1].verdict.auction)
+
+
+def same_hand(served: Any, s: Any, a: entry_form.Answers, f: entry_form.Form, saved_as: int) -> bool:
+    """Whether the answers make the very hand another device saved as `saved_as` (then: discard yours)."""
+    mine = judged_as(served, s, a, f, saved_as)
+    saved = s.state["hands"][saved_as - 1]
+    return mine is not None and mine == hand_words(s, saved, view.sale_of(s, saved_as))
+
+
+def as_next_hand(s: Any, a: entry_form.Answers, saved_as: int) -> tuple[entry_form.Answers, str | None, bool]:
+    """The answers entered for hand N (saved meanwhile by another device) made into the next hand:
+    (answers, what became of their auction, whether they can be recorded so).
+
+    A tapped auction belongs to its deal: it is judged again against the next hand's dealer. When it no
+    longer fits (the calls went round from another player's left), it is left out - the bid stands - and
+    the table is told why in its words; where it decided a sale of the pitch, which a bid alone cannot
+    say, the auction must be tapped again for the new hand."""
+    if not a.auction:
+        return a, None, True
+    try:
+        auction_of(s, a, None)
+        return a, None, True
+    except PitchError:
+        pass
+    was = str(s.hands[saved_as - 1].get("dealer") or "") if 1 <= saved_as <= s.count else ""
+    dealer = dealer_of(s, replace(a, auction=""), None)
+    first = auction_of(s, replace(a, auction=""), None)
+    then = f"{dealer}'s deal, where {first.turn} speaks first" if first is not None and first.turn else \
+        f"{dealer}'s deal"
+    said = f"Your auction was tapped for hand {saved_as}" + (f", {was}'s deal" if was else "")
+    cleared = replace(a, auction="")
+    try:
+        old = Auction.of(s.ruleset, s.table, s.table.player(was, "dealer"),
+                         [parse_call(c, s.table, "auction") for c in a.auction.split()]).outcome() if was else None
+    except PitchError:
+        old = None
+    if old is not None and (old.seller or old.refused):
+        return cleared, (f"{said}; hand {s.count + 1} is {then}. That auction sold the pitch, which the bid alone "
+                         f"cannot say: tap hand {s.count + 1}'s auction again to record yours."), False
+    return cleared, (f"{said}; hand {s.count + 1} is {then}, so it is left out of yours: your bid stands "
+                     f"({a.bidder} {a.amount}). Tap the auction again if you want it kept."), True
 
 
 # ---------------------------------------------------------------------------

@@ -219,21 +219,32 @@ async def check_page(request: Request, s: Snapshot, answers: entry_form.Answers,
 
 async def conflict_page(request: Request, s: Snapshot, answers: entry_form.Answers, hand: Any,
                         saved_as: int) -> Response:
-    """Hand N was saved by another device while this one entered it: both shown, and the question."""
+    """Hand N was saved by another device while this one entered it: both shown, and the question -
+    discard mine (said outright when they are the same hand), or record mine as the next hand (its tapped
+    auction judged again against the next hand's dealer)."""
     site = site_of(request)
     notice = f"Hand {saved_as} was saved on another device while you were entering it."
-    try:
-        change = await run_in_threadpool(site.served.preview_append, hand, s.version)
-    except Stale:
-        return await conflict_page(request, await site.snapshot(), answers, hand, saved_as)
-    except PitchError as e:  # yours cannot be the next hand (the game was won, say): only discard is left
-        return await entry_page(request, s=s, answers=answers, notice=notice, error=e,
-                                preview={"conflict": entry.conflict(s, saved_as, None), "version": s.version,
-                                         "number": s.count + 1, "only_discard": True})
-    checked = entry.digest(site.guard.secret, answers, None, s.version, change.number)
+    f = entry_form.build(s.ruleset, s.table)
+    same = await run_in_threadpool(entry.same_hand, site.served, s, answers, f, saved_as)
+    mine, moved, recordable = entry.as_next_hand(s, answers, saved_as)
+    refused: PitchError | None = None
+    change = None
+    if recordable:
+        try:
+            change = await run_in_threadpool(site.served.preview_append, entry_form.to_hand(mine, f), s.version)
+        except Stale:
+            return await conflict_page(request, await site.snapshot(), answers, hand, saved_as)
+        except PitchError as e:  # yours cannot be the next hand (the game was won, say): only discard is left
+            refused = e
+    card = entry.conflict(s, saved_as, same, moved)
+    if change is None:
+        return await entry_page(request, s=s, answers=mine, notice=notice, error=refused,
+                                preview={"conflict": card, "version": s.version, "number": s.count + 1,
+                                         "only_discard": True})
+    checked = entry.digest(site.guard.secret, mine, None, s.version, change.number)
     p = entry.preview(s, change, None, checked)
-    p["conflict"] = entry.conflict(s, saved_as, p)
-    return await entry_page(request, s=s, answers=answers, notice=notice, preview=p)
+    p["conflict"] = card
+    return await entry_page(request, s=s, answers=mine, notice=notice, preview=p)
 
 
 async def enter_save(request: Request) -> Response:
