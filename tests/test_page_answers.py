@@ -319,3 +319,61 @@ def test_a_sale_tapped_for_a_hand_saved_elsewhere_must_be_tapped_again(tmp_path:
     finally:
         fast.api.close()
         slow.api.close()
+
+
+# ---------------------------------------------------------------------------
+# correcting on a phone a hand entered at the command line
+
+
+def test_a_hand_whose_dealt_point_went_to_a_side_opens_as_recorded(phone: Phone, log: Path) -> None:
+    from typer.testing import CliRunner
+
+    from pitchkeeper.cli import app
+
+    r = CliRunner().invoke(app, ["hand", "Ann", "3", "S", "--high", "Us", "--low", "Them", "--jack", "Us", "--game",
+                                 "Us", "--rest", "none", "--match", str(log)])
+    assert r.exit_code == 0, r.output
+    page = phone.api("GET", "/enter/hand/1").text
+    # low goes to the player dealt it, the page asks a player; the CLI took a side: shown as recorded, and said
+    assert re.search(r'name="p.low" value="Them" checked', page)
+    note = re.search(r'<p class="hint recorded" id="note-low">([^<]+)</p>', page)
+    assert note and html.unescape(note.group(1)) == ("This hand was recorded with low for Them, a side, not the "
+                                                     "player dealt it: keep Them, or tap who was dealt it.")
+    fields = dict(re.findall(r'name="(p\.[\w-]+)" value="([^"]+)" checked', page))
+    assert fields == {"p.high": "Us", "p.low": "Them", "p.jack": "Us", "p.off-jack": "-", "p.high-joker": "-",
+                      "p.low-joker": "-", "p.game": "Us"}
+    phone.page = page
+    answers = {"bidder": "Ann", "amount": "3", "trump": "S", **fields, "p.game": "Them"}
+    r = phone.check(answers, number="1")
+    assert not messages(r.text) and "What changes" in r.text and "game: Us → Them" in text_of(r.text)
+    phone.page = r.text
+    r = phone.save(answers)
+    assert "Hand 1 saved." in r.text
+    assert hands_of(log)[0]["points"] == {"high": "Us", "low": "Them", "jack": "Us", "game": "Them"}
+
+
+def test_no_answer_yet_names_only_the_buttons_the_question_has(phone: Phone) -> None:
+    def said(missing: list[str]) -> str:
+        r = phone.check({k: v for k, v in TAPS.items() if k not in missing})
+        return messages(r.text)[0]
+
+    buttons = {"high": None, "low": None, "game": "'tie'", "off-jack": "'not out'"}
+    # high and low are always out in seven-point (no 'not out' button); low goes to the player dealt it
+    assert said(["p.low"]) == "Who was dealt low? No answer yet. Tap the player dealt it"
+    assert said(["p.high"]) == "Who took high? No answer yet. Tap who won it"
+    assert said(["p.game"]) == "Who won game? No answer yet. Tap 'tie' where nobody won it"
+    assert said(["p.off-jack"]) == "Who took off-jack? No answer yet. Tap 'not out' where nobody won it"
+    assert said(["p.high", "p.game"]).endswith("Tap 'tie' where nobody won it")
+    page = phone.page
+    for point, button in buttons.items():
+        offered = re.findall(rf'data-q="p\.{point}" data-v="([^"]+)"', page)
+        assert ("-" in offered) == (button == "'not out'") and ("tie" in offered) == (button == "'tie'")
+
+
+def test_a_card_whose_point_goes_to_the_player_dealt_it_asks_for_that_player_in_the_pages_words(phone: Phone) -> None:
+    us = "AH 2H KS QS JS 10S 9S 8S 7S 6S 5S 4S"
+    them = "3H JH 4C 5C 6C 7C 8C 9C 10C JC QC KC"
+    r = phone.check({"bidder": "Bob", "amount": "2", "trump": "H", "mode": "cards", "c.Us": us, "c.Them": them})
+    error = messages(r.text)[0]
+    assert error == "Who was dealt which card: 2H goes to the player dealt it: type 2H beside the player dealt it"
+    assert re.search(r'class="by-cards has-error" aria-invalid="true" id="q-cards"', r.text)

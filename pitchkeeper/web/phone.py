@@ -72,6 +72,7 @@ async def entry_page(request: Request, *, answers: entry_form.Answers | None = N
         if number is not None:
             answers, notice2 = entry_form.answers_of(s.hands[number - 1], f)
             notice = notice or notice2
+    f = entry_form.fitted(f, answers)  # a hand recorded at the command line: its answers as recorded
     if preview is not None:
         basis = (preview["version"], preview["number"])
     version, hand_no = basis or (s.version, s.count + 1)
