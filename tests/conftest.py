@@ -37,8 +37,8 @@ LAYERS = {
              "test_cli_surface", "test_log_files", "test_match_property", "test_play_auction_terminal",
              "test_properties", "test_properties_22", "test_serve_api", "test_serve_attacks", "test_serve_cli",
              "test_serve_call_partner", "test_serve_keys", "test_serve_pages", "test_serve_table", "test_night_api",
-             "test_night_cli", "test_night_pages", "test_page_answers", "test_solver", "test_solver_compiled",
-             "test_terminal_house_rules", "test_whole_games"),
+             "test_night_cli", "test_night_pages", "test_page_answers", "test_api_words", "test_solver",
+             "test_solver_compiled", "test_terminal_house_rules", "test_whole_games"),
     "browser": ("test_browser", "test_browser_call_partner", "test_evening_browser", "test_night_browser",
                 "test_serve_browser", "test_serve_layout"),
 }

@@ -94,11 +94,12 @@ BAD = [
     ({**HAND, "points": {**HAND["points"], "jack": "none"}}, "hands[2].points.jack: 'none' is not a team or player"),
     ({**HAND, "points": {**HAND["points"], "jack": None}}, "hands[2].points.jack: null is not a team or player"),
     # JSON's own values are checked before the library sees them: one line, never "cannot write NoneType"
-    ({**HAND, "bid": None}, "m.toml: hands[2].bid: expected a table { player = ..., amount = ... }, got null"),
-    ({**HAND, "bid": {"player": "Ann", "amount": None}}, "hands[2].bid: expected a table { player = ..., amount"),
+    ({**HAND, "bid": None}, 'm.toml: hands[2].bid: expected an object {"player": "Ann", "amount": 3}, got null'),
+    ({**HAND, "bid": {"player": "Ann", "amount": None}}, 'hands[2].bid.amount: expected a whole number (or "smudge"), '
+     "got null"),
     ({**HAND, "trump": 5}, "hands[2].trump: expected a suit"),
-    ({**HAND, "points": ["high"]}, "hands[2].points: expected a table"),
-    ({**HAND, "captured": {"Us": None}}, "hands[2].captured.Us: expected a list of cards, got null"),
+    ({**HAND, "points": ["high"]}, 'hands[2].points: expected an object {"high": "Us", ...}'),
+    ({**HAND, "captured": {"Us": None}}, "hands[2].captured.Us: expected an array of cards, got null"),
 ]
 
 

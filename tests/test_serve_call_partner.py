@@ -132,7 +132,7 @@ def test_the_api_takes_the_record_keys_and_refuses_bad_ones_in_one_line(log: Pat
                            (dict(hand, called=5), "hands[1].called: expected a card, such as AH, got int"),
                            (dict(hand, partner="Ann"), "hands[1].partner: Ann is the bidder"),
                            (dict(hand, kitty=["AS"]), "hands[1].kitty: call-partner-5 deals no kitty"),
-                           (dict(hand, drawn={"Bob": None}), "hands[1].drawn.Bob: expected a list of cards, got null")):
+                           (dict(hand, drawn={"Bob": None}), "hands[1].drawn.Bob: expected an array of cards, got null")):
             r = api.post_hand(bad)
             assert r.status_code == 400 and list(r.json()) == ["error"], r.text
             assert words in r.json()["error"] and "\n" not in r.json()["error"]

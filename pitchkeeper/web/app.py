@@ -80,10 +80,9 @@ def api_write_error(site: Site, e: PitchError) -> JSONResponse:
     """400 with the one line, the log named by its file name (the server's own paths are not the client's);
     412 (with the version now) for a write against a stale view, 409 for a hand that is not the next."""
     path = site.served.path
-    given = e.where or ""
-    where = given.replace(str(path), path.name) if str(path) in given else \
-        (f"{path.name}: {given}" if given.startswith("hands[") else given) or None
-    message = e.message.replace(str(path), path.name)
+    given = file_names_only(e.where or "")
+    where = (f"{path.name}: {given}" if given.startswith("hands[") else given) or None
+    message = file_names_only(e.message)
     if where and where.startswith(path.name) and "nothing was written" not in message:
         message += " (nothing was written)"
     line = one_line(PitchError(message, where))
@@ -143,7 +142,7 @@ async def api_new_match(request: Request) -> Response:
         return api_write_error(site, OneMatch("this server serves one match (serve --match FILE): it starts no "
                                               "other; start the next game with `pitchkeeper new` and serve it"))
     try:
-        body = await json_body(request)
+        body = await json_body(request, "a new match's keys ({\"rematch\": true}, or rules, players, teams, title)")
         state = await site.write(site.served.new_match, body, if_match(request))
     except PitchError as e:
         return api_write_error(site, e)
