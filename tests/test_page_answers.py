@@ -377,3 +377,43 @@ def test_a_card_whose_point_goes_to_the_player_dealt_it_asks_for_that_player_in_
     error = messages(r.text)[0]
     assert error == "Who was dealt which card: 2H goes to the player dealt it: type 2H beside the player dealt it"
     assert re.search(r'class="by-cards has-error" aria-invalid="true" id="q-cards"', r.text)
+
+
+def test_names_with_spaces_tap_the_auction_and_take_back(tmp_path: Path) -> None:
+    log = new_log(tmp_path / "spaces.toml", {"rules": "seven-point", "players": ["Ann", "Bob", "Mary Ann", "Dee Dee"],
+                                             "teams": {"Us": ["Ann", "Mary Ann"], "Them": ["Bob", "Dee Dee"]}})
+    p = Phone(log)
+    p.login()
+    try:
+        page = p.page
+        for call in ("Bob:pass", "Mary Ann:3", "Dee Dee:4"):
+            page = tap(p, page, call).text
+        assert not messages(page) and auction_field(page) == "Bob:pass Mary Ann:3 Dee Dee:4"
+        page = tap(p, page, "<").text  # take back Dee Dee's call
+        assert auction_field(page) == "Bob:pass Mary Ann:3"
+        assert re.search(r'id="auction-turn"><b>Dee Dee</b>', page)
+        page = tap(p, page, "Dee Dee:pass").text
+        page = tap(p, page, "Ann:pass").text
+        assert "Mary Ann wins the bid at 3" in page
+    finally:
+        p.api.close()
+
+
+def test_a_new_game_from_the_phone_refuses_a_name_no_auction_could_hold(_home: Path) -> None:
+    from pitchkeeper.logbook import shelf
+
+    first = shelf.start("seven-point", PLAYERS, target=3)
+    p = Phone(first.path, create_app(first.path, PIN, follow=True))
+    p.login()
+    first.append({"trump": "S", "bid": {"player": "Ann", "amount": 3},
+                  "points": {"high": "Us", "low": "Ann", "jack": "Us", "game": "Us"}})
+    try:
+        page = p.page = p.api("GET", "/enter").text
+        fields = {"csrf": token(page), "how": "new", "rules": "cutthroat-pitch", "players": "Ann:2, Bob, Cy",
+                  "teams_how": "solo", **hidden(page)}
+        r = p.post("/enter/next", fields)
+        assert messages(r.text)[0] == ("Players: 'Ann:2' holds ':': a name may not hold ':' or ',' (the auction is "
+                                       "written Name:call, and names are listed between commas)")
+        assert len(shelf.kept()) == 1
+    finally:
+        p.api.close()

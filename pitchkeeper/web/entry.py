@@ -19,7 +19,7 @@ from pitchkeeper.errors import PitchError
 from pitchkeeper.game import match as m
 from pitchkeeper.game.bidding import Auction
 from pitchkeeper.game.records import parse_call
-from pitchkeeper.logbook.entry import names, team_specs
+from pitchkeeper.logbook.entry import auction_calls, names, team_specs
 from pitchkeeper.web import form as entry_form
 from pitchkeeper.web import view
 from pitchkeeper.words.verdict import call_words, changes, partnership, points_line
@@ -71,8 +71,14 @@ def auction_of(s: Any, a: entry_form.Answers, number: int | None) -> Auction | N
     if dealer is None:
         return None
     table = s.table
-    calls = [parse_call(c, table, f"auction[{i}]") for i, c in enumerate(a.auction.split(), 1)] if a.auction else []
-    return Auction.of(s.ruleset, table, table.player(dealer, "dealer"), calls)
+    return Auction.of(s.ruleset, table, table.player(dealer, "dealer"), calls_of(s, a.auction))
+
+
+def calls_of(s: Any, text: str) -> list[tuple[str, int | str]]:
+    """The calls the form carries, "Bob:pass Dee Dee:2" (a name may hold spaces), as (player, call)."""
+    if not text.strip():
+        return []
+    return [parse_call(c, s.table, f"auction[{i}]") for i, c in enumerate(auction_calls(text, s.table, "auction"), 1)]
 
 
 def auction_view(s: Any, a: entry_form.Answers, number: int | None) -> AuctionView | None:
@@ -127,7 +133,7 @@ def tap(s: Any, a: entry_form.Answers, number: int | None, call: str) -> entry_f
     if call == "-":
         return replace(a, auction="")
     if call == "<":
-        return replace(a, auction=" ".join(a.auction.split()[:-1]))
+        return replace(a, auction=" ".join(f"{p}:{c}" for p, c in calls_of(s, a.auction)[:-1]))
     auction = auction_of(s, a, number)
     if auction is None or auction.turn is None or auction.done:
         raise PitchError("the auction is over: take a call back (↶) to change it", "auction")
@@ -251,7 +257,7 @@ def as_next_hand(s: Any, a: entry_form.Answers, saved_as: int) -> tuple[entry_fo
     cleared = replace(a, auction="")
     try:
         old = Auction.of(s.ruleset, s.table, s.table.player(was, "dealer"),
-                         [parse_call(c, s.table, "auction") for c in a.auction.split()]).outcome() if was else None
+                         calls_of(s, a.auction)).outcome() if was else None
     except PitchError:
         old = None
     if old is not None and (old.seller or old.refused):
