@@ -147,6 +147,14 @@ def ask(question: str, default: bool = False) -> bool:
             sys.stdout.write(f"  ? {e.message}\n")
 
 
+def kept(line: str, as_json: bool = False) -> NoReturn:
+    """A question answered no: said in one line ("Kept hand 3: nothing changed."; on standard error under
+    --json, whose output is JSON only), and exit status 0 - nothing went wrong and nothing was written
+    (1 is a bug, 2 bad input)."""
+    (sys.stderr if as_json else sys.stdout).write(f"{line}\n")
+    raise typer.Exit(0)
+
+
 def may_write_over(out: Any, force: bool | None) -> None:
     """A command's output never lands on a match log or tournament (kept data would be lost);
     over any other existing file only with --force (`force` True) or after asking on a terminal.
@@ -165,7 +173,7 @@ def may_write_over(out: Any, force: bool | None) -> None:
     if not interactive():
         raise PitchError("already exists: add --force to write over it", str(out))
     if not ask(f"{shown(out)} exists: write over it?"):
-        raise typer.Exit(1)
+        kept(f"Kept {shown(out)}: nothing written.")
 
 
 def warn(lines: Any) -> None:
