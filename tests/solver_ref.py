@@ -5,19 +5,35 @@ the engine's own functions (game.play.allowed, winner_index, next_in) and scores
 writing it out as a hand record, trick by trick, and judging it with the verdict engine
 (pitchkeeper.judge_hand's engine: game.scoring.verdict). No pruning, no table: the value of a position
 is the max (bidding side to play) or min (anyone else) over every legal card.
+
+A house file's deal goes through its kitty, draw and called partner as a table's would
+(game.sampling.random_played), and the record of every line carries them (the kitty, the discards, the
+called card and its holder). Two look-alike jokers rank by the order they fell, as the rule says: written
+here from trump.identical_jokers, apart from the engine's naming of them.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from pitchkeeper.game import play, rulesets, scoring, solver
+from pitchkeeper.game import play, rulesets, sampling, scoring, solver
 from pitchkeeper.game.records import parse_hand_record
 from pitchkeeper.game.rulesets import Ruleset
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida")
+HOUSE = Path(__file__).resolve().parent.parent / "examples" / "house-rules"
+HOUSE_NAMES = sorted(f.stem for f in HOUSE.glob("*.toml"))
+BEFORE_PLAY = ("kitty", "discard", "drawn", "called", "partner")  # the record's keys of what came before play
+JOKERS = {"HJ": "LJ", "LJ": "HJ"}
+
+
+def load(name: str) -> Ruleset:
+    """A built-in ruleset, or a house file of examples/house-rules by its name."""
+    return rulesets.load(HOUSE / f"{name}.toml" if name in HOUSE_NAMES else name)
 
 
 class Game(NamedTuple):
@@ -30,17 +46,45 @@ class Game(NamedTuple):
     bidder: str
     dealer: str
     held: dict[str, tuple[str, ...]]
+    keys: Mapping[str, Any] = MappingProxyType({})  # the record's kitty, discard, drawn, called, partner (a house file's)
+    bid: dict[str, Any] | None = None  # the record's bid (None: the most the ruleset bids)
 
     @property
     def side_of(self) -> dict[str, str]:
+        """Each player's side in this hand: the table's, or with a called partner the bidder and partner
+        against the others (together or each alone, partner.defenders)."""
         out = {p: p for p in self.players}
         for t, ms in (self.teams or {}).items():
             out.update(dict.fromkeys(ms, t))
+        if "called" in self.keys:
+            partner = self.keys["partner"]
+            order = [self.players[(self.players.index(self.bidder) + k) % len(self.players)] for k in range(len(self.players))]
+            team = [p for p in order if p in (self.bidder, partner)]
+            others = [p for p in order if p not in team]
+            out = dict.fromkeys(team, "+".join(team))
+            if self.ruleset.settings["partner"]["defenders"] == "together":
+                out.update(dict.fromkeys(others, "+".join(others)))
+            else:
+                out.update({p: p for p in others})
         return out
 
     @property
+    def called(self) -> str | None:
+        """The called card where its holder must play it to the first trick (partner.first_trick)."""
+        if self.ruleset.settings["partner"]["first_trick"] and self.keys.get("partner", "none") != "none":
+            return str(self.keys["called"])
+        return None
+
+    @property
     def deal(self) -> solver.Deal:
-        return solver.deal_of(self.ruleset, self.trump, self.players, self.teams, self.bidder)
+        side_of = self.side_of
+        laid: tuple[str, ...] = ()
+        counts = self.ruleset.settings["kitty"]["discard_counts"]
+        if counts != "nothing":  # the bidder's laid-away cards count for the bidding side
+            d = self.keys.get("discard", ())
+            laid = tuple(d if isinstance(d, list) else d.get(self.bidder, ()))
+        return solver.Deal(self.ruleset, self.trump, self.players, side_of, side_of[self.bidder], laid, counts,
+                           self.called, self.dealer)
 
     @property
     def first_leader(self) -> str:
@@ -50,7 +94,7 @@ class Game(NamedTuple):
 
 
 def random_game(ruleset: Ruleset | str, rng: random.Random, max_players: int = 9) -> Game:
-    r = rulesets.load(ruleset) if isinstance(ruleset, str) else ruleset
+    r = load(ruleset) if isinstance(ruleset, str) else ruleset
     ps = r.settings["players"]
     counts = [n for n in ps["counts"] if n <= max_players] or [min(ps["counts"])]
     n = rng.choice(counts)
@@ -61,6 +105,12 @@ def random_game(ruleset: Ruleset | str, rng: random.Random, max_players: int = 9
     if size > 1:
         k = n // size
         teams = {f"T{t + 1}": [players[i] for i in range(n) if i % k == t] for t in range(k)}
+    if r.features:  # a house file: the deal goes through its kitty, draw and called partner
+        while (rec := sampling.random_played(r, rng, list(players), teams)) is None:
+            pass
+        held = {p: tuple(rec["held"][p]) for p in players}
+        keys = {k: rec[k] for k in BEFORE_PLAY if k in rec}
+        return Game(r, rec["trump"], players, teams, rec["bid"]["player"], rec["dealer"], held, keys, rec["bid"])
     hand_size = r.settings["deck"]["hand_size"]
     deck = sorted(r.deck)
     rng.shuffle(deck)
@@ -92,7 +142,29 @@ def begin(g: Game) -> State:
 
 def _allowed(g: Game, st: State, p: str, led: str | None) -> tuple[str, ...]:
     view = g.ruleset.views[g.trump]
-    return play.allowed(g.ruleset, view, st.hands[p], led, first=led is None and not st.done).cards
+    called = g.called if not st.done and p != g.bidder else None  # the called card binds its holder in trick 1
+    return play.allowed(g.ruleset, view, st.hands[p], led, first=led is None and not st.done, called=called).cards
+
+
+def _jokers_swapped(g: Game, done: Sequence[tuple[str, Sequence[tuple[str, str]]]],
+                    trick: Sequence[tuple[str, str]] = ()) -> bool:
+    """Do the jokers as dealt need their names exchanged for the rule, by the line so far: the first joker to
+    fall was dealt as LJ (first-higher), or a trick held both, LJ played later (later-higher)."""
+    rule = g.ruleset.settings["trump"]["identical_jokers"]
+    tricks = [[c for _, c in plays] for _, plays in done] + [[c for _, c in trick]]
+    if rule == "first-higher":
+        return next((c for cs in tricks for c in cs if c in JOKERS), None) == "LJ"
+    if rule == "later-higher":
+        return any("HJ" in cs and "LJ" in cs and cs.index("LJ") > cs.index("HJ") for cs in tricks)
+    return False
+
+
+def winner(g: Game, done: Sequence[tuple[str, Sequence[tuple[str, str]]]], trick: Sequence[tuple[str, str]]) -> str:
+    """Who wins a complete trick, the jokers ranked as the rule says."""
+    cards = [c for _, c in trick]
+    if _jokers_swapped(g, done, trick):
+        cards = [JOKERS.get(c, c) for c in cards]
+    return trick[play.winner_index(g.ruleset.views[g.trump], cards)][0]
 
 
 def due(g: Game, st: State) -> tuple[str | None, tuple[str, ...]]:
@@ -130,7 +202,7 @@ def after(g: Game, st: State, p: str, card: str) -> State:
         passed += 1
     if passed < n:
         return nxt._replace(passed=passed)
-    w = trick[play.winner_index(view, [c for _, c in trick])][0]
+    w = winner(g, st.done, trick)
     return State(hands, (), w, (*st.done, (leader, trick)), 0)
 
 
@@ -138,7 +210,7 @@ def record(g: Game, done: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> di
     """The finished hand as a hand record, trick by trick (every card named with its player)."""
     b = g.ruleset.settings["bidding"]
     rec: dict[str, Any] = {"players": list(g.players), "dealer": g.dealer, "trump": g.trump,
-                           "bid": {"player": g.bidder, "amount": b["max"]},
+                           "bid": g.bid or {"player": g.bidder, "amount": b["max"]}, **g.keys,
                            "tricks": [{"leader": lead, "cards": [f"{p}:{c}" for p, c in plays]} for lead, plays in done],
                            "held": {p: list(cs) for p, cs in g.held.items()}}
     if g.teams:
@@ -151,7 +223,7 @@ def taken(g: Game, done: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> int
     rec = record(g, done)
     v = scoring.verdict(g.ruleset, *parse_hand_record(rec))
     assert not v.illegal, v.illegal
-    return v.taken[g.side_of[g.bidder]]
+    return v.bid.took
 
 
 def brute(g: Game, st: State, memo: dict[Any, int] | None = None) -> int:
@@ -159,7 +231,7 @@ def brute(g: Game, st: State, memo: dict[Any, int] | None = None) -> int:
     memo = {} if memo is None else memo
     p, cards = due(g, st)
     if p is None:
-        key = tuple(sorted((lead, tuple(sorted(plays))) for lead, plays in st.done))
+        key = (tuple(sorted((lead, tuple(sorted(plays))) for lead, plays in st.done)), _jokers_swapped(g, st.done))
         if key not in memo:
             memo[key] = taken(g, st.done)
         return memo[key]
@@ -191,15 +263,23 @@ def tricks_left(g: Game, st: State) -> int:
 
 
 def position(g: Game, st: State) -> solver.Position:
-    """The solver's Position of a State: hands, trick, leader, each side's captured cards, who was dealt what."""
-    view = g.ruleset.views[g.trump]
+    """The solver's Position of a State: hands, trick, leader, each side's captured cards, who was dealt what;
+    two look-alike jokers named as the rule names them by the line so far."""
     side_of = g.side_of
     captured: dict[str, list[str]] = {}
-    for _, plays in st.done:
-        w = plays[play.winner_index(view, [c for _, c in plays])][0]
+    for k, (_, plays) in enumerate(st.done):
+        w = winner(g, st.done[:k], plays)
         captured.setdefault(side_of[w], []).extend(c for _, c in plays)
     dealt = {c: p for _, plays in st.done for p, c in plays}
-    return solver.Position(st.hands, st.trick, st.leader, captured, dealt, not st.done and not st.trick)
+    hands, trick = st.hands, st.trick
+    if _jokers_swapped(g, st.done, st.trick):
+
+        def cs(cards: Sequence[str]) -> list[str]:
+            return [JOKERS.get(c, c) for c in cards]
+
+        hands, trick = {p: cs(h) for p, h in hands.items()}, tuple((p, JOKERS.get(c, c)) for p, c in trick)
+        captured, dealt = {s: cs(h) for s, h in captured.items()}, {JOKERS.get(c, c): p for c, p in dealt.items()}
+    return solver.Position(hands, trick, st.leader, captured, dealt, not st.done)
 
 
 def random_position(g: Game, rng: random.Random, most_tricks: int) -> State:

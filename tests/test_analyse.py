@@ -24,7 +24,8 @@ from typer.testing import CliRunner
 
 import pitchkeeper
 from pitchkeeper.cli import app
-from pitchkeeper.game import odds, rulesets
+from pitchkeeper.errors import PitchError
+from pitchkeeper.game import deal, odds, records, rulesets, scoring
 from pitchkeeper.words import analysis as words
 
 NAMES = rulesets.builtin_names()
@@ -170,9 +171,10 @@ def test_odds_sample_the_unseen_cards_of_the_deck_among_the_players_and_leave_th
         layouts = odds.layouts(r, hand, seats[1:], 300, 1)
         seen: set[str] = set()
         for lay in layouts:
-            cards = [c for cs in lay.values() for c in cs]
+            cards = [c for cs in lay.hands.values() for c in cs]
             assert len(cards) == len(set(cards)) == 6 * (n - 1)
             assert not set(cards) & set(hand) and set(cards) <= r.deck
+            assert sorted([*cards, *lay.stock, *hand]) == sorted(r.deck)  # the rest is the undealt stock
             seen |= set(cards)
         assert seen == r.deck - set(hand)  # every unseen card, jokers included, is dealt in some layout
         assert odds.layouts(r, hand, seats[1:], 300, 1) == layouts
@@ -224,3 +226,92 @@ def test_at_a_40_column_terminal_the_analysis_reads_line_by_line(tmp_path: Path)
         assert max(len(ln) for ln in lines) <= 40
         joined = " ".join(ln.strip() for ln in lines)
         assert ("could take" in joined) if args[1] == "hand" else ("% made" in joined and "best bid:" in joined)
+
+
+# ---------------------------------------------------------------------------
+# The odds under issue 22's house rules: a forced draw, a smudge made as the engine makes it
+
+
+HOUSE = ref.HOUSE
+
+
+def test_a_forced_draw_is_played_out_in_each_layout_as_the_engine_checks_a_draw() -> None:
+    """draw.discard = "non-trumps": the pitcher's cards are its dealt cards, and each layout's draw - every
+    player throws what the rules make it throw and is dealt back from the stock, the pitcher taking the rest
+    and laying away - is one game.deal.check_deal accepts as the record of a hand."""
+    for name in ("trickster-10-draw", "ten-point-pitch"):
+        r = rulesets.load(HOUSE / f"{name}.toml")
+        seats, side_of = odds.seating(r, None)
+        names = {s: f"P{k}" for k, s in enumerate(seats)}
+        teams = {"A": ["P0", "P2"], "B": ["P1", "P3"]} if len(set(side_of.values())) < 4 else None
+        table = records.parse_table({"players": list(names.values()), **({"teams": teams} if teams else {})})
+        rng = random.Random(4)
+        deck = sorted(r.deck)
+        for seed in range(40):
+            rng.shuffle(deck)
+            hand = odds.parse_hand_cards(r, deck[:9])
+            lay = odds.layouts(r, hand, seats[1:], 1, seed)[0]
+            for trump in "SHDC":
+                d = odds.after_draw(r, r.views[trump], seats, {seats[0]: hand, **lay.hands}, lay.stock)
+                assert all(len(cs) <= 6 for cs in d.held.values())
+                bid = {"player": "P0", "amount": r.settings["bidding"]["min"]}
+                rec = {"dealer": names[seats[-1]], "trump": trump, "bid": bid,
+                       "discard": {names[p]: cs for p, cs in d.thrown.items() if cs},
+                       "drawn": {names[p]: cs for p, cs in d.drawn.items() if cs},
+                       "held": {names[p]: cs for p, cs in d.held.items()}, "points": {"high": "P0"}}
+                deal.check_deal(r, table, records.parse_hand(rec, table))  # raises on a draw the rules forbid
+        a = pitchkeeper.bid_odds(deck[:9], r, trump="S", samples=20, seed=2)
+        assert "draws after trump" in a["draw"] and "lays away down to 6" in a["draw"]
+        t = a["trumps"][0]
+        assert t["layouts"] + t.get("dropped", 0) == 20
+        with pytest.raises(PitchError, match=rf"6 cards given; {name} deals 9 and draws before play: give the pitcher's 9"):
+            pitchkeeper.bid_odds(deck[:6], r, samples=2, seed=1)
+
+
+def made_brute(g: ref.Game, state: ref.State) -> bool:
+    """Can the bidding side make its bid whatever the others do, as the verdict engine judges each line?"""
+    p, cards = ref.due(g, state)
+    if p is None:
+        rec = ref.record(g, state.done)
+        return scoring.verdict(g.ruleset, *records.parse_hand_record(rec)).bid.made
+    outcomes = (made_brute(g, ref.after(g, state, p, c)) for c in cards)
+    return any(outcomes) if g.side_of[p] == g.side_of[g.bidder] else all(outcomes)
+
+
+@pytest.mark.parametrize("needs", ["every-point", "every-point-out", "every-trick", "every-point-and-trick"])
+def test_a_smudge_is_made_as_the_engine_makes_it_and_a_game_ending_one_is_never_the_best_bid(needs: str) -> None:
+    """Trickster 4-point with a shoot bid that needs every point, or every trick, ..., on hands of three: the
+    share of layouts in which the shoot is made is the share a brute force finds, each layout judged by the
+    verdict engine; a shoot that wins or loses the game at once has no score to average, so it is never the
+    best bid, and the answer says both."""
+    data, _ = rulesets.load_merged(str(HOUSE / "trickster-4-shoot.toml"))
+    r = rulesets.compile_ruleset({**data, "deck": {**data["deck"], "hand_size": 3},
+                                  "smudge": {**data["smudge"], "needs": needs}})
+    cards = ["AS", "JS", "KH"]
+    a = pitchkeeper.bid_odds(cards, r, players=3, trump="S", samples=25, seed=9)
+    seats, _ = odds.seating(r, 3)
+    want = 0
+    for lay in odds.layouts(r, odds.parse_hand_cards(r, cards), seats[1:], 25, 9):
+        held = {odds.PITCHER: tuple(cards), **lay.hands}
+        g = ref.Game(r, "S", seats, None, odds.PITCHER, seats[-1], held, {}, {"player": odds.PITCHER, "amount": "shoot"})
+        want += made_brute(g, ref.begin(g))
+    t = a["trumps"][0]
+    assert t["make"]["smudge"] == round(want / 25, 4)
+    assert 0 < want < 25  # the layouts put the shoot at stake
+    assert t["best_bid"] != "smudge"
+    assert any("never the best bid" in n for n in a["notes"]) and any("smudge.needs" in n for n in a["notes"])
+
+
+def test_a_moon_that_needs_every_point_is_made_only_with_every_point() -> None:
+    """moon-10: the moon (11) needs all ten points; a layout in which the bidding side takes all ten makes it."""
+    a = pitchkeeper.bid_odds("AS 10S JS JC 3S 2S", HOUSE / "moon-10.toml", trump="S", samples=60, seed=1)
+    t = a["trumps"][0]
+    assert t["make"]["smudge"] == t["points"]["10"] == 0.15  # not the share taking 11 or more: none
+    assert t["best_bid"] != "smudge"
+
+
+def test_a_game_tie_to_the_elder_hand_says_where_the_pitcher_sits() -> None:
+    a = pitchkeeper.bid_odds("AS KS QS JS 10S 3S", HOUSE / "two-hand-elder-tie.toml", trump="S", samples=5, seed=1)
+    assert a["notes"] == ["a tie for game goes to the elder hand (points.game.tie): the pitcher is taken as the elder "
+                          "hand, the dealer on its right"]
+    assert "notes" not in pitchkeeper.bid_odds("AS KS 5S 2H 9D JC", "seven-point", trump="S", samples=5, seed=1)

@@ -1,5 +1,6 @@
 """The compiled solver core against the pure-Python one: the same value on thousands of random positions of
-all 13 built-in rulesets, and an install without a C compiler that still works.
+all 13 built-in rulesets and of every house file of examples/house-rules, and an install without a C
+compiler that still works.
 
 The `compiled` tier (`python -m pytest -m compiled`, run by .ci/run after it has checked that the compiled
 core is built): a machine without a C compiler has no compiled core to compare."""
@@ -17,6 +18,7 @@ import pytest
 import solver_ref as ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_solver_house import JOKER_VARIANTS, with_both_jokers
 
 from pitchkeeper.game import rulesets, solver
 
@@ -79,3 +81,39 @@ def test_an_install_without_a_c_compiler_builds_the_pure_solver_and_works(tmp_pa
                        check=False, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert float(r.stdout) > 0
+
+
+@pytest.mark.parametrize("name", ref.HOUSE_NAMES)
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32 - 1))
+def test_both_cores_agree_on_every_house_file_and_with_the_brute_force(name: str, seed: int) -> None:
+    """Issue 22's house files (a kitty, a draw, a called partner, look-alike jokers, tie rules...): the same
+    value and best cards from both cores, and the brute force's value with up to two tricks left."""
+    rng = random.Random(seed)
+    g = ref.random_game(name, rng, max_players=5)
+    state = ref.random_position(g, rng, 4)
+    pos = ref.position(g, state)
+    fast = solver.Solver(g.deal, pos, "compiled")
+    pure = solver.Solver(g.deal, pos, "pure")
+    v = fast.value()
+    assert pure.value() == v
+    if fast.to_play() is not None:
+        assert fast.best(v) == pure.best(v)
+    if ref.tricks_left(g, state) <= 2:
+        assert v == ref.brute(g, state)
+
+
+@pytest.mark.parametrize("r", JOKER_VARIANTS, ids=lambda r: "-".join(
+    (r.settings["trump"]["identical_jokers"], r.by_id["high-joker"].to, r.settings["play"]["follow"])))
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32 - 1))
+def test_both_cores_rename_look_alike_jokers_alike(r: rulesets.Ruleset, seed: int) -> None:
+    rng = random.Random(seed)
+    g = with_both_jokers(ref.random_game(r, rng, max_players=4), rng)
+    state = ref.random_position(g, rng, 4)
+    pos = ref.position(g, state)
+    v = solver.solve(g.deal, pos, "compiled")
+    assert solver.solve(g.deal, pos, "pure") == v
+    assert solver.Solver(g.deal, pos, "compiled", tt=False, equivalence=False).value() == v
+    if ref.tricks_left(g, state) <= 2:
+        assert v == ref.brute(g, state)

@@ -60,12 +60,14 @@ def analyse(ruleset: Ruleset, table: Table, hand: Hand, core: str | None = None,
     hand = name_jokers(ruleset, hand)  # two look-alike jokers, named as the verdict named them
     rep = play.replay(ruleset, table, hand)
     held = held_cards(ruleset, table, hand, rep.tricks)
-    # the sides of the hand (a called partner's, or the table's), and a discard that counts for the bidder
+    # the sides of the hand (a called partner's, or the table's), a discard that counts for the bidder, and
+    # the called card that its holder, the partner, must play to the first trick (partner.first_trick)
     bid_side = verdict.bid.team or verdict.bid.side
     sides = dict(verdict.hand_sides or ((s, table.members(s)) for s in table.sides))
     side_of = {p: s for s, ps in sides.items() for p in ps}
     laid = verdict.deal
-    deal = Deal(ruleset, hand.trump, table.players, side_of, bid_side, *((laid.counted, laid.counts) if laid else ()))
+    deal = Deal(ruleset, hand.trump, table.players, side_of, bid_side, laid.counted if laid else (),
+                laid.counts if laid else "nothing", verdict.bid.called if verdict.bid.partner else None, hand.dealer)
     leader = rep.tricks[0].leader if rep.tricks else hand.bid.player
     solver = Solver(deal, start_of_play(deal, held, leader), core)
     order = {c: i for i, c in enumerate(solver.cards)}
@@ -132,10 +134,25 @@ def _tricks(line: Sequence[tuple[str, Card, bool]]) -> tuple[Trick, ...]:
     return tuple(out)
 
 
+def _as_held(held: Mapping[str, Sequence[Card]], line: Sequence[tuple[str, Card, bool]]) -> list[tuple[str, Card, bool]]:
+    """The line with each look-alike joker named as its player held it when play began. The solver renames
+    the two as they fall (game.search), so a line it played may name one joker twice; the verdict engine
+    names them again by the rule (game.deal.name_jokers)."""
+    owner = {c: p for p, cs in held.items() for c in cs if c in ("HJ", "LJ")}
+    out = []
+    for p, c, ends in line:
+        if c in ("HJ", "LJ"):
+            mine = [j for j, q in owner.items() if q == p]
+            c = c if c in mine else mine[0] if mine else c
+            owner.pop(c, None)
+        out.append((p, c, ends))
+    return out
+
+
 def _bidder_points(ruleset: Ruleset, table: Table, hand: Hand, held: Mapping[str, Sequence[Card]],
                    line: Sequence[tuple[str, Card, bool]], bid_side: str) -> set[str]:
     """The points the bidding side takes in a whole line of play, as the verdict engine judges it."""
-    tricks = _tricks(line)
+    tricks = _tricks(_as_held(held, line) if "jokers-alike" in ruleset.features else line)
     whole = hand._replace(tricks=tricks, held=tuple((p, tuple(cs)) for p, cs in held.items() if cs), revokes=(),
                           auction=())
     v = scoring.verdict(ruleset, table, whole)

@@ -200,20 +200,26 @@ class FollowStep(NamedTuple):
     words: str
 
 
-def follow_steps(ruleset: Ruleset, view: TrumpView, led: str | None, first: bool = False) -> tuple[FollowStep, ...]:
+def follow_steps(ruleset: Ruleset, view: TrumpView, led: str | None, first: bool = False, *,
+                 called: Card | None = None) -> tuple[FollowStep, ...]:
     """The follow rules for a trick whose lead's effective suit is `led` (None: this card leads; `first`:
     it is the hand's first lead), as steps over the whole deck: the first step whose `when` meets a
-    holding says what it may play (no step met: nothing, a fold). Every rule of following is here once;
-    `allowed` applies it to one holding, the solver (game.solver) to every holding at once."""
+    holding says what it may play (no step met: nothing, a fold). `called`: in the hand's first trick, the
+    card the bidder called, which its holder (the partner) must play there whatever the rest say
+    (partner.first_trick). Every rule of following is here once; `allowed` applies it to one holding, the
+    solver (game.solver) to every holding at once."""
     follow = ruleset.settings["play"]["follow"]
     deck = ruleset.deck
     trumps = frozenset(c for c in deck if view.suit[c] == TRUMP)
     tname = SUIT_NAMES[view.trump]
+    steps: list[FollowStep] = []
+    if called is not None:
+        steps.append(FollowStep(frozenset((called,)), frozenset((called,)), "called-first-trick",
+                                f"the holder of {pretty(called)}, the called card, must play it to the first trick"))
     if led is None and first and sets_trump(ruleset):
         ok = frozenset(c for c in deck if view.trump in first_lead_suits(ruleset, c))
-        return (FollowStep(deck, ok, "first-lead-trump", f"the first card pitched sets trump, so it must be one that "
-                                                         f"makes {tname} trump"),)
-    steps: list[FollowStep] = []
+        return (*steps, FollowStep(deck, ok, "first-lead-trump", f"the first card pitched sets trump, so it must be "
+                                                                 f"one that makes {tname} trump"))
     if led is None and first and ruleset.settings["play"]["first_lead_trump"]:
         steps.append(FollowStep(trumps, trumps, "first-lead-trump", f"the first lead must be a trump ({tname})"))
     if follow == "trump-only":
@@ -244,10 +250,7 @@ def allowed(ruleset: Ruleset, view: TrumpView, holding: Sequence[Card], led: str
     (None: this card leads; `first`: it is the hand's first lead). The cards that met the step come
     first (the suit led before the trumps that may join it). `called`: in the hand's first trick, the card
     the bidder called, which its holder must play there whatever the follow rules say (partner.first_trick)."""
-    if called is not None and called in holding:
-        return Allowed((called,), "called-first-trick", f"the holder of {pretty(called)}, the called card, must play "
-                                                        "it to the first trick")
-    for when, allow, rule, words in follow_steps(ruleset, view, led, first):
+    for when, allow, rule, words in follow_steps(ruleset, view, led, first, called=called):
         if not when.isdisjoint(holding):
             cards = tuple(c for c in holding if c in allow and c in when)
             return Allowed(cards + tuple(c for c in holding if c in allow and c not in when), rule, words)

@@ -17,6 +17,12 @@ The search (each technique's soundness is argued where it is used):
 - `value()`: repeated tests narrowing [lower, upper] (the quick bounds) to the one value.
 - a transposition table at trick boundaries, equivalent cards searched once, cards ordered so that the
   refutation usually comes first, and bounds from the points still out.
+
+Two look-alike jokers (trump.identical_jokers) are two cards whose names say only which ranks higher,
+and the rule names them by the order they fall (game.deal.name_jokers): the first to fall is the higher
+(`jmode` 1), or of two in one trick the later is (`jmode` 2). The state keeps them named so: when the
+lower-named one falls where the rule makes it the higher, the two names are exchanged throughout the
+state (`_rename`), so the tables, the points and the table's keys read them as the rule does.
 """
 
 from typing import Any
@@ -53,7 +59,8 @@ class Search:
     sig: cython.int[64]  # card -> what else tells it apart (point relevance, follow-rule membership)
     pcards: cython.int[117]  # [seat * 13 + i]: the cards the seat held at the start, in index order
     pn: cython.int[9]
-    fn: cython.int[12]  # follow rules: [first * 6 + led] -> number of steps; led 0-4 a suit led, 5 a lead
+    fn: cython.int[12]  # follow rules: [first * 6 + led] -> number of steps; led 0-4 a suit led, 5 a lead;
+    # first: the hand's first trick (its lead, and the called card that binds its holder there)
     fwhen: cython.ulonglong[48]  # [(first * 6 + led) * 4 + step]: the step applies when the hand meets this
     fallow: cython.ulonglong[48]  # ... and then these cards may be played
     side_max: cython.int  # the most the side points can give the bidding side
@@ -63,6 +70,10 @@ class Search:
     cside: cython.int[64]  # card -> the side of the seat holding it
     cseat: cython.int[64]  # card -> the seat holding it
     cls: cython.int[64]  # card -> its class: effective suit and signature (solver.setup), < 256
+    jmode: cython.int  # look-alike jokers: 0 none (or not both in play); 1 first-higher; 2 later-higher
+    jhi: cython.int  # the cards named the higher and the lower joker (jhi == jlo + 1), with jmode
+    jlo: cython.int
+    jdealt: cython.int  # what exchanging the jokers' names changes of the bidding side's points to the player dealt them
     ncards: cython.int  # cards in the tables (the deck)
     use_rel: cython.bint  # key the table by the cards' order within their suits, not by the cards themselves
     kbuf: cython.uchar[128]
@@ -88,12 +99,16 @@ class Search:
     banked: cython.int  # points the bidding side has taken or is sure of (card points and points to the dealt)
     rest_cv: cython.int  # card points still held
     rest_gw: cython.longlong  # game count still held
-    first: cython.bint  # the hand's first lead is still to come
+    first: cython.bint  # the hand's first trick is still to come or in progress
+    jswap: cython.bint  # the jokers' names have been exchanged from the deal's (which one fell first)
     leader: cython.int
     turn: cython.int  # seats that have played (or folded) to the trick in progress
     tk: cython.int  # cards in the trick in progress
-    tcard: cython.int[9]
-    tseat: cython.int[9]
+    # the trick in progress, as (seat, card) in playing order: [tbase + k]; each trick of a line has its own
+    # place (tbase moves on at every trick won), so a search below never overwrites the trick above it
+    tcard: cython.int[126]
+    tseat: cython.int[126]
+    tbase: cython.int
     tmask: cython.ulonglong
     tcv: cython.int
     tgw: cython.longlong
@@ -104,10 +119,11 @@ class Search:
 
     def __init__(self, n: cython.int, nsides: cython.int, bid_side: cython.int, side_of: list, group: list,
                  rank: list, cv: list, gw: list, sig: list, follow: list, side_max: cython.int, needs: tuple,
-                 count_base: cython.longlong, side_fn: Any, lead_fn: Any, trumps: tuple, cls: list) -> None:
+                 count_base: cython.longlong, side_fn: Any, lead_fn: Any, trumps: tuple, cls: list,
+                 jokers: tuple = (0, 0, 0, 0)) -> None:
         if not cython.compiled:
             self.side_of, self.pn, self.hands, self.pile, self.count = [0] * 9, [0] * 9, [0] * 9, [0] * 9, [0] * 9
-            self.tcard, self.tseat = [0] * 9, [0] * 9
+            self.tcard, self.tseat = [0] * 126, [0] * 126
             self.group, self.cv, self.gw, self.sig = [0] * 64, [0] * 64, [0] * 64, [0] * 64
             self.cside, self.cseat, self.cls, self.kbuf = [0] * 64, [0] * 64, [0] * 64, [0] * 128
             self.rank, self.pcards, self.fn = [0] * 320, [0] * 117, [0] * 12
@@ -133,6 +149,7 @@ class Search:
         self.ncards, self.use_rel = len(cls), max(cls, default=0) < 256  # a class is one byte of the key
         for i in range(len(cls)):
             self.cls[i] = cls[i]
+        self.jmode, self.jhi, self.jlo, self.jdealt = jokers
         self.memo, self.tt = {}, {}
         self.use_tt = self.use_equiv = True
         self.nodes = 0
@@ -171,7 +188,8 @@ class Search:
                         self.cside[c] = self.side_of[i]
                         self.cseat[c] = i
         self.banked, self.leader, self.first = banked, leader, first
-        self.turn = self.tk = 0
+        self.jswap = 0
+        self.turn = self.tk = self.tbase = 0
         self.tmask = 0
         self.tcv = self.tgw = 0
         self.led = self.best_rank = self.best_seat = 0
@@ -186,6 +204,9 @@ class Search:
             self.live_n += 1
             self.rest_cv += self.cv[c]
             self.rest_gw += self.gw[c]
+            if self.jmode and self._renames(c):
+                self._rename()
+                c = self.jhi
             self._play(i, c)
             self.turn += 1
         self._settle()
@@ -196,11 +217,11 @@ class Search:
     @cython.cfunc
     @cython.locals(i=cython.int, k=cython.int, held=cython.ulonglong)
     def _allowed(self, seat: cython.int, led: cython.int, first: cython.bint) -> cython.ulonglong:
-        """The cards `seat` may play to a trick so led (game.play.follow_steps, as masks): the first step
-        whose `when` meets the hand decides; none met (an empty hand, or trump-only play without a trump)
-        is a fold."""
+        """The cards `seat` may play to a trick so led (game.play.follow_steps, as masks; `first`: in the
+        hand's first trick): the first step whose `when` meets the hand decides; none met (an empty hand, or
+        trump-only play without a trump) is a fold."""
         held = self.hands[seat]
-        i = (6 if first and led == LEAD else 0) + led
+        i = (6 if first else 0) + led
         for k in range(self.fn[i]):
             if held & self.fwhen[i * 4 + k]:
                 return held & self.fallow[i * 4 + k]
@@ -227,8 +248,8 @@ class Search:
         self.live_n -= 1
         self.rest_cv -= self.cv[c]
         self.rest_gw -= self.gw[c]
-        self.tcard[self.tk] = c
-        self.tseat[self.tk] = seat
+        self.tcard[self.tbase + self.tk] = c
+        self.tseat[self.tbase + self.tk] = seat
         self.tk += 1
         self.tmask |= one << c
         self.tcv += self.cv[c]
@@ -247,7 +268,8 @@ class Search:
     def _settle(self) -> cython.void:
         """Past the seats that fold, to the next seat that plays; a trick every seat has answered is won
         (push and start only: the search does the same inline)."""
-        while self.tk and self.turn < self.n and not self._allowed((self.leader + self.turn) % self.n, self.led, 0):
+        while self.tk and self.turn < self.n and not self._allowed((self.leader + self.turn) % self.n, self.led,
+                                                                   self.first):
             self.turn += 1
         if self.tk and self.turn >= self.n:
             self._win()
@@ -263,8 +285,89 @@ class Search:
         self.leader = self.best_seat
         self.first = 0
         self.tk = self.turn = 0
+        self.tbase += 9
         self.tmask = 0
         self.tcv = self.tgw = 0
+
+    @cython.cfunc
+    def _renames(self, c: cython.int) -> cython.bint:
+        """Does playing `c` make it the higher joker? It is named the lower, and it falls first while the
+        other is still held (jmode 1), or after the other in one trick (jmode 2)."""
+        if c != self.jlo:
+            return False
+        if self.jmode == 1:
+            return ((self.live >> self.jhi) & 1) != 0
+        return ((self.tmask >> self.jhi) & 1) != 0
+
+    @cython.cfunc
+    @cython.locals(i=cython.int, k=cython.int, a=cython.int, b=cython.int, na=cython.int, nb=cython.int,
+                   old_live=cython.ulonglong, old_t=cython.ulonglong, r=cython.int)
+    def _rename(self) -> cython.void:
+        """Exchange the two jokers' names throughout the state (its own inverse). It happens only while
+        neither is taken (no side's pile or game count holds one), so only the hands, the cards still held
+        and the trick change, with what is summed over them, and the points to the player dealt them."""
+        a, b = self.jhi, self.jlo
+        for i in range(self.n):
+            self.hands[i] = self._swapped(self.hands[i])
+            na = nb = -1
+            for k in range(self.pn[i]):
+                if self.pcards[i * 13 + k] == a:
+                    na = k
+                elif self.pcards[i * 13 + k] == b:
+                    nb = k
+            if na >= 0 and nb < 0:  # the two are next to each other in index order: the list stays in order
+                self.pcards[i * 13 + na] = b
+            elif nb >= 0 and na < 0:
+                self.pcards[i * 13 + nb] = a
+        old_live, old_t = self.live, self.tmask
+        self.live = self._swapped(self.live)
+        self.tmask = self._swapped(self.tmask)
+        for k in range(self.tbase, self.tbase + self.tk):
+            if self.tcard[k] == a:
+                self.tcard[k] = b
+            elif self.tcard[k] == b:
+                self.tcard[k] = a
+        i = self.cseat[a]
+        self.cseat[a] = self.cseat[b]
+        self.cseat[b] = i
+        i = self.cside[a]
+        self.cside[a] = self.cside[b]
+        self.cside[b] = i
+        for i in (a, b):  # the sums over the cards held and over the trick
+            k = (1 if (self.live >> i) & 1 else 0) - (1 if (old_live >> i) & 1 else 0)
+            self.rest_cv += k * self.cv[i]
+            self.rest_gw += k * self.gw[i]
+            k = (1 if (self.tmask >> i) & 1 else 0) - (1 if (old_t >> i) & 1 else 0)
+            self.tcv += k * self.cv[i]
+            self.tgw += k * self.gw[i]
+        if self.tk:
+            k = self.tbase
+            self.best_rank, self.best_seat = self.rank[self.led * 64 + self.tcard[k]], self.tseat[k]
+            for k in range(self.tbase + 1, self.tbase + self.tk):
+                r = self.rank[self.led * 64 + self.tcard[k]]
+                if r > self.best_rank:
+                    self.best_rank, self.best_seat = r, self.tseat[k]
+        self.jswap = not self.jswap
+        self.banked += self.jdealt if self.jswap else -self.jdealt
+
+    @cython.cfunc
+    @cython.locals(one=cython.ulonglong, ha=cython.ulonglong, hb=cython.ulonglong)
+    def _swapped(self, m: cython.ulonglong) -> cython.ulonglong:
+        """A mask with the two jokers' bits exchanged."""
+        one = 1
+        ha = (m >> self.jhi) & 1
+        hb = (m >> self.jlo) & 1
+        m &= ~((one << self.jhi) | (one << self.jlo))
+        return m | (hb << self.jhi) | (ha << self.jlo)
+
+    @cython.cfunc
+    def _jswing(self) -> cython.int:
+        """What a renaming of the jokers still to come would add to `banked` (0 when none can come)."""
+        if not self.jdealt or not (self.live >> self.jlo) & 1:
+            return 0
+        if not ((self.live | (self.tmask if self.jmode == 2 else 0)) >> self.jhi) & 1:
+            return 0
+        return -self.jdealt if self.jswap else self.jdealt
 
     @cython.ccall
     def summary(self) -> object:
@@ -320,7 +423,7 @@ class Search:
     @cython.locals(lead=cython.int, old=cython.int, fb=cython.int, lo=cython.int, hi=cython.int, r=cython.bint,
                    c=cython.int, first_side=cython.int, sure=cython.int, against=cython.int, i=cython.int,
                    hi_side=cython.int, lo_side=cython.int, run=cython.ulonglong, run_gw=cython.longlong,
-                   rest=cython.ulonglong, one=cython.ulonglong)
+                   rest=cython.ulonglong, one=cython.ulonglong, swing=cython.int, low=cython.int, high=cython.int)
     def _boundary(self, beta: cython.int) -> cython.bint:
         """A trick boundary: the end of the hand, a bound, the table, or the search of the next lead."""
         one = 1
@@ -332,7 +435,13 @@ class Search:
         # points never count against it. A run of the highest trumps still held that one side holds is
         # that side's: such a card, whenever it is played, is beaten by nothing the other sides hold, so
         # the trick goes to its side (every card held is played at last; in trump-only play every trump).
-        # So banked + sure <= value <= banked + rest_cv - sure_against + side_max.
+        # Two look-alike jokers held by two sides end such a run: whichever falls first (or later, in one
+        # trick) may become the higher. And a renaming of the jokers still to come may move `banked` by
+        # `swing` (the points to the player dealt them).
+        # So banked + min(swing, 0) + sure <= value <= banked + max(swing, 0) + rest_cv - sure_against + side_max.
+        swing = self._jswing() if self.jmode else 0
+        low = self.banked + (swing if swing < 0 else 0)
+        high = self.banked + (swing if swing > 0 else 0)
         sure = against = 0
         run = 0  # the run of top trumps: its cards, what they count for game, its side
         run_gw = 0
@@ -341,6 +450,9 @@ class Search:
             for c in range(self.thi, self.tlo - 1, -1):
                 if not (self.live >> c) & 1:
                     continue
+                if self.jmode and (c == self.jhi or c == self.jlo) and (self.live >> self.jhi) & 1 and \
+                        (self.live >> self.jlo) & 1 and self.cside[self.jhi] != self.cside[self.jlo]:
+                    break
                 if first_side < 0:
                     first_side = self.cside[c]
                 elif self.cside[c] != first_side:
@@ -351,9 +463,9 @@ class Search:
                     sure += self.cv[c]
                 else:
                     against += self.cv[c]
-        if self.banked + self.rest_cv - against + self.side_max < beta:
+        if high + self.rest_cv - against + self.side_max < beta:
             return False
-        if self.banked + sure >= beta:
+        if low + sure >= beta:
             return True
         fb = beta - self.banked
         key = None
@@ -380,15 +492,16 @@ class Search:
                     lo_side = min(lo_side, self._side(i, self.live, self.rest_gw, -1, 0, 0))
                 else:
                     lo_side = min(lo_side, self._side(i, rest, self.rest_gw - run_gw, first_side, run, run_gw))
-        if self.banked + self.rest_cv - against + hi_side < beta:
+        if high + self.rest_cv - against + hi_side < beta:
             return False
-        if self.banked + sure + lo_side >= beta:
+        if low + sure + lo_side >= beta:
             return True
         if self.use_tt and self.live_n > UNTABLED * self.n:
             # The table holds bounds of the points still to come (the value less `banked`), keyed by all
             # that those points depend on at a trick boundary: the cards each seat still holds (the union of
-            # the hands tells each seat's, as every card was dealt to one seat), who leads, whether it is the
-            # first lead (its own rule), and the summary of what was taken that the side points read (game
+            # the hands tells each seat's, as every card was dealt to one seat; two look-alike jokers were
+            # dealt as `jswap` says, which is in the key), who leads, whether it is the first trick (its own
+            # rules), and the summary of what was taken that the side points read (game
             # counts per side, who has taken a trick, or the piles; see `summary`) - or, once the bounds
             # above agree, the side points themselves, which no play can change any more. Card points
             # already taken are in `banked` and cannot change, and the card points still to come depend
@@ -397,7 +510,7 @@ class Search:
             # the order).
             key = (self._cards_key() if self.use_rel and self.use_equiv else self.live,
                    self.summary() if lo_side != hi_side or not self.side_max or self.need_piles else -1 - lo_side,
-                   lead * 2 + self.first)
+                   (lead * 2 + self.first) * 2 + self.jswap)
             got = self.tt.get(key)
             if got is not None:
                 lo, hi, hint = got
@@ -435,7 +548,7 @@ class Search:
         if key is None:
             return
         got = self.tt.get(key)
-        lo, hi = (0, 1 << 20) if got is None else (got[0], got[1])
+        lo, hi = (-(1 << 20), 1 << 20) if got is None else (got[0], got[1])  # (a renaming of the jokers may take some back)
         if r:
             lo = max(lo, fb)
         else:
@@ -449,7 +562,8 @@ class Search:
                    xs=cython.int, one=cython.ulonglong, between=cython.ulonglong, w=cython.int, s_turn=cython.int,
                    s_banked=cython.int, s_leader=cython.int, s_pile=cython.ulonglong, s_count=cython.longlong,
                    s_tmask=cython.ulonglong, s_tcv=cython.int, s_tgw=cython.longlong, s_led=cython.int,
-                   s_rank=cython.int, s_best=cython.int, s_first=cython.bint, s_tk=cython.int)
+                   s_rank=cython.int, s_best=cython.int, s_first=cython.bint, s_tk=cython.int, renamed=cython.bint,
+                   s_tbase=cython.int)
     def _turn(self, beta: cython.int) -> cython.bint:
         """The seat at `self.turn` of the trick in progress plays (or folds); a trick every seat has answered
         is won, and the next starts at a boundary."""
@@ -464,12 +578,14 @@ class Search:
             s_banked, s_leader, s_first, s_pile, s_count = self.banked, self.leader, self.first, self.pile[w], self.count[w]
             s_tmask, s_tcv, s_tgw, s_led, s_rank, s_best, s_tk = (self.tmask, self.tcv, self.tgw, self.led,
                                                                    self.best_rank, self.best_seat, self.tk)
+            s_tbase = self.tbase
             self._win()
             r = self._boundary(beta)
             self.banked, self.leader, self.first, self.pile[w], self.count[w] = s_banked, s_leader, s_first, s_pile, s_count
             self.tmask, self.tcv, self.tgw, self.led, self.best_rank, self.best_seat, self.tk = (
                 s_tmask, s_tcv, s_tgw, s_led, s_rank, s_best, s_tk)
             self.turn = s_turn
+            self.tbase = s_tbase
             return r
         self.nodes += 1
         hint = self.hint if not self.tk else -1
@@ -531,6 +647,10 @@ class Search:
                                                          self.best_seat)
         for i in range(nm):
             c = moves[i]
+            renamed = self.jmode != 0 and self._renames(c)
+            if renamed:  # a look-alike joker that the rule makes the higher as it falls
+                self._rename()
+                c = self.jhi
             self._play(seat, c)
             self.turn += 1
             r = self._turn(beta)
@@ -542,6 +662,11 @@ class Search:
             self.live_n += 1
             self.rest_cv += self.cv[c]
             self.rest_gw += self.gw[c]
+            if renamed:
+                self.tmask &= ~(one << c)
+                self.tcv -= self.cv[c]
+                self.tgw -= self.gw[c]
+                self._rename()
             self.tmask, self.tcv, self.tgw, self.led, self.best_rank, self.best_seat = (s_tmask, s_tcv, s_tgw, s_led,
                                                                                         s_rank, s_best)
             if r == maxi:  # the bidding side found a card reaching beta, or a defender one holding it below
@@ -563,7 +688,9 @@ class Search:
 
     def bounds(self) -> tuple:
         """(lower, upper): the value lies between them (the bounds from the points still out)."""
-        return self.banked, self.banked + self.rest_cv + self.tcv + self.side_max
+        swing: cython.int = self._jswing() if self.jmode else 0
+        return (self.banked + (swing if swing < 0 else 0),
+                self.banked + (swing if swing > 0 else 0) + self.rest_cv + self.tcv + self.side_max)
 
     def value(self) -> int:
         """The value of the position: the points the bidding side takes with perfect play by all.
@@ -627,6 +754,9 @@ class Search:
             self.turn = 0
         else:
             self.turn = (seat - self.leader) % self.n
+        if self.jmode and self._renames(c):
+            self._rename()
+            c = self.jhi
         self._play(seat, c)
         self.turn += 1
         self._settle()
@@ -642,6 +772,9 @@ class Search:
             self.turn = 0
         else:
             self.turn = (seat - self.leader) % self.n
+        if self.jmode and self._renames(c):
+            self._rename()
+            c = self.jhi
         self._play(seat, c)
         self.turn += 1
         self._settle()
@@ -652,23 +785,33 @@ class Search:
 
     def _state(self) -> tuple:
         return ([self.hands[i] for i in range(9)], [self.pile[i] for i in range(9)], [self.count[i] for i in range(9)],
-                [self.tcard[i] for i in range(9)], [self.tseat[i] for i in range(9)],
+                [self.tcard[i] for i in range(126)], [self.tseat[i] for i in range(126)],
                 (self.live, self.live_n, self.banked, self.rest_cv, self.rest_gw, self.first, self.leader, self.turn,
-                 self.tk, self.tmask,
-                 self.tcv, self.tgw, self.led, self.best_rank, self.best_seat))
+                 self.tk, self.tbase, self.tmask,
+                 self.tcv, self.tgw, self.led, self.best_rank, self.best_seat),
+                # what a renaming of the jokers changes besides
+                ([self.pcards[i] for i in range(117)], [self.cseat[i] for i in range(64)],
+                 [self.cside[i] for i in range(64)], self.jswap) if self.jmode else None)
 
     def _restore(self, s: tuple) -> None:
         i: cython.int
         for i in range(9):
-            self.hands[i], self.pile[i], self.count[i], self.tcard[i], self.tseat[i] = (s[0][i], s[1][i], s[2][i],
-                                                                                      s[3][i], s[4][i])
+            self.hands[i], self.pile[i], self.count[i] = s[0][i], s[1][i], s[2][i]
+        for i in range(126):
+            self.tcard[i], self.tseat[i] = s[3][i], s[4][i]
         (self.live, self.live_n, self.banked, self.rest_cv, self.rest_gw, self.first, self.leader, self.turn,
-                 self.tk, self.tmask, self.tcv,
+                 self.tk, self.tbase, self.tmask, self.tcv,
          self.tgw, self.led, self.best_rank, self.best_seat) = s[5]
+        if s[6] is not None:
+            for i in range(117):
+                self.pcards[i] = s[6][0][i]
+            for i in range(64):
+                self.cseat[i], self.cside[i] = s[6][1][i], s[6][2][i]
+            self.jswap = s[6][3]
 
     def trick(self) -> list:
         """The trick in progress as (seat, card), in playing order."""
-        return [(self.tseat[i], self.tcard[i]) for i in range(self.tk)]
+        return [(self.tseat[i], self.tcard[i]) for i in range(self.tbase, self.tbase + self.tk)]
 
     def switches(self, tt: bool, equiv: bool) -> None:
         """Turn the transposition table and card equivalence on or off (the naive baseline of the benchmark)."""

@@ -51,16 +51,31 @@ class Deal(NamedTuple):
     # Deal.counted): "game", for game only; "all", as cards it took before the first trick
     counted: tuple[Card, ...] = ()
     counts: str = "nothing"
+    # the card the bidder called, when another player (the partner) holds it: with partner.first_trick its
+    # holder must play it to the first trick (game.play.follow_steps)
+    called: Card | None = None
+    dealer: str = ""  # who dealt (a game tie to the elder hand: the sides from the dealer's left); "": the last seat
 
     @property
     def sides(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(self.side_of[p] for p in self.players))
 
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The sides in seating order from the dealer's left, the elder hand's first (game.kinds.Piles.seats)."""
+        n = len(self.players)
+        at = (self.players.index(self.dealer) + 1) % n if self.dealer in self.players else 0
+        return tuple(dict.fromkeys(self.side_of[self.players[(at + k) % n]] for k in range(n)))
+
 
 class Position(NamedTuple):
     """A position of a hand: what each player holds, the trick in progress, who led it (or leads next),
     what each side has taken, and who was dealt the cards no longer held (for a point that goes to the
-    player dealt its card). `first`: the hand's first lead is still to come."""
+    player dealt its card). `first`: the hand's first trick is still to come or in progress.
+
+    Two look-alike jokers (trump.identical_jokers) are named as the rule names them (game.deal.name_jokers)
+    as far as the position shows it; `setup` names those it can tell (the only joker in play, the one
+    that fell first, the later of two in the trick) and the search renames them as they fall."""
 
     hands: Mapping[str, Sequence[Card]]
     trick: Sequence[tuple[str, Card]] = ()
@@ -87,28 +102,29 @@ class Tables(NamedTuple):
     index_of: Mapping[Card, int]
     group: tuple[int, ...]  # index -> effective suit (SUIT_ORDER)
     rank: tuple[int, ...]  # [led * 64 + index] -> strength in a trick so led (game.play.trick_rank)
-    follow: tuple[tuple[tuple[int, int], ...], ...]  # [first * 6 + led] -> the follow rule's steps as masks
+    follow: tuple[tuple[tuple[int, int], ...], ...]  # [first * 6 + led] -> the follow steps as masks (first: trick 1)
     membership: tuple[tuple[bool, ...], ...]  # index -> its place in every follow step (part of its signature)
     ordered: bool  # the strengths order each group alike for every suit led (equivalent cards are sound)
 
 
-_TABLES: dict[tuple[int, str], tuple[Ruleset, Tables]] = {}  # (ruleset object, trump) -> its tables
+_TABLES: dict[tuple[int, str, Card | None], tuple[Ruleset, Tables]] = {}  # (ruleset object, trump, called) -> tables
 
 
-def tables(ruleset: Ruleset, trump: Suit) -> Tables:
-    """The ruleset's trick and follow rules for one trump, made once per ruleset object and trump."""
-    key = (id(ruleset), trump)
+def tables(ruleset: Ruleset, trump: Suit, called: Card | None = None) -> Tables:
+    """The ruleset's trick and follow rules for one trump (and a called card that binds its holder in the
+    first trick), made once per ruleset object, trump and called card."""
+    key = (id(ruleset), trump, called)
     got = _TABLES.get(key)
     if got is not None and got[0] is ruleset:
         return got[1]
     if len(_TABLES) > 64:
         _TABLES.clear()
-    made = _engine_tables(ruleset, trump)
+    made = _engine_tables(ruleset, trump, called)
     _TABLES[key] = (ruleset, made)
     return made
 
 
-def _engine_tables(ruleset: Ruleset, trump: Suit) -> Tables:
+def _engine_tables(ruleset: Ruleset, trump: Suit, called: Card | None = None) -> Tables:
     view = ruleset.views[trump]
     deck = sorted(ruleset.deck)
     if len(deck) > 64:
@@ -122,9 +138,10 @@ def _engine_tables(ruleset: Ruleset, trump: Suit) -> Tables:
         rank[led * 64 + index[c]] = r
     follow: list[tuple[tuple[int, int], ...]] = []
     member: list[list[bool]] = [[] for _ in cards]
-    for first in (False, True):
+    for first in (False, True):  # any trick, or the hand's first (its lead, and the called card's rule)
         for led in range(6):
-            steps = play.follow_steps(ruleset, view, None if led == LEAD else SUIT_ORDER[led], first)
+            steps = play.follow_steps(ruleset, view, None if led == LEAD else SUIT_ORDER[led], first,
+                                      called=called if first else None)
             follow.append(tuple((_mask(index, s.when), _mask(index, s.allow)) for s in steps))
             for s in steps:
                 for i, c in enumerate(cards):
@@ -189,10 +206,12 @@ def _side_points(ruleset: Ruleset) -> list[tuple[PointRule, str]]:
 
 
 def _side_value(ruleset: Ruleset, trump: Suit, rules: Sequence[tuple[PointRule, str]],
-                piles: Mapping[str, Sequence[Card]], bid_side: str, discard: Sequence[Card] = ()) -> int:
-    """The side points the bidding side takes, given what each side took (each point's kind decides; a
-    discard that counts for game counts for the bidding side)."""
-    took = Piles(ruleset.views[trump], piles, bid_side, discard=discard)
+                piles: Mapping[str, Sequence[Card]], bid_side: str, seats: Sequence[str] = (),
+                discard: Sequence[Card] = ()) -> int:
+    """The side points the bidding side takes, given what each side took (each point's kind decides; the
+    sides in seating order from the dealer's left, for a tie to the elder hand; a discard that counts for
+    game counts for the bidding side)."""
+    took = Piles(ruleset.views[trump], piles, bid_side, seats, discard)
     got = 0
     for rule, _ in rules:
         assert rule.kind.side is not None
@@ -227,12 +246,35 @@ class Setup(NamedTuple):
     equivalence: bool
 
 
+JOKER_RULES = {"no": 0, "first-higher": 1, "later-higher": 2}  # trump.identical_jokers -> the search's jmode
+_OTHER = {"HJ": "LJ", "LJ": "HJ"}
+
+
+def _jokers_named(rule: str, pos: Position, counted: Sequence[Card]) -> bool:
+    """Do two look-alike jokers need their names exchanged for the position to name them as the rule does
+    (game.deal.name_jokers: first-higher, the first joker played is HJ; later-higher, of two in one trick
+    the later)? Only what the position shows is named: the one joker that will be played (first-higher;
+    a laid-away joker is never played), the one taken before the trick in progress or the first of it, the
+    later of two in the trick. The search renames the rest as they fall (game.search)."""
+    if rule == "no":
+        return False
+    held = {c for cs in pos.hands.values() for c in cs if c in _OTHER}
+    trick = [c for _, c in pos.trick if c in _OTHER]
+    taken = {c for cs in pos.captured.values() for c in cs if c in _OTHER} - set(counted)
+    if rule == "later-higher":
+        return trick == ["HJ", "LJ"]
+    played = held | set(trick) | taken
+    first = (next(iter(played)) if len(played) == 1 else next(iter(taken)) if len(taken) == 1
+             else trick[0] if trick and not taken else None)
+    return first == "LJ"
+
+
 def setup(deal: Deal, pos: Position) -> Setup:
     """Check a position and turn it into the search's tables and state (PitchError on a bad position)."""
     ruleset, trump = deal.ruleset, deal.trump
     if trump not in ruleset.views:
         raise PitchError(f"'{trump}' is not a suit", "trump")
-    t = tables(ruleset, trump)
+    t = tables(ruleset, trump, deal.called if ruleset.settings["partner"]["first_trick"] else None)
     seats = deal.players
     n = len(seats)
     if not 2 <= n <= SEATS:
@@ -242,6 +284,9 @@ def setup(deal: Deal, pos: Position) -> Setup:
     sides = deal.sides
     if deal.bid_side not in sides:
         raise PitchError(f"the bidding side {deal.bid_side!r} is not at the table ({', '.join(sides)})", "bid")
+    jokers = ruleset.settings["trump"]["identical_jokers"]
+    if _jokers_named(jokers, pos, deal.counted):
+        pos, deal = _renamed(pos), deal._replace(counted=tuple(_OTHER.get(c, c) for c in deal.counted))
     seat_of = {p: i for i, p in enumerate(seats)}
     side_ix = {s: i for i, s in enumerate(sides)}
     where: dict[Card, str] = {}  # card -> where it is (for a card named twice)
@@ -277,7 +322,7 @@ def setup(deal: Deal, pos: Position) -> Setup:
             piles[side_ix[s]] |= 1 << place(c, f"taken by {s}")
     leader = seat(pos.leader or seats[0], "leader")
     if pos.first and (pos.captured and any(pos.captured.values())):
-        raise PitchError("the first lead is still to come, yet cards have been taken", "first")
+        raise PitchError("the first trick is still to come or in progress, yet cards have been taken", "first")
     laid = [place(c, "laid away by the bidder") for c in deal.counted]  # out of every hand, whatever they count
     if deal.counts == "all":  # the discard is the bidding side's before the first trick, as if taken
         for i in laid:
@@ -293,15 +338,27 @@ def setup(deal: Deal, pos: Position) -> Setup:
     in_play = set(where) if deal.counts == "all" else set(where) - set(deal.counted)
     bid = deal.bid_side
     cv = [0] * 64
-    fixed = 0  # the bidding side's points that do not depend on play
+    to_dealt = []  # (point, card) of the points that go to the player dealt the card
     for rule, card in _card_points(ruleset, trump, in_play):
         if _to_dealt(rule):
             if card not in dealt:
                 raise PitchError(f"{rule.id} ({card}) goes to the player dealt it: say who", "dealt")
-            if deal.side_of[dealt[card]] == bid:
-                fixed += rule.value
+            to_dealt.append((rule, card))
         else:
             cv[t.index_of[card]] += rule.value
+
+    def fixed_of(dealt_to: Mapping[Card, str]) -> int:  # the bidding side's points that do not depend on play
+        return sum(rule.value for rule, card in to_dealt if deal.side_of[dealt_to[card]] == bid)
+
+    fixed = fixed_of(dealt)
+    # look-alike jokers: the search exchanges their names when the rule says (game.search); what that would
+    # change of the points to the player dealt them
+    jmode = JOKER_RULES[jokers] if "HJ" in in_play and "LJ" in in_play else 0
+    jhi, jlo = (t.index_of["HJ"], t.index_of["LJ"]) if jmode else (0, 0)
+    if jmode and jhi != jlo + 1:
+        raise PitchError(f"{ruleset.name}: two look-alike jokers must be next to each other in trump.order", "trump")
+    swapped = {**dealt, "HJ": dealt.get("LJ", ""), "LJ": dealt.get("HJ", "")}
+    jdealt = fixed_of(swapped) - fixed if jmode and "HJ" in dealt and "LJ" in dealt else 0
     side_rules = _side_points(ruleset)
     reads = {r for _, r in side_rules}
     values = _game_values(ruleset)
@@ -310,18 +367,21 @@ def setup(deal: Deal, pos: Position) -> Setup:
     game_discard = tuple(deal.counted) if deal.counts == "game" else ()
     counts[side_ix[bid]] += sum(values.get(c, 0) for c in game_discard)
     banked = fixed + sum(cv[c] for c in range(64) if piles[side_ix[bid]] >> c & 1)
-    # what tells two cards of a group apart besides their strength: points, game count, follow rules
+    # what tells two cards of a group apart besides their strength: points, game count, follow rules, and
+    # being one of two look-alike jokers (renamed as they fall: never equivalent to another card)
     sigs: dict[tuple[Any, ...], int] = {}
-    sig = [sigs.setdefault((cv[i], gw[i], t.membership[i]), len(sigs)) for i in range(len(t.cards))]
+    sig = [sigs.setdefault((cv[i], gw[i], t.membership[i], bool(jmode) and t.cards[i] in _OTHER), len(sigs))
+           for i in range(len(t.cards))]
     sig += [0] * (64 - len(sig))
     pad = list(t.group) + [0] * (64 - len(t.group))
     classes: dict[tuple[int, int], int] = {}
     side_of = [side_ix[deal.side_of[p]] for p in seats]
     card_of = t.cards
+    order = deal.seats
 
     def side_fn(pile_masks: Sequence[int], count_list: Sequence[int]) -> int:
         piles_now = {s: [card_of[c] for c in range(len(card_of)) if pile_masks[k] >> c & 1] for k, s in enumerate(sides)}
-        return _side_value(ruleset, trump, side_rules, piles_now, bid, game_discard)
+        return _side_value(ruleset, trump, side_rules, piles_now, bid, order, game_discard)
 
     if len(sides) * ((sum(values.values()) + 1).bit_length() + 1) > 62:
         reads.add("piles")  # a summary too long for one number: the search keeps the piles instead (always enough)
@@ -334,9 +394,21 @@ def setup(deal: Deal, pos: Position) -> Setup:
     init = (n, len(sides), side_ix[bid], side_of, pad, list(t.rank), cv, gw, sig, list(t.follow),
             sum(r.value for r, _ in side_rules), ("count" in reads, "took" in reads, "piles" in reads),
             sum(values.values()) + 1, side_fn, _next_in, (tlo, thi, t.ordered and above and trumps == list(range(tlo, thi + 1))),
-            [classes.setdefault((t.group[i], sig[i]), len(classes)) for i in range(len(t.cards))])
+            [classes.setdefault((t.group[i], sig[i]), len(classes)) for i in range(len(t.cards))],
+            (jmode, jhi, jlo, jdealt))
     start = (hands, piles, counts, banked, leader, pos.first, trick)
     return Setup(t, seats, sides, init, start, equivalence)
+
+
+def _renamed(pos: Position) -> Position:
+    """The position with the two jokers' names exchanged."""
+
+    def cs(cards: Iterable[Card]) -> tuple[Card, ...]:
+        return tuple(_OTHER.get(c, c) for c in cards)
+
+    return pos._replace(hands={p: cs(h) for p, h in pos.hands.items()}, trick=tuple((p, _OTHER.get(c, c)) for p, c in pos.trick),
+                        captured={s: cs(h) for s, h in pos.captured.items()},
+                        dealt={_OTHER.get(c, c): p for c, p in pos.dealt.items()})
 
 
 # ---------------------------------------------------------------------------

@@ -63,7 +63,7 @@ CLI_LABELS = MappingProxyType({
     "bidder": "BIDDER", "amount": "AMOUNT", "trump": "TRUMP", "dealer": "--dealer", "auction": "--auction",
     "point": "--point", "points": "--{}", "cards": "--cards", "dealt": "--dealt", "revokes": "--revoke", "file": "--from",
     "kitty": "--kitty", "discard": "--discard", "drawn": "--drawn", "held": "--held", "called": "--called",
-    "partner": "--partner",
+    "partner": "--partner", "tricks": "tricks",
 })
 
 Cards = str | Sequence[str]  # "AS JS 10H" or ["AS", "JS", "10H"]
@@ -80,6 +80,7 @@ class HandEntry(NamedTuple):
     points: Mapping[str, str | _Nobody] = MappingProxyType({})  # point id (or prefix) -> who, or NOBODY
     cards: Mapping[str, Cards] | None = None  # side or player -> the cards captured
     dealt: Mapping[str, Cards] | None = None  # player -> cards dealt (low to the player dealt it)
+    tricks: Sequence[Cards] | None = None  # each trick's cards in playing order, its leader worked out (logbook.tricks)
     revokes: Sequence[str] | None = None  # players who revoked; ["-"] drops them
     note: str | None = None  # "" drops the note
     file: str | Path | None = None  # a hand-record file that gives the whole hand (`--from`)
@@ -116,7 +117,8 @@ class HandEntry(NamedTuple):
         table = log.record.table
         hand: dict[str, Any] = dict(base) if base else {}
         if self.file is not None:
-            given = [k for k in ("bidder", "amount", "trump", "auction", "cards", "dealt", "revokes", "note", *_DEAL)
+            given = [k for k in ("bidder", "amount", "trump", "auction", "cards", "dealt", "tricks", "revokes", "note",
+                                 *_DEAL)
                      if getattr(self, k) is not None] + (["points"] if self.points else [])
             if given:
                 raise PitchError("--from gives the whole hand: give no other hand options", self.label("file"))
@@ -184,6 +186,9 @@ class HandEntry(NamedTuple):
             typed[pid] = given
         if points and self.cards:
             raise PitchError("give who took each point, or the cards each side captured, not both", self.label("cards"))
+        if self.tricks and (points or self.cards):
+            raise PitchError("give the tricks, or who took each point, or the cards each side captured: one of them",
+                             self.label("tricks"))
         if self.rest and self.cards:
             raise PitchError("the rest (not out) goes with who won each point, not with the cards", self.label("cards"))
         if points or self.rest:
@@ -226,6 +231,15 @@ class HandEntry(NamedTuple):
                 if not final:  # the log's points table names at least one point
                     raise PitchError("every point was answered none: a hand in which no point was out is entered "
                                      f"by the cards each side captured ({self.label('cards')})", "points")
+        elif self.tricks:
+            from pitchkeeper.logbook.tricks import trick_tables
+
+            tricks = trick_tables(self.tricks, ruleset, table, hand, self.label("tricks"))
+            if tricks != hand.get("tricks"):  # the cards held as play began go with the tricks they were given for
+                hand.pop("held", None)
+            for key in ("captured", "points"):
+                hand.pop(key, None)
+            hand["tricks"] = tricks
         elif self.cards:
             for key in ("captured", "tricks", "points", "held"):
                 hand.pop(key, None)

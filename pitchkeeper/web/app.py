@@ -37,7 +37,7 @@ from starlette.staticfiles import StaticFiles
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.logbook.book import NotNext, Stale
-from pitchkeeper.web import phone
+from pitchkeeper.web import odds, phone
 from pitchkeeper.web.body import checked
 from pitchkeeper.web.served import BrokenLog, OneMatch, file_names_only
 from pitchkeeper.web.shield import LOOPBACK_NAMES, Shield, is_api
@@ -163,13 +163,13 @@ async def api_events(request: Request) -> Response:
 async def scoreboard_page(request: Request) -> Response:
     site = site_of(request)
     s = await site.snapshot()
-    return site.render("scoreboard.html", **site.board_context(s))
+    return site.render("scoreboard.html", **site.board_context(s), last_par=await site.last_par(s))
 
 
 async def board_part(request: Request) -> Response:
     site = site_of(request)
     s = await site.snapshot()
-    return site.render("_board.html", **site.board_context(s))
+    return site.render("_board.html", **site.board_context(s), last_par=await site.last_par(s))
 
 
 async def strip_part(request: Request) -> Response:
@@ -189,7 +189,8 @@ async def not_found(request: Request, exc: Exception) -> Response:
         words = {404: f"no such route: {request.method} {request.url.path}", 405: "method not allowed"}
         return api_error(words.get(status, detail or "bad request"), status)
     site = site_of(request)
-    message = {404: f"Nothing here. The scoreboard is at {site.base}/, the entry page at {site.base}/enter.",
+    message = {404: f"Nothing here. The scoreboard is at {site.base}/, the entry page at {site.base}/enter, the odds "
+                    f"of a bid at {site.base}/odds.",
                405: "That address does not take this kind of request."}.get(status, detail)
     return site.render("error.html", status, message=message if status != 404 or not detail.startswith("there")
                        else detail)
@@ -232,6 +233,7 @@ def match_routes() -> list[BaseRoute]:
         Route("/api/hands/{number:int}", api_put_hand, methods=["PUT"]),
         Route("/api/matches", api_new_match, methods=["POST"]),
         Route("/api/events", api_events),
+        *odds.routes(),
     ]
 
 
@@ -243,6 +245,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
     finally:
         task.cancel()
+        site.close()
         with contextlib.suppress(asyncio.CancelledError):
             await task
 

@@ -2,7 +2,9 @@
 
 Every point of the ruleset is a question with the ruleset's own words: "who took high?", or "who was
 dealt low?" where the point goes to the player dealt the card. Every question must be answered - a
-side (or player), "not out", or for game "tie" - as at the CLI: no point is decided by omission.
+side (or player), "not out", or for game "tie" - as at the CLI: no point is decided by omission. Or
+the cards each side took; or every trick's cards in playing order (its leader worked out by the
+library, logbook.tricks), which also lets the verdict say what perfect play would have taken.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pitchkeeper.game.scoring import always_out
 from pitchkeeper.logbook.entry import NOBODY, HandEntry
 
 NOT_OUT = "-"
+MODES = ("points", "cards", "tricks")  # who won each point, the cards each side took, trick by trick
 TIE = "tie"
 SUITS = (("S", "♠", "spades"), ("H", "♥", "hearts"), ("D", "♦", "diamonds"), ("C", "♣", "clubs"))
 
@@ -54,8 +57,10 @@ class Form:
     questions: tuple[Question, ...]
     dealt_ids: tuple[str, ...]  # points that go to the player dealt the card (cards mode asks who)
     has_auction: bool = True
+    tricks: int = 6  # the hand's tricks (the ruleset's hand size): a row each in trick-by-trick mode
+    trump_only: bool = False  # only trumps are played, and a player out of trumps folds (named: Bob:fold)
     calls: bool = False  # the table calls a partner each hand: which card, and who held it, are asked
-    kitty: int = 0  # the kitty's size (cards mode asks the kitty and what the bidder laid away)
+    kitty: int = 0  # the kitty's size (cards and tricks modes ask the kitty and what the bidder laid away)
     discard_counts: bool = False  # the bidder's discard counts for the bidding side: cards mode needs it
 
 
@@ -66,10 +71,11 @@ class Answers:
     bidder: str = ""
     amount: str = ""
     trump: str = ""
-    mode: str = "points"  # or "cards"
+    mode: str = "points"  # or "cards", or "tricks"
     points: dict[str, str] = field(default_factory=dict)
     cards: dict[str, str] = field(default_factory=dict)  # side -> the cards it captured
     dealt: dict[str, str] = field(default_factory=dict)  # player -> cards dealt to them (the ones that matter)
+    tricks: dict[int, str] = field(default_factory=dict)  # trick number (from 1) -> its cards as typed
     auction: str = ""
     revokes: list[str] = field(default_factory=list)
     dealer: str = ""
@@ -86,6 +92,7 @@ class Answers:
         out += sorted((f"p.{k}", v) for k, v in self.points.items())
         out += sorted((f"c.{k}", v) for k, v in self.cards.items() if v.strip())
         out += sorted((f"d.{k}", v) for k, v in self.dealt.items() if v.strip())
+        out += sorted((f"t.{k}", v) for k, v in self.tricks.items() if v.strip())
         out += [("auction", self.auction), ("dealer", self.dealer), ("note", self.note)]
         out += [("revoke", r) for r in sorted(self.revokes)]
         return out
@@ -123,7 +130,8 @@ def build(ruleset: Any, table: Any) -> Form:
         text = question[:1].upper() + question[1:]
         questions.append(Question(rule.id, name, text, dealt, who + extra))
     return Form(table.players, sides, tuple(amounts), tuple(questions),
-                tuple(q.id for q in questions if q.dealt), calls=calls(ruleset, table),
+                tuple(q.id for q in questions if q.dealt), tricks=ruleset.settings["deck"]["hand_size"],
+                trump_only=ruleset.settings["play"]["follow"] == "trump-only", calls=calls(ruleset, table),
                 kitty=ruleset.settings["kitty"]["size"],
                 discard_counts=ruleset.settings["kitty"]["discard_counts"] != "nothing")
 
@@ -162,7 +170,8 @@ def read(form: Mapping[str, Any], getlist: Any) -> Answers:
         v = form.get(key)
         return v.strip() if isinstance(v, str) else ""
 
-    a = Answers(bidder=one("bidder"), amount=one("amount"), trump=one("trump"), mode=one("mode") or "points",
+    mode = one("mode") if one("mode") in MODES else "points"
+    a = Answers(bidder=one("bidder"), amount=one("amount"), trump=one("trump"), mode=mode,
                 auction=one("auction"), dealer=one("dealer"), note=one("note"), called=one("called"),
                 partner=one("partner"), kitty=one("kitty"), discard=one("discard"))
     for key in form:
@@ -172,6 +181,8 @@ def read(form: Mapping[str, Any], getlist: Any) -> Answers:
             a.cards[key[2:]] = one(key)
         elif key.startswith("d.") and one(key):
             a.dealt[key[2:]] = one(key)
+        elif key.startswith("t.") and key[2:].isascii() and key[2:].isdigit() and len(key) < 5 and one(key):
+            a.tricks[int(key[2:])] = one(key)
     a.revokes = [r for r in getlist("revoke") if isinstance(r, str) and r.strip()]
     return a
 
@@ -179,8 +190,8 @@ def read(form: Mapping[str, Any], getlist: Any) -> Answers:
 # the form's field each HandEntry field's problems are placed at (`problem` maps them to the page's words)
 WEB_LABELS = {"bidder": "bidder", "amount": "amount", "trump": "trump", "dealer": "dealer", "auction": "auction",
               "point": "points", "points": "p.{}", "cards": "cards", "dealt": "dealt", "revokes": "revoke",
-              "file": "file", "called": "called", "partner": "partner", "kitty": "kitty", "discard": "discard",
-              "drawn": "drawn", "held": "held"}
+              "file": "file", "tricks": "tricks", "called": "called", "partner": "partner", "kitty": "kitty",
+              "discard": "discard", "drawn": "drawn", "held": "held"}
 
 
 def to_hand(a: Answers, f: Form) -> Any:
@@ -203,7 +214,7 @@ def to_hand(a: Answers, f: Form) -> Any:
             raise PitchError(f"{a.bidder} won the bid: tap who else held {a.called}, or nobody", "partner")
         called, partner = a.called, a.partner
     kitty = discard = None
-    if a.mode == "cards" and f.kitty:
+    if a.mode in ("cards", "tricks") and f.kitty:
         kitty = a.kitty or None
         if f.discard_counts and not a.discard:
             raise PitchError(f"no answer yet: the cards {a.bidder} laid away count for the bidding side: type "
@@ -211,7 +222,10 @@ def to_hand(a: Answers, f: Form) -> Any:
         discard = {"": a.discard} if a.discard else None
     points: dict[str, Any] = {}
     cards = dealt = None
-    if a.mode == "cards":
+    tricks: list[str] | None = None
+    if a.mode == "tricks":
+        tricks = typed_tricks(a, f)
+    elif a.mode == "cards":
         cards = {side: text for side, text in a.cards.items() if text.strip()}
         if not cards:
             raise PitchError("type the cards each side took, or switch to who won each point", "cards")
@@ -224,9 +238,25 @@ def to_hand(a: Answers, f: Form) -> Any:
                              + f" ({hint[:1].lower()}{hint[1:]})", "points")
         points = {pid: NOBODY if who in (NOT_OUT, TIE) else who for pid, who in a.points.items()}
     return HandEntry(bidder=a.bidder, amount=a.amount, trump=a.trump, dealer=a.dealer or None,
-                     auction=a.auction or None, points=points, cards=cards, dealt=dealt,
-                     revokes=list(a.revokes) or None, note=a.note or None, require_every_point=a.mode != "cards",
+                     auction=a.auction or None, points=points, cards=cards, dealt=dealt, tricks=tricks,
+                     revokes=list(a.revokes) or None, note=a.note or None, require_every_point=a.mode == "points",
                      labels=WEB_LABELS, called=called, partner=partner, kitty=kitty, discard=discard)
+
+
+def typed_tricks(a: Answers, f: Form) -> list[str]:
+    """The tricks typed, in order: none left blank before the last one typed (in trump-only play a hand may
+    end early, when nobody holds a trump)."""
+    typed = {k: v for k, v in a.tricks.items() if v.strip()}
+    if not typed:
+        raise PitchError("type the cards of each trick, or switch to who won each point", "tricks")
+    beyond = [k for k in typed if not 1 <= k <= f.tricks]
+    if beyond:
+        raise PitchError(f"a hand has {f.tricks} tricks, not {max(beyond)}", "tricks")
+    last = max(typed)
+    blank = next((k for k in range(1, last + 1) if k not in typed), None)
+    if blank is not None:
+        raise PitchError(f"no cards yet, and trick {last} has some: type every trick in order", f"tricks[{blank}]")
+    return [typed[k] for k in range(1, last + 1)]
 
 
 def answers_of(hand: Mapping[str, Any], f: Form) -> tuple[Answers, str | None]:
@@ -265,9 +295,14 @@ def answers_of(hand: Mapping[str, Any], f: Form) -> tuple[Answers, str | None]:
         a.cards = {str(k): " ".join(str(c) for c in v) for k, v in hand["captured"].items()}
         if isinstance(hand.get("dealt"), Mapping):
             a.dealt = {str(k): " ".join(str(c) for c in v) for k, v in hand["dealt"].items()}
+    elif isinstance(hand.get("tricks"), list):
+        a.mode = "tricks"
+        for k, t in enumerate(hand["tricks"], 1):
+            cards = t.get("cards") if isinstance(t, Mapping) else None
+            a.tricks[k] = " ".join(str(c) for c in cards) if isinstance(cards, list) else ""
     else:
-        notice = ("this hand was recorded trick by trick: answer who took each point to replace it, "
-                  "or correct it with `pitchkeeper edit`")
+        notice = "this hand cannot be shown here: answer who took each point to replace it, or correct it with " \
+                 "`pitchkeeper edit`"
     return a, notice
 
 
@@ -287,15 +322,15 @@ class Problem:
 _FIELD_OF = (  # the key a problem names (the log's, or HandEntry's WEB_LABELS) -> the form's field
     (r"auction", "auction"), (r"bid\.amount|amount", "amount"), (r"bid(\.player)?|bidder", "bidder"),
     (r"trump", "trump"), (r"(first_)?dealer", "dealer"), (r"(points|p)\.(?P<point>[^.:\s]+)", "p."),
-    (r"points", "points"), (r"captured|cards", "cards"), (r"dealt", "dealt"), (r"revokes?", "revoke"),
-    (r"note", "note"), (r"called", "called"), (r"partner", "partner"), (r"kitty", "kitty"),
-    (r"discard", "discard"),
+    (r"points", "points"), (r"tricks\[(?P<trick>\d+)\]", "t."), (r"tricks|held", "tricks"),
+    (r"captured|cards", "cards"), (r"dealt", "dealt"), (r"revokes?", "revoke"), (r"note", "note"),
+    (r"called", "called"), (r"partner", "partner"), (r"kitty", "kitty"), (r"discard", "discard"),
 )
 _QUESTIONS = {"bidder": "Who won the bid?", "amount": "How much?", "trump": "Trump:", "dealer": "Dealer:",
               "auction": "The auction:", "points": "The points:", "cards": "The cards each side took:",
               "dealt": "Who was dealt which card:", "revoke": "Revoked:", "note": "Note:",
               "called": "The card called:", "partner": "Who held it?", "kitty": "The kitty:",
-              "discard": "Laid away:"}
+              "discard": "Laid away:", "tricks": "The tricks:"}
 
 
 NEW_GAME_QUESTIONS = {"rules": "Ruleset:", "players": "Players:", "teams": "Teams:", "first_dealer": "Who deals first:",
@@ -316,6 +351,9 @@ def field_of(where: str | None, f: Form) -> str:
         if name == "p.":
             point = hit.group("point")
             return f"p.{point}" if point in ids else "points"
+        if name == "t.":
+            n = int(hit.group("trick"))
+            return f"t.{n}" if 1 <= n <= f.tricks else "tricks"
         return name
     return ""
 
@@ -335,13 +373,15 @@ def problem(e: PitchError | str, f: Form, a: Answers | None = None) -> Problem:
     text = e.message.replace(" (nothing was written)", "")
     text = re.sub(r"\bhands\[\d+\]\.?", "", text).strip()
     fields: tuple[str, ...] = (name,) if name else ()
-    if name == "points" and a is not None and a.mode != "cards":
+    if name == "points" and a is not None and a.mode == "points":
         unanswered = [q for q in f.questions if q.id not in a.points]
         if unanswered:  # the message at the first, every one highlighted
             name, fields = f"p.{unanswered[0].id}", tuple(f"p.{q.id}" for q in unanswered)
             also = "; ".join(q.text.lower() for q in unanswered[1:])
             text = ("no answer yet" + (f" (nor to {also})" if also else "") + ". " + unanswered_hint(unanswered))
     question = next((q.text for q in f.questions if f"p.{q.id}" == name), None) or _QUESTIONS.get(name, "")
+    if name.startswith("t."):
+        question = f"Trick {name[2:]}:"
     if question and text.lower().startswith(question.rstrip("?:").lower()):
         question = ""  # "the auction gives the pitch to ...": the question is named already
     text = text[:1].upper() + text[1:]

@@ -31,6 +31,7 @@ from pitchkeeper.logbook.store import decoded, read_bytes
 from pitchkeeper.tournament import book, standings
 from pitchkeeper.tournament import night as desk
 from pitchkeeper.tournament.model import Tournament, side_name
+from pitchkeeper.web import analysed
 from pitchkeeper.web import app as match_app
 from pitchkeeper.web.events import Hub
 from pitchkeeper.web.guard import Guard, Throttle
@@ -134,6 +135,7 @@ class Night:
         self.tables = {n: Guard(pin, self.organizer.secret, throttle, cookie=table_cookie(n), role=f"table {n}",
                                 also=self.organizer) for n, pin in self.pins.items()}
         self.env = templates()
+        self.analysts = analysed.pair()  # every table's game shares the night's two analysis workers
         self.write_lock = asyncio.Lock()
         self.sites: dict[Path, Site] = {}
         self.books: dict[Path, Logbook] = {}
@@ -269,7 +271,8 @@ class Night:
             site = Site(g.path, "", self.poll, guard=guard, env=self.env, base=f"/table/{table}/game",
                         night={"table": table, "round": cur.number if cur is not None else 0, "page": f"/table/{table}"},
                         pin_words=f"the PIN on the card of table {table}",
-                        wrong_pin=f"Wrong PIN: it is the one printed on the card of table {table}.")
+                        wrong_pin=f"Wrong PIN: it is the one printed on the card of table {table}.",
+                        analysts=self.analysts)
 
             async def after() -> None:
                 await self.settle(table)

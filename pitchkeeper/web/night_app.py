@@ -64,6 +64,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
     finally:
         task.cancel()
+        for a in night.analysts:
+            a.close()
         with contextlib.suppress(asyncio.CancelledError):
             await task
 

@@ -22,7 +22,7 @@ from starlette.routing import BaseRoute, Route
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import rulesets
 from pitchkeeper.logbook.book import NotNext, Stale
-from pitchkeeper.web import entry, view
+from pitchkeeper.web import analysed, entry, view
 from pitchkeeper.web import form as entry_form
 from pitchkeeper.web.guard import CLIENT_COOKIE, same_origin
 from pitchkeeper.web.served import BrokenLog, Snapshot
@@ -35,7 +35,8 @@ async def hands_part(request: Request) -> Response:
     s = await site.snapshot()
     client, new = client_id(request)
     resp = site.render("_hands.html", hand_list=view.hand_rows(s), count=s.count, version=s.version,
-                       csrf=site.guard.csrf_token(client), confirm_undo=False)
+                       csrf=site.guard.csrf_token(client), confirm_undo=False,
+                       par=await analysed.of_snapshot(site.analyst, s))
     return with_cookies(resp, request, client, new)
 
 
@@ -89,7 +90,7 @@ async def entry_page(request: Request, *, answers: entry_form.Answers | None = N
         "confirm_undo": confirm_undo, "basis_version": version, "basis_hand": hand_no,
         "auction": entry.auction_view(s, answers, number) if not s.won or number is not None else None,
         "next_game": entry.next_game(s) if s.won else None, "new_game": new_game,
-        "rulesets": rulesets.builtin_names(),
+        "rulesets": rulesets.builtin_names(), "par": await analysed.of_snapshot(site.analyst, s),
     }
     return with_cookies(site.render("entry.html", status=status, **ctx), request, client, new)
 
@@ -214,8 +215,8 @@ async def check_page(request: Request, s: Snapshot, answers: entry_form.Answers,
     except PitchError as e:
         return await entry_page(request, s=s, answers=answers, number=number, error=e)
     checked = entry.digest(site.guard.secret, answers, number, s.version, change.number)
-    return await entry_page(request, s=s, answers=answers, number=number, notice=notice,
-                            preview=entry.preview(s, change, number, checked))
+    p = {**entry.preview(s, change, number, checked), "par": await analysed.of_change(site.analyst, change)}
+    return await entry_page(request, s=s, answers=answers, number=number, notice=notice, preview=p)
 
 
 async def conflict_page(request: Request, s: Snapshot, answers: entry_form.Answers, hand: Any,

@@ -21,8 +21,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from pitchkeeper.errors import PitchError
+from pitchkeeper.web import analysed, view
 from pitchkeeper.web import form as entry_form
-from pitchkeeper.web import view
 from pitchkeeper.web.body import form_pairs, json_kind, parse_json
 from pitchkeeper.web.events import Hub
 from pitchkeeper.web.guard import CLIENT_COOKIE, COOKIE_DAYS, PIN_HEADER, Guard
@@ -52,13 +52,15 @@ class Site:
 
     `base`: the path it is served under ("" for the table's serve). `night`: at a club night, what the
     entry page says of the tournament (its table, round, where the result goes), else None.
-    `after_write`: called (awaited) after every write through this site (a night reports a won game)."""
+    `after_write`: called (awaited) after every write through this site (a night reports a won game).
+    `analysts`: the workers of par and of the odds (web.analysed); a night's tables share the night's."""
 
     def __init__(self, path: Path, pin: str, poll: float = 0.05, entry_url: str | None = None,
                  secret: bytes | None = None, follow: bool = False, *, guard: Guard | None = None,
                  env: jinja2.Environment | None = None, base: str = "", night: dict[str, Any] | None = None,
                  pin_words: str = "the table's PIN (the one <code>pitchkeeper serve</code> printed)",
-                 wrong_pin: str = "Wrong PIN: it is the one `pitchkeeper serve` printed.") -> None:
+                 wrong_pin: str = "Wrong PIN: it is the one `pitchkeeper serve` printed.",
+                 analysts: tuple[analysed.Analyst, analysed.Analyst] | None = None) -> None:
         self.served = Served(path, follow)
         self.guard = guard or Guard(pin, secret)
         self.hub = Hub(self.served.path, self.served.event, poll)
@@ -71,6 +73,12 @@ class Site:
         self.pin_words = Markup(pin_words)  # our own words (a <code> in them), never a visitor's
         self.wrong_pin = wrong_pin
         self.after_write: Callable[[], Awaitable[None]] | None = None
+        self.analyst, self.odds = analysts or analysed.pair()
+
+    def close(self) -> None:
+        """Stop this site's analysis workers (a night closes the ones its tables share)."""
+        self.analyst.close()
+        self.odds.close()
 
     # -- reading
 
@@ -85,6 +93,10 @@ class Site:
     def board_context(self, s: Snapshot) -> dict[str, Any]:
         return {**view.board_context(s), "entry_url": self.entry_url, "entry_qr": self.entry_qr,
                 "follow": self.served.follow}
+
+    async def last_par(self, s: Snapshot) -> analysed.Par | None:
+        """The TV's verdict: the last hand's par and costliest card, where it was recorded trick by trick."""
+        return (await analysed.of_snapshot(self.analyst, s, last_only=True)).get(s.count)
 
     # -- writing: one at a time in this server; each write's event goes out before the next write
 

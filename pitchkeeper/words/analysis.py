@@ -113,3 +113,25 @@ def odds_lines(o: Mapping[str, Any]) -> list[str]:
         lines.append(f"  best bid: {t['best_bid']}")
     lines.append(DOUBLE_DUMMY)
     return lines
+
+
+def bid_answers(o: Mapping[str, Any], bid: str) -> list[str]:
+    """"Should I have bid 3?", answered for each trump suit of an odds object: how often the bid is made,
+    what it scores on average under the ruleset's settlement, and the bid that scores best where it is
+    another one."""
+    lines = []
+    for t in o["trumps"]:
+        name = SUIT_NAMES.get(t["trump"], t["trump"])
+        if not t.get("possible", True):
+            lines.append(f"In {name}: not possible - {t['why']}.")
+            continue
+        best = str(t["best_bid"])
+        said = f"{bid} is made in {_pct(t['make'][bid])} of the layouts and scores {t['expected'][bid]:+.1f} on average"
+        if best == bid:
+            lines.append(f"In {name}: yes - {said}, the best bid.")
+        elif round(t["expected"][bid], 1) >= round(t["expected"][best], 1):  # as good as the best, as shown
+            lines.append(f"In {name}: yes - {said}; no bid scores more.")
+        else:
+            lines.append(f"In {name}: no - {said}; {best} scores best ({t['expected'][best]:+.1f}, made in "
+                         f"{_pct(t['make'][best])}).")
+    return lines

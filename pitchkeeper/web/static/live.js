@@ -2,8 +2,9 @@
 // part named by #live[data-part] is fetched again and swapped in (the server renders it: no template
 // here). When the table moves on to another game (the event names the new match, or the part fetched
 // says so), a page marked data-follow="page" fetches itself again and swaps its whole content: the
-// TV and every phone follow the next game without a reload. Hand-written, no library; runs under the
-// page's CSP (script-src 'self').
+// TV and every phone follow the next game without a reload. A part still being analysed (a hand's par,
+// data-analysing) is fetched again a few seconds later, until it is done. Hand-written, no library;
+// runs under the page's CSP (script-src 'self').
 "use strict";
 (function () {
   var live = document.getElementById("live");
@@ -57,6 +58,13 @@
       });
   }
 
+  var later = {};  // part id -> the timer that fetches it again while its analysis is under way
+  function whileAnalysing(id, fetchIt) {
+    var el = document.getElementById(id);
+    if (later[id] || !el || !el.querySelector("[data-analysing]")) return;
+    later[id] = setTimeout(function () { later[id] = null; fetchIt(); }, 3000);
+  }
+
   function swapAlso() {
     fetch(alsoUrl, { cache: "no-store", credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
@@ -65,6 +73,7 @@
         var box = document.createElement("div");
         box.innerHTML = html.trim();
         if (el && box.firstElementChild) el.replaceWith(box.firstElementChild);
+        whileAnalysing(alsoId, swapAlso);
       })
       .catch(function () { live.classList.add("stale"); });
   }
@@ -84,6 +93,7 @@
         var fresh = box.firstElementChild;
         if (!fresh) return;
         el.replaceWith(fresh);
+        whileAnalysing(targetId, refresh);
         var after = fresh.getAttribute("data-hands");
         if (wholePage && fresh.getAttribute("data-match") !== beforeMatch) { follow(true); return; }
         if (alsoUrl) swapAlso();
@@ -111,5 +121,7 @@
     if (data.tables || (data.version && data.version !== attr(targetId, "data-version"))) refresh();
   };
   document.addEventListener("pitchkeeper:refresh-page", function () { follow(false); });
+  whileAnalysing(targetId, refresh);
+  if (alsoUrl) whileAnalysing(alsoId, swapAlso);
   window.addEventListener("pagehide", function () { source.close(); });
 })();
