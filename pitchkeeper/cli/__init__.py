@@ -133,6 +133,14 @@ def ask(question: str, default: bool = False) -> bool:
             sys.stdout.write(f"  ? {e.message}\n")
 
 
+def kept(line: str, as_json: bool = False) -> NoReturn:
+    """A question answered no: said in one line ("Kept hand 3: nothing changed."; on standard error under
+    --json, whose output is JSON only), and exit status 0 - nothing went wrong and nothing was written
+    (1 is a bug, 2 bad input)."""
+    (sys.stderr if as_json else sys.stdout).write(f"{line}\n")
+    raise typer.Exit(0)
+
+
 def warn(lines: Any) -> None:
     for w in lines:
         sys.stderr.write(f"warning: {shown(w)}\n")

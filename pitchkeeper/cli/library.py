@@ -8,9 +8,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import typer
-
-from pitchkeeper.cli import ask, fail, interactive
+from pitchkeeper.cli import ask, fail, interactive, kept
 from pitchkeeper.errors import PitchError, shown
 from pitchkeeper.game import rulesets
 from pitchkeeper.logbook import store
@@ -48,4 +46,4 @@ def may_write_over(out: Any, force: bool | None) -> None:
     if not interactive():
         raise PitchError("already exists: add --force to write over it", str(out))
     if not ask(f"{shown(out)} exists: write over it?"):
-        raise typer.Exit(1)
+        kept(f"Kept {shown(out)}: nothing written.")

@@ -32,12 +32,13 @@ def status(
         k, state = book_of(match).load()
         sys.stdout.write(export.to_text(export.build(k.ruleset, k.record, state)))
         return
-    st = book_of(match).scoreboard().to_json()
+    sb = book_of(match).scoreboard()
+    st = sb.to_json()
     warn(st["warnings"])
     if as_json:
         emit_json(st)
         return
-    board.draw(st, last=True)
+    board.draw(st, last=True, points=sb.points)
 
 
 @commands.command("history")
