@@ -189,6 +189,16 @@ class Ruleset:
         return tuple(p for p in self.points if p.kind.always_out(p))
 
     @cached_property
+    def always_out_ids(self) -> frozenset[str]:
+        return frozenset(p.id for p in self.always_out)
+
+    @cached_property
+    def award_rank(self) -> dict[str, int]:
+        """Point id -> its place in the contract's order of awards (POINT_IDS, then any other point)."""
+        known = {p: i for i, p in enumerate(POINT_IDS)}
+        return {p.id: known.get(p.id, len(known)) for p in self.points}
+
+    @cached_property
     def bidder_only(self) -> frozenset[str]:
         """The ids of the points only the bidding side may score."""
         return frozenset(p.id for p in self.points if p.kind.bidder_only(p))

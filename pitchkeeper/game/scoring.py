@@ -19,7 +19,7 @@ from pitchkeeper.game.deal import Deal, check_deal, name_jokers
 from pitchkeeper.game.kinds import InPlay, Piles, always_out, highest
 from pitchkeeper.game.partners import HandSides, calls, hand_sides
 from pitchkeeper.game.play import Illegal, TrickResult, replay
-from pitchkeeper.game.records import POINT_IDS, Bid, Hand, Table
+from pitchkeeper.game.records import Bid, Hand, Table
 from pitchkeeper.game.rulesets import Ruleset, TrumpView
 from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Instant, Verdict, Why
 
@@ -37,7 +37,6 @@ __all__ = [
     "verdict",
 ]
 
-_RANK = {p: i for i, p in enumerate(POINT_IDS)}  # the contract's order of awards (then any other point)
 # A hand's keys of a kitty, a draw and a called partner are its last fields; unset, they read _NO_HOUSE.
 _HOUSE = Hand._fields.index("kitty")
 _NO_HOUSE = tuple(Hand._field_defaults[f] for f in Hand._fields[_HOUSE:])
@@ -105,7 +104,8 @@ def named_smudge(ruleset: Ruleset, hand: Hand) -> Hand:
     bid = hand.bid
     if not bid.smudge and bid.amount == worth:
         bid = Bid(bid.player, -1, True)
-    auction = tuple((p, "smudge" if type(c) is int and c == worth else c) for p, c in hand.auction)
+    auction = tuple((p, "smudge" if type(c) is int and c == worth else c) for p, c in hand.auction) \
+        if hand.auction else ()
     if bid is hand.bid and auction == hand.auction:
         return hand
     return hand._replace(bid=bid, auction=auction)
@@ -120,7 +120,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
         hand = name_jokers(ruleset, hand)
     if hand.trump not in ruleset.views:
         raise PitchError(f"'{hand.trump}' is not a suit", "trump")
-    amount = bid_amount(ruleset, hand)
+    amount = amount_worth(ruleset, hand.bid.amount, hand.bid.smudge, "bid.amount")
     if amount == 0:
         check_bid(ruleset, table, hand)  # a pitch without a contract is eldest hand's
     sale = check_auction(ruleset, table, hand) if hand.auction else None
@@ -146,7 +146,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
             captured = hand.captured
             where = "captured"
         # a hand played trick by trick shows who held each card played: the player dealt it
-        played = {c: p for t in tricks for p, c in t.plays}
+        played = {c: p for t in tricks for p, c in t.plays} if tricks else {}
         if calling:
             hs = hand_sides(ruleset, table, hand, deal, played)
         bid_side = hs.bidding if hs else table.side_of(hand.bid.player)
@@ -249,28 +249,34 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str,
     assert hand.points is not None
     rules = ruleset.by_id
     bidder_only = ruleset.bidder_only
+    rank = ruleset.award_rank
+    game_id = ruleset.game_point.id if ruleset.game_point is not None else None
+    side_of = hs.side_of if hs is not None else table.key_side
+    players = table.players
     awards = []
+    ranks = []
+    winner = None
     for pid, owner in hand.points:
         rule = rules.get(pid)
         if rule is None:
             raise PitchError(f"{ruleset.name} has no point '{pid}'{did_you_mean(pid, rules)} "
                              f"(its points: {', '.join(rules)})", f"points.{pid}")
-        side = hs.side_of[owner] if hs is not None else owner if owner in table.sides else table.side_of(owner)
+        side = side_of[owner] if hs is not None else side_of.get(owner, owner)
         if side != bid_side and pid in bidder_only:
             raise PitchError(f"only the bidding side ({bid_side}) can score {rule.label}", f"points.{pid}")
-        player = owner if owner in table.players else None
-        awards.append(Award(pid, None, side, player, rule.value, Why("entered", "", rule)))
+        awards.append(Award(pid, None, side, owner if owner in players else None, rule.value, "entered", "", rule))
+        ranks.append(rank[pid])
+        if pid == game_id and winner is None:
+            winner = side
     given = {pid for pid, _ in hand.points}
-    for rule in ruleset.always_out:
-        if rule.id not in given:
-            raise PitchError(f"{rule.id} is always out ({rule.kind.always_words}): "
-                             f"say who {'was dealt' if rule.to == 'dealt' else 'won'} it",
-                             f"points.{rule.id}")
-    awards.sort(key=lambda a: _RANK.get(a.point, len(_RANK)))
-    g = ruleset.game_point
+    if not ruleset.always_out_ids <= given:
+        rule = next(r for r in ruleset.always_out if r.id not in given)
+        raise PitchError(f"{rule.id} is always out ({rule.kind.always_words}): "
+                         f"say who {'was dealt' if rule.to == 'dealt' else 'won'} it", f"points.{rule.id}")
+    if ranks != sorted(ranks):  # the contract's order of awards, entries of one rank as entered
+        awards = [awards[i] for i in sorted(range(len(awards)), key=ranks.__getitem__)]
     game = None
-    if g is not None:
-        winner = next((a.side for a in awards if a.point == g.id), None)
+    if game_id is not None:
         game = GameCount({}, winner, f"{winner} won game (entered by hand)" if winner else
                          "game not awarded (tied, entered by hand)")
     return awards, game
@@ -340,8 +346,7 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
             if kind.game:
                 game = side_won.what
             if side_won.side is not None:
-                awards.append(Award(rule.id, None, side_won.side, None, rule.value,
-                                    Why(side_won.how, side_won.what, rule)))
+                awards.append(Award(rule.id, None, side_won.side, None, rule.value, side_won.how, side_won.what, rule))
             continue
         assert kind.card is not None
         won = kind.card(rule, in_play)
@@ -360,7 +365,7 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
                 how = "lone-dealt"  # a lone trump always wins its own trick: its captor is the player dealt it
             key = owner[card]
             side, player = side_of_key[key], key if key in players else None
-        awards.append(Award(rule.id, card, side, player, rule.value, Why(how, won.what, rule)))
+        awards.append(Award(rule.id, card, side, player, rule.value, how, won.what, rule))
     return awards, game, piles
 
 
@@ -486,7 +491,7 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
     penal = rv["setback"] != "none" and offenders
     side_fn: Callable[[str], str] = table.side_of if hs is None else hs.side_of.__getitem__
     name = ruleset.settings["bidding"]["smudge_name"] if smudge else ""
-    off_sides = {side_fn(p) for p in offenders} if penal else set()
+    off_sides = {side_fn(p) for p in offenders} if penal else _NONE
     for side, t in taken.items():
         if side == bid_side:
             if bid.made:
