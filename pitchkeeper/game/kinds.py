@@ -177,8 +177,8 @@ def _lowest(rule: PointRule, play: InPlay) -> CardWin | None:
 
 
 def _the_card(rule: PointRule, play: InPlay) -> CardWin | None:
-    card = play.view.point_card[rule.id]
-    return CardWin(card, play.view.point_words[rule.id]) if card in play.cards else None
+    won = play.view.point_wins[rule.id]  # the card and its words, made once per ruleset and trump
+    return won if won.card in play.cards else None
 
 
 def _game(rule: PointRule, piles: Piles) -> SideWin:

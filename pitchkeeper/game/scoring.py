@@ -296,12 +296,13 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
         total += len(cards)
     counted: tuple[Card, ...] = ()
     sides: tuple[str, ...] = table.sides
-    side_fn: Callable[[str], str] = table.side_of
     if deal is None and hs is None:  # the usual hand: the table's sides, no card laid away
         # every card once (none listed twice or by two keys), in the deck, and a trump where only trumps are played
         if len(owner) != total or not ruleset.deck.issuperset(owner) or (
                 trump_only and not view.strength.keys() >= owner.keys()):
             _bad_captured(ruleset, view, captured, where, trump_only)
+        side_fn: Callable[[str], str] = table.side_of
+        side_of_key: Mapping[str, str] = table.key_side  # a key of `captured` (a side or a player) -> its side
     else:
         counted = deal.counted if deal is not None else ()
         if len(owner) != total or not ruleset.deck.issuperset(owner) or (
@@ -309,15 +310,16 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
             _bad_captured(ruleset, view, captured, where, trump_only, counted)
         if hs is not None:
             sides, side_fn = hs.names, hs.side_of.__getitem__
+        else:
+            side_fn = table.side_of
         if deal is not None and (deal.gone or counted):
             captured, total = _trick_cards(ruleset, captured, where, deal, bid_side, side_fn)
             for c in counted:
                 owner.pop(c, None)
-    side_of_key: dict[str, str] = {}
+        side_of_key = {key: key if key in sides else side_fn(key) for key, _ in captured}
     piles: dict[str, list[Card]] = {s: [] for s in sides}  # side -> the cards it took in tricks
     for key, cards in captured:
-        side = side_of_key[key] = key if key in sides else side_fn(key)
-        piles[side].extend(cards)
+        piles[side_of_key[key]].extend(cards)
     if not played:
         _check_whole_tricks(ruleset, captured, total, len(table.players), trump_only, where)
     dealt = _dealt_index(ruleset, hand, owner, view.strength) if hand.dealt or hand.held else {}
@@ -330,7 +332,7 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
     if counted and deal is not None and deal.counts == "all":  # the discard counts as the bidder's tricks
         laid = frozenset(counted)
         owner.update(dict.fromkeys(counted, deal.bidder))
-        side_of_key[deal.bidder] = bid_side
+        side_of_key = {**side_of_key, deal.bidder: bid_side}
         dealt = {**dealt, **dict.fromkeys(counted, deal.bidder)}
     in_play = InPlay(view, owner)
     if counted or ruleset.features:
@@ -340,16 +342,17 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
     players = table.players
     awards: list[Award] = []
     game: GameCount | None = None
-    for rule, kind in ruleset.award_kinds:
-        if kind.side is not None:
-            side_won = kind.side(rule, took)
-            if kind.game:
-                game = side_won.what
+    for rule, find_card, find_side in ruleset.finders:
+        if find_card is None:
+            assert find_side is not None  # a kind gives exactly one of the two
+            side_won = find_side(rule, took)
             if side_won.side is not None:
-                awards.append(Award(rule.id, None, side_won.side, None, rule.value, side_won.how, side_won.what, rule))
+                awards.append(Award(rule.id, None, side_won.side, None, rule.value, side_won.how, side_won.what,
+                                    rule))
+            if rule is ruleset.game_point:
+                game = side_won.what
             continue
-        assert kind.card is not None
-        won = kind.card(rule, in_play)
+        won = find_card(rule, in_play)
         if won is None:
             continue
         card = won.card
@@ -427,23 +430,31 @@ def _key_of(hand: Hand, card: Card) -> str:
 
 def _dealt_index(ruleset: Ruleset, hand: Hand, owner: dict[Card, str], strength: Any) -> dict[Card, str]:
     """Card -> player dealt it, from `dealt` (or `held` when no `dealt` names the card)."""
-    out: dict[Card, str] = {}
-    for key, table_ in (("held", hand.held), ("dealt", hand.dealt)):
-        if not table_:
-            continue
-        seen: dict[Card, str] = {}
-        listed = 0
-        for p, cs in table_:
-            seen.update(dict.fromkeys(cs, p))
-            listed += len(cs)
-        if len(seen) != listed or not ruleset.deck.issuperset(seen):
-            _bad_dealt(ruleset, key, table_)
-        lost = [] if owner.keys() >= seen.keys() else [c for c in seen.keys() - owner.keys() if c in strength]
-        if lost:  # a trump held is always played
+    held = _dealt_table(ruleset, "held", hand.held, owner, strength) if hand.held else None
+    dealt = _dealt_table(ruleset, "dealt", hand.dealt, owner, strength) if hand.dealt else None
+    if held is None or dealt is None:
+        return held or dealt or {}
+    held.update(dealt)
+    return held
+
+
+def _dealt_table(ruleset: Ruleset, key: str, table_: tuple[tuple[str, tuple[Card, ...]], ...], owner: dict[Card, str],
+                 strength: Any) -> dict[Card, str]:
+    """Card -> player, from `dealt` or `held` (`key`): each card once, in the deck, and every trump in it
+    captured (a trump held is always played)."""
+    seen: dict[Card, str] = {}
+    listed = 0
+    for p, cs in table_:
+        seen.update(dict.fromkeys(cs, p))
+        listed += len(cs)
+    if len(seen) != listed or not ruleset.deck.issuperset(seen):
+        _bad_dealt(ruleset, key, table_)
+    if not owner.keys() >= seen.keys():
+        lost = [c for c in seen.keys() - owner.keys() if c in strength]
+        if lost:
             c = min(lost)
             raise PitchError(f"{c} is a trump {seen[c]} held, but nobody captured it", f"{key}.{seen[c]}")
-        out.update(seen)
-    return out
+    return seen
 
 
 def _bad_dealt(ruleset: Ruleset, key: str, table_: tuple[tuple[str, tuple[Card, ...]], ...]) -> None:
@@ -492,6 +503,7 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
     side_fn: Callable[[str], str] = table.side_of if hs is None else hs.side_of.__getitem__
     name = ruleset.settings["bidding"]["smudge_name"] if smudge else ""
     off_sides = {side_fn(p) for p in offenders} if penal else _NONE
+    defenders_score = st["defenders_score"]
     for side, t in taken.items():
         if side == bid_side:
             if bid.made:
@@ -516,7 +528,7 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
                 notes.append(("set-nothing", side, t, bid.label))
             if smudge and not bid.made and ruleset.settings["smudge"]["set"] == "lose":
                 notes.append(("smudge-lose", side, name))
-        elif st["defenders_score"]:
+        elif defenders_score:
             delta[side] = t
             if t:
                 notes.append(("defended", side, t))
