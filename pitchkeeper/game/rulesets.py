@@ -91,6 +91,16 @@ class PointRule(NamedTuple):
                 "tie": self.tie, "need": self.need, "only_bidder": self.only_bidder, "enabled": True}[key]
 
 
+class PointEntry(NamedTuple):
+    """A point as quick entry reads it: its rule, its place in the contract's order of awards (POINT_IDS, then
+    any other point), its bit when it is always out (else 0), and whether only the bidding side may score it."""
+
+    rule: PointRule
+    rank: int
+    always: int
+    bidder_only: bool
+
+
 class TrumpView(NamedTuple):
     """Everything about the cards once trump is known, worked out once per ruleset and trump."""
 
@@ -191,19 +201,17 @@ class Ruleset:
         return tuple(p for p in self.points if p.kind.always_out(p))
 
     @cached_property
-    def always_out_ids(self) -> frozenset[str]:
-        return frozenset(p.id for p in self.always_out)
-
-    @cached_property
-    def award_rank(self) -> dict[str, int]:
-        """Point id -> its place in the contract's order of awards (POINT_IDS, then any other point)."""
+    def entries(self) -> dict[str, PointEntry]:
+        """Point id -> what quick entry checks of a point said won: looked up once per point entered."""
         known = {p: i for i, p in enumerate(POINT_IDS)}
-        return {p.id: known.get(p.id, len(known)) for p in self.points}
+        always = {p.id for p in self.always_out}
+        return {p.id: PointEntry(p, known.get(p.id, len(known)), 1 << i if p.id in always else 0, p.kind.bidder_only(p))
+                for i, p in enumerate(self.points)}
 
     @cached_property
-    def bidder_only(self) -> frozenset[str]:
-        """The ids of the points only the bidding side may score."""
-        return frozenset(p.id for p in self.points if p.kind.bidder_only(p))
+    def always_said(self) -> int:
+        """The bits of PointEntry.always of every point always out: all must be said."""
+        return sum(e.always for e in self.entries.values())
 
     @cached_property
     def game_point(self) -> PointRule | None:

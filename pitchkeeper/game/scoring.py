@@ -247,34 +247,38 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str,
     """Quick entry: each point as entered, checked against the ruleset (a point it has, said for every
     point always out, and one only the bidding side may score given to it)."""
     assert hand.points is not None
-    rules = ruleset.by_id
-    bidder_only = ruleset.bidder_only
-    rank = ruleset.award_rank
+    entries = ruleset.entries
     game_id = ruleset.game_point.id if ruleset.game_point is not None else None
     side_of = hs.side_of if hs is not None else table.key_side
     players = table.players
     awards = []
-    ranks = []
+    said = 0  # the bits of the points always out that were said
+    last = 0
+    ordered = True
     winner = None
     for pid, owner in hand.points:
-        rule = rules.get(pid)
-        if rule is None:
-            raise PitchError(f"{ruleset.name} has no point '{pid}'{did_you_mean(pid, rules)} "
-                             f"(its points: {', '.join(rules)})", f"points.{pid}")
+        entry = entries.get(pid)
+        if entry is None:
+            raise PitchError(f"{ruleset.name} has no point '{pid}'{did_you_mean(pid, entries)} "
+                             f"(its points: {', '.join(entries)})", f"points.{pid}")
+        rule, rank, always, bidder_only = entry
         side = side_of[owner] if hs is not None else side_of.get(owner, owner)
-        if side != bid_side and pid in bidder_only:
+        if bidder_only and side != bid_side:
             raise PitchError(f"only the bidding side ({bid_side}) can score {rule.label}", f"points.{pid}")
         awards.append(Award(pid, None, side, owner if owner in players else None, rule.value, "entered", "", rule))
-        ranks.append(rank[pid])
+        said |= always
+        if rank < last:
+            ordered = False
+        last = rank
         if pid == game_id and winner is None:
             winner = side
-    given = {pid for pid, _ in hand.points}
-    if not ruleset.always_out_ids <= given:
+    if said != ruleset.always_said:
+        given = {pid for pid, _ in hand.points}
         rule = next(r for r in ruleset.always_out if r.id not in given)
         raise PitchError(f"{rule.id} is always out ({rule.kind.always_words}): "
                          f"say who {'was dealt' if rule.to == 'dealt' else 'won'} it", f"points.{rule.id}")
-    if ranks != sorted(ranks):  # the contract's order of awards, entries of one rank as entered
-        awards = [awards[i] for i in sorted(range(len(awards)), key=ranks.__getitem__)]
+    if not ordered:  # the contract's order of awards, entries of one rank as entered
+        awards.sort(key=lambda a: entries[a.point].rank)
     game = None
     if game_id is not None:
         game = GameCount({}, winner, f"{winner} won game (entered by hand)" if winner else
@@ -289,22 +293,24 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
     kind, in award order. Also the cards each side took in tricks."""
     view = ruleset.views[hand.trump]
     trump_only = ruleset.trump_only
-    owner: dict[Card, str] = {}  # card -> key of `captured` (a side or a player)
-    total = 0
-    for key, cards in captured:
-        owner.update(dict.fromkeys(cards, key))
-        total += len(cards)
+    owner = {c: key for key, cards in captured for c in cards}  # card -> key of `captured` (a side or a player)
     counted: tuple[Card, ...] = ()
     sides: tuple[str, ...] = table.sides
     if deal is None and hs is None:  # the usual hand: the table's sides, no card laid away
+        side_fn: Callable[[str], str] = table.side_of
+        side_of_key: Mapping[str, str] = table.key_side  # a key of `captured` (a side or a player) -> its side
+        piles: dict[str, list[Card]] = {s: [] for s in sides}  # side -> the cards it took in tricks
+        total = 0
+        for key, cards in captured:
+            piles[side_of_key[key]].extend(cards)
+            total += len(cards)
         # every card once (none listed twice or by two keys), in the deck, and a trump where only trumps are played
         if len(owner) != total or not ruleset.deck.issuperset(owner) or (
                 trump_only and not view.strength.keys() >= owner.keys()):
             _bad_captured(ruleset, view, captured, where, trump_only)
-        side_fn: Callable[[str], str] = table.side_of
-        side_of_key: Mapping[str, str] = table.key_side  # a key of `captured` (a side or a player) -> its side
     else:
         counted = deal.counted if deal is not None else ()
+        total = sum(len(cards) for _, cards in captured)
         if len(owner) != total or not ruleset.deck.issuperset(owner) or (
                 trump_only and not view.strength.keys() >= owner.keys() - set(counted)):
             _bad_captured(ruleset, view, captured, where, trump_only, counted)
@@ -317,9 +323,9 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
             for c in counted:
                 owner.pop(c, None)
         side_of_key = {key: key if key in sides else side_fn(key) for key, _ in captured}
-    piles: dict[str, list[Card]] = {s: [] for s in sides}  # side -> the cards it took in tricks
-    for key, cards in captured:
-        piles[side_of_key[key]].extend(cards)
+        piles = {s: [] for s in sides}
+        for key, cards in captured:
+            piles[side_of_key[key]].extend(cards)
     if not played:
         _check_whole_tricks(ruleset, captured, total, len(table.players), trump_only, where)
     dealt = _dealt_index(ruleset, hand, owner, view.strength) if hand.dealt or hand.held else {}
@@ -442,10 +448,9 @@ def _dealt_table(ruleset: Ruleset, key: str, table_: tuple[tuple[str, tuple[Card
                  strength: Any) -> dict[Card, str]:
     """Card -> player, from `dealt` or `held` (`key`): each card once, in the deck, and every trump in it
     captured (a trump held is always played)."""
-    seen: dict[Card, str] = {}
+    seen = {c: p for p, cs in table_ for c in cs}
     listed = 0
-    for p, cs in table_:
-        seen.update(dict.fromkeys(cs, p))
+    for _, cs in table_:
         listed += len(cs)
     if len(seen) != listed or not ruleset.deck.issuperset(seen):
         _bad_dealt(ruleset, key, table_)
@@ -499,7 +504,7 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
     notes: list[tuple[Any, ...]] = []
     delta: dict[str, int] = {}
     offenders = list(dict.fromkeys([*hand.revokes, *(i.player for i in illegal)])) if hand.revokes or illegal else []
-    penal = rv["setback"] != "none" and offenders
+    penal = bool(offenders) and rv["setback"] != "none"
     side_fn: Callable[[str], str] = table.side_of if hs is None else hs.side_of.__getitem__
     name = ruleset.settings["bidding"]["smudge_name"] if smudge else ""
     off_sides = {side_fn(p) for p in offenders} if penal else _NONE
