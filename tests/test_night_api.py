@@ -22,6 +22,7 @@ import pytest
 from serving import Events, Server
 
 import pitchkeeper
+from pitchkeeper.game import rulesets
 from pitchkeeper.tournament import book
 from pitchkeeper.web.keys import night_keys
 from pitchkeeper.web.night_app import create_night_app
@@ -104,10 +105,12 @@ def name(side: list[str]) -> str:
     return "&".join(side)
 
 
-def draw(rng: random.Random, sides: list[list[str]]) -> tuple[dict[str, int], str | None, list[int], int]:
-    """A final score: usually the higher wins; now and then a tie or the lower score, with the winner named."""
-    scores = [rng.randint(-6, 24) for _ in sides]
+def draw(rng: random.Random, sides: list[list[str]], target: int) -> tuple[dict[str, int], str | None, list[int], int]:
+    """A final score the rules allow (the winner has got to the target): usually the higher wins; now and then
+    a tie or the lower score (both past the target: the bidders went out first), with the winner named."""
+    scores = [rng.randint(-6, target + 3) for _ in sides]
     winner = rng.randrange(len(sides))
+    scores[winner] = max(scores[winner], rng.randint(target, target + 3))
     named: str | None = name(sides[winner])
     if rng.random() < 0.7 and scores.count(max(scores)) == 1:
         winner, named = scores.index(max(scores)), None
@@ -118,7 +121,8 @@ def report_all(night: Night, seat: dict[str, Any], rng: random.Random, twice: in
                ) -> dict[int, tuple[list[int], int]]:
     """Every table of the round reports at once, each from its own thread with its own PIN; `twice` tables
     report a second time at the same moment (two phones): exactly one of each pair is recorded."""
-    drawn = {t["table"]: draw(rng, t["sides"]) for t in seat["tables"]}
+    target = rulesets.load(book.load(night.path).rules).settings["win"]["target"]
+    drawn = {t["table"]: draw(rng, t["sides"], target) for t in seat["tables"]}
     jobs = [(t, drawn[t]) for t in drawn] + [(t, drawn[t]) for t in list(drawn)[:twice]]
     barrier = threading.Barrier(len(jobs))
 
