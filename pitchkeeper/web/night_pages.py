@@ -19,9 +19,9 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.logbook.book import NotNext, Stale
 from pitchkeeper.game import match, rulesets
 from pitchkeeper.game.rulesets import Ruleset
+from pitchkeeper.logbook.book import NotNext, Stale
 from pitchkeeper.tournament import book
 from pitchkeeper.tournament import html as cards_html
 from pitchkeeper.tournament import night as desk
