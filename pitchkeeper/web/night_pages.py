@@ -134,11 +134,51 @@ async def table_page(request: Request, *, answers: dict[str, Any] | None = None,
     if error is not None:
         problem = {"field": field_of(error) if isinstance(error, PitchError) else field,
                    "text": page_words(error, night) if isinstance(error, PitchError) else error}
+    if notice is None and q.get("unsent"):
+        notice = unsent_words(snap, table, ctx["round"], q["unsent"])
     resp = night.render("table.html", status, **ctx, signed=guard.signed_in(request.cookies),
                         csrf=night.organizer.csrf_token(client), a=answers or {"winner": None, "scores": []},
                         problem=problem, confirm=confirm, notice=notice,
                         reported_here=q.get("reported") if fresh else None)
     return with_cookies(resp, request, client, new)
+
+
+def unsent_words(snap: Snap, table: int, now: int, typed: str) -> str | None:
+    """What a phone's form typed and never sent (`round;winner;score,score`, kept by entry.js) became, when the
+    page moved on without it: the table reported from another phone, or the next round seated. None when
+    nothing was typed, or nothing happened to it."""
+    parts = typed.split(";")
+    if len(parts) != 3 or not parts[0].isdigit():
+        return None
+    rnd, won = int(parts[0]), int(parts[1]) if parts[1].isdigit() else None
+    t = snap.t
+    seat = t.rounds[rnd - 1].table(table) if 0 < rnd <= len(t.rounds) else None
+    if seat is None:
+        return None
+    names = [" & ".join(s) for s in seat.sides]
+    scores = [v.strip() for v in parts[2].split(",")]
+    if len(scores) != len(names) or not all(_whole(v) for v in scores if v):
+        return None
+    if won is not None and won >= len(names):
+        won = None
+    if won is None and not any(scores):
+        return None
+    shown = "-".join(view.number(int(v.replace("−", "-"))) if v else "?" for v in scores)
+    yours = shown + (f", {names[won]} won" if won is not None else "")
+    res = t.final.get((rnd, table))
+    if rnd == now:
+        if res is None:
+            return None
+        if won == res.winner and scores == [str(v) for v in res.scores]:
+            return "Reported from another phone: the same result as yours."
+        return f"Reported from another phone: yours ({yours}) was not sent; a correction is the organizer's."
+    if rnd > now:
+        return None
+    counted = "" if res is None else (f"; round {rnd} at this table counts " + " – ".join(
+        f"{n} {view.number(v)}" for n, v in zip(names, res.scores, strict=True)) + f", {names[res.winner]} won"
+        + (" (declared forfeit)" if res.forfeit else ""))
+    return (f"Round {now} has been seated: the round-{rnd} result typed on this phone ({' – '.join(names)}: {yours}) "
+            f"was not reported{counted}. If that is wrong, tell the organizer: a correction is theirs.")
 
 
 async def table_part(request: Request) -> Response:
