@@ -43,7 +43,7 @@ LAYERS = {
              "test_terminal_house_rules",
              "test_whole_games"),
     "browser": ("test_analysis_browser", "test_browser", "test_browser_call_partner", "test_evening_browser",
-                "test_night_browser", "test_serve_browser", "test_serve_layout"),
+                "test_night_browser", "test_night_phones_browser", "test_serve_browser", "test_serve_layout"),
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}
 
