@@ -170,7 +170,7 @@ class Tried:
 
     ok: bool
     wait: float = 0.0
-    known: bool = False  # not this guard's PIN, but one the server knows (another table's): no guess
+    known: bool = False  # not this guard's PIN, but one the server knows (another table's): named, and counted as a guess
 
     @property
     def throttled(self) -> bool:
