@@ -23,12 +23,13 @@ def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 # many subprocesses and serve. A new test file gets its layer here (collection stops until it has one).
 LAYERS = {
     "unit": ("test_ansi", "test_auction_taps", "test_bid_answers", "test_bidding", "test_cards", "test_count_down",
-             "test_deal", "test_entry_agreement", "test_guard", "test_layers", "test_match_end", "test_match_rules_22", "test_notes",
-             "test_partners", "test_play", "test_play_properties", "test_point_kinds", "test_rulesets",
-             "test_scoring", "test_smudge", "test_standings", "test_tournament"),
+             "test_deal", "test_entry_agreement", "test_guard", "test_layers", "test_match_end",
+             "test_match_rules_22", "test_notes", "test_partners", "test_play", "test_play_properties",
+             "test_point_kinds", "test_rulesets", "test_scoring", "test_smudge", "test_standings", "test_tournament"),
     "cli": ("test_answer_every_point", "test_api", "test_api_arguments", "test_chart", "test_cli_adapter",
             "test_entry", "test_entry_22", "test_entry_wording", "test_evening_cli", "test_explain",
-            "test_explain_22", "test_export", "test_illegal_plays", "test_export_22", "test_front_call_partner", "test_house_rules",
+            "test_explain_22", "test_export", "test_export_22", "test_front_call_partner", "test_house_rules",
+            "test_illegal_plays",
             "test_judge_cli", "test_loader", "test_loader_play_digest", "test_log_index", "test_log_safety",
             "test_log_shapes", "test_match_cli", "test_narrow_screens", "test_play_cli", "test_ratings",
             "test_rules_words_22", "test_scoreboard", "test_stats", "test_stats_22", "test_store", "test_table_play",

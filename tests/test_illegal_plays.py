@@ -103,7 +103,8 @@ def test_analyse_hand_stops_at_the_first_illegal_play_and_names_it(name: str, se
                                                                               first.rule)
     assert last["cost"] == 0 and last["after"] is None and all("illegal" not in p for p in a["plays"][:-1])
     assert sum(a["costs"].values()) == sum(p["cost"] for p in a["plays"])
-    assert f"trick {first.trick}, {first.player.lower()}'s {first.card.lower()} was not allowed" in " ".join(words.hand_lines(a)).lower()
+    said = " ".join(words.hand_lines(a)).lower()
+    assert f"trick {first.trick}, {first.player.lower()}'s {first.card.lower()} was not allowed" in said
 
 
 def test_judge_hand_without_held_names_the_revoke_the_tricks_prove(tmp_path: Path) -> None:
