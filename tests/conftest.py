@@ -26,7 +26,7 @@ LAYERS = {
              "test_deal", "test_entry_agreement", "test_guard", "test_layers", "test_match_end",
              "test_match_rules_22", "test_notes", "test_partners", "test_play", "test_play_properties",
              "test_point_kinds", "test_rulesets", "test_scoring", "test_smudge", "test_standings", "test_tournament"),
-    "cli": ("test_answer_every_point", "test_api", "test_api_arguments", "test_chart", "test_cli_adapter",
+    "cli": ("test_answer_every_point", "test_api", "test_api_arguments", "test_bid_names", "test_chart", "test_cli_adapter",
             "test_entry", "test_entry_22", "test_entry_wording", "test_evening_cli", "test_explain",
             "test_explain_22", "test_export", "test_export_22", "test_front_call_partner", "test_house_rules",
             "test_illegal_plays",

@@ -106,7 +106,8 @@ def analyse(ruleset: Ruleset, table: Table, hand: Hand, core: str | None = None,
         costs[e["player"]] += e["cost"]
     bid = verdict.to_json()["bid"]
     out = {"rules": ruleset.name, "trump": hand.trump,
-           "bid": {"side": bid_side, "player": bid["player"], "amount": bid["amount"]},
+           "bid": {"side": bid_side, "player": bid["player"], "amount": bid["amount"],
+                   **({"name": bid["name"]} if "name" in bid else {})},
            "par": par, "taken": verdict.taken[verdict.bid.side], "plays": plays, "costs": costs}
     if stop is not None:
         out["illegal"] = stop  # the first illegal play, where the analysis stops (an addition to the spec's object)

@@ -159,7 +159,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
                            else taken[bid_side] >= amount)
     label = hand.bid.label if amount else 0
     bid = BidResult(bid_side if hs is None else table.side_of(hand.bid.player), hand.bid.player, amount, label, made,
-                    taken[bid_side])
+                    taken[bid_side], name=ruleset.settings["bidding"]["smudge_name"] if label == "smudge" else "")
     delta, notes, counters = _settle(ruleset, table, hand, taken, bid, bid_side, illegal, hs, smudge, target)
     if not house:
         return Verdict(ruleset.name, hand.trump, tuple(awards), game, taken, bid, delta, illegal, notes, tricks,

@@ -14,6 +14,7 @@ from typing import Any
 from pitchkeeper.errors import or_list
 from pitchkeeper.game.cards import SUIT_NAMES
 from pitchkeeper.game.points import POINTS
+from pitchkeeper.words.verdict import bid_name
 
 DOUBLE_DUMMY = ("Par is what perfect play by everyone, with every card face up, gives the bidding side: a bound "
                 "to argue with, not a verdict on a player who could not see the other hands.")
@@ -80,7 +81,7 @@ def verdict_line(a: Mapping[str, Any]) -> str:
 def hand_lines(a: Mapping[str, Any]) -> list[str]:
     """The whole analysis of a hand: par, each card that cost points, what each player's cards cost."""
     lines = [f"{a['rules']}, {SUIT_NAMES.get(a['trump'], a['trump'])} trump, {a['bid']['player']} bid "
-             f"{a['bid']['amount']}.", _cap(par_words(a)) + "."]
+             f"{bid_name(a['bid'])}.", _cap(par_words(a)) + "."]
     bad = illegal_words(a)
     before = f" before trick {a['illegal']['trick']}'s illegal play" if bad else ""
     lines += [_cap(play_words(p)) + "." for p in costly(a)] or [f"No card cost a point{before}."]
