@@ -31,7 +31,7 @@ LAYERS = {
             "test_explain_22", "test_explain_misdeal_partner", "test_export", "test_export_22",
             "test_front_call_partner", "test_house_rules", "test_illegal_plays",
             "test_judge_cli", "test_loader", "test_loader_play_digest", "test_log_index", "test_log_safety",
-            "test_log_shapes", "test_match_cli", "test_narrow_screens", "test_play_cli", "test_ratings",
+            "test_log_shapes", "test_match_cli", "test_odds_errors", "test_narrow_screens", "test_play_cli", "test_ratings",
             "test_rules_words_22", "test_scoreboard", "test_stats", "test_stats_22", "test_store", "test_table_play",
             "test_table_screens", "test_tournament_cli", "test_trick_entry", "test_wide_names", "test_windows"),
     "slow": ("test_adversarial", "test_analyse", "test_api_property", "test_at_a_terminal", "test_cli_docs",
