@@ -6,7 +6,8 @@ The figures of issues 14 and 18, each beside its goal and a baseline measured in
 (docs/performance.md keeps the latest; needs the test extra, for tomli-w):
 1. every table command on a 30-hand match within 10x a bare `python -c pass` of the same venv
    (interleaved medians): new, hand in each entry form, status, history, undo, edit, judge match,
-   export in each format, chart, stats of one log;
+   export in each format, chart, stats of one log; beside them `import typer` alone, the floor no
+   command can go under;
 2. (issue 18) hand, undo, edit of the last hand and status on a 200-hand log within 1.5x of their
    cost on 30 hands - each command parses and replays the whole log, there is no cache - and the
    same commands on the other sizes asked for, as figures without a goal; judge match, history and
@@ -100,6 +101,8 @@ def table_commands(pk: list[str], env: dict[str, str], home: Path, runs: int) ->
     m = ["--match", str(log)]
     hand_last = ["Ann", "3", "S", "--high", "Us", "--low", "Them", "--jack", "Us", "--game", "Us", "--rest", "none"]
     cmds: dict[str, list[str]] = {
+        # not a command: the floor every command stands on (the CLI is a Typer app), measured beside them
+        "(floor) python -c 'import typer'": [sys.executable, "-c", "import typer"],
         "--version": [*pk, "--version"],
         "--help": [*pk, "--help"],
         "new": [*pk, "new", "seven-point", *PLAYERS, "--match", str(home / "new.toml")],

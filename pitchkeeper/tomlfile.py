@@ -90,12 +90,28 @@ def _what(kind: str) -> str:
     return kind.split(" (")[0]
 
 
+def _irregular(mode: int) -> str | None:
+    """What a file that cannot be read as one is, in a message's words; None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    return "is a folder" if stat.S_ISDIR(mode) else "is not a regular file (a pipe, socket or device)"
+
+
+def not_a_file(path: str | Path) -> str | None:
+    """Why a name that is there is no file to read ("is a folder", "is not a regular file (a pipe, socket
+    or device)"); None where it is a regular file or nothing is there (the caller says "not found")."""
+    try:
+        return _irregular(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return None
+
+
 def _regular(st: Any, path: str | Path, kind: str) -> None:
-    if stat.S_ISREG(st.st_mode):
+    why = _irregular(st.st_mode)
+    if why is None:
         return
-    if stat.S_ISDIR(st.st_mode):
-        raise PitchError(f"is a folder, not a {_what(kind)}", str(path))
-    raise PitchError(f"is not a regular file (a pipe, socket or device), not a {_what(kind)}", str(path))
+    what = _what(kind)
+    raise PitchError(why if what == "file" else f"{why}, so not a {what}", str(path))
 
 
 def is_file(path: str | Path) -> bool:

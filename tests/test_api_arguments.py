@@ -94,7 +94,7 @@ def test_the_calls_the_issue_names_are_pitch_errors(log: pitchkeeper.Logbook) ->
         (lambda: pitchkeeper.Logbook.create(None, "seven-point", PLAYERS), "expected the path of a match log"),
         (lambda: pitchkeeper.Logbook.open(1), "expected the path of a match log"),
         (lambda: log.append("x"), "expected a table of the per-hand keys"),
-        (lambda: log.replace("1", {}), "there is no hand 1"),
+        (lambda: log.replace("1", {}), r"expected the number of the hand to correct \(1 to 1\), got str '1'"),
     ]:
         with pytest.raises(PitchError, match=words):
             call()

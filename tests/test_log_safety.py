@@ -114,7 +114,8 @@ def test_export_asks_on_a_terminal(tmp_path: Path, _home: Path) -> None:
     notes.write_text("my notes\n", encoding="utf-8")
     env = {"PITCHKEEPER_HOME": str(_home)}
     code, out = _on_a_terminal(["export", "-o", str(notes)], "n", env)
-    assert code == 1 and "write over it?" in out and notes.read_text(encoding="utf-8") == "my notes\n"
+    assert code == 0 and "write over it?" in out and notes.read_text(encoding="utf-8") == "my notes\n"
+    assert f"Kept {notes}: nothing written." in out  # the no acknowledged, and no error status
     code, out = _on_a_terminal(["export", "-o", str(notes)], "y", env)
     assert code == 0 and notes.read_text(encoding="utf-8").startswith("**Pitch match**")
 

@@ -69,10 +69,18 @@ def test_every_question_is_asked_the_y_n_way(tmp_path: Path) -> None:
     child = spawn(tmp_path, "undo", "--match", str(log))
     answer(child, "drop hand 1? [y/N]: ", "maybe")  # neither: asked again, saying what Enter does
     child.expect_exact("type y or n (Enter is no)")
-    answer(child, "drop hand 1? [y/N]: ", "")  # Enter: no, nothing dropped
+    before = log.read_bytes()
+    answer(child, "drop hand 1? [y/N]: ", "")  # Enter: no, nothing dropped, and said so
+    child.expect_exact("Kept hand 1: nothing changed.")
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 1 and "\n[[hands]]" in log.read_text()
+    assert child.exitstatus == 0 and log.read_bytes() == before  # no error: the person said no (1 is a bug)
+    child = spawn(tmp_path, "edit", "1", "--high", "Them", "--match", str(log))
+    answer(child, "save the corrected hand 1? [y/N]: ", "n")
+    child.expect_exact("Kept hand 1 as it was: nothing changed.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and log.read_bytes() == before
     child = spawn(tmp_path, "undo", "--match", str(log))
     answer(child, "drop hand 1? [y/N]: ", "y")
     child.expect_exact("dropped hand 1")
@@ -82,5 +90,6 @@ def test_every_question_is_asked_the_y_n_way(tmp_path: Path) -> None:
     out.write_text("old")
     child = spawn(tmp_path, "export", "--match", str(log), "-o", str(out))
     answer(child, "exists: write over it? [y/N]: ", "n")
+    child.expect_exact("nothing written.")
     child.expect(pexpect.EOF)
     assert out.read_text() == "old"

@@ -94,11 +94,12 @@ BAD = [
     ({**HAND, "points": {**HAND["points"], "jack": "none"}}, "hands[2].points.jack: 'none' is not a team or player"),
     ({**HAND, "points": {**HAND["points"], "jack": None}}, "hands[2].points.jack: null is not a team or player"),
     # JSON's own values are checked before the library sees them: one line, never "cannot write NoneType"
-    ({**HAND, "bid": None}, "m.toml: hands[2].bid: expected a table { player = ..., amount = ... }, got null"),
-    ({**HAND, "bid": {"player": "Ann", "amount": None}}, "hands[2].bid: expected a table { player = ..., amount"),
+    ({**HAND, "bid": None}, 'm.toml: hands[2].bid: expected an object {"player": "Ann", "amount": 3}, got null'),
+    ({**HAND, "bid": {"player": "Ann", "amount": None}}, 'hands[2].bid.amount: expected a whole number (or "smudge"), '
+     "got null"),
     ({**HAND, "trump": 5}, "hands[2].trump: expected a suit"),
-    ({**HAND, "points": ["high"]}, "hands[2].points: expected a table"),
-    ({**HAND, "captured": {"Us": None}}, "hands[2].captured.Us: expected a list of cards, got null"),
+    ({**HAND, "points": ["high"]}, 'hands[2].points: expected an object {"high": "Us", ...}'),
+    ({**HAND, "captured": {"Us": None}}, "hands[2].captured.Us: expected an array of cards, got null"),
 ]
 
 
@@ -269,9 +270,9 @@ def test_a_log_broken_by_hand_is_one_line_on_every_page_and_mended_at_once(api: 
     good = log.read_text()
     log.write_text(good + "\n[[hands]]\ntrump = \n")
     r = api("GET", "/api/match")
-    assert r.status_code == 500 and "m.toml" in one_line_error(r, 500)
+    assert r.status_code == 503 and "m.toml" in one_line_error(r, 503)
     page = api("GET", "/")
-    assert page.status_code == 500 and "The match log cannot be read" in page.text and "Traceback" not in page.text
+    assert page.status_code == 503 and "The match log cannot be read" in page.text and "Traceback" not in page.text
     log.write_text(good)
     assert api("GET", "/api/match").status_code == 200
 

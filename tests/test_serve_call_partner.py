@@ -129,10 +129,10 @@ def test_the_api_takes_the_record_keys_and_refuses_bad_ones_in_one_line(log: Pat
                 "points": {k[2:]: v for k, v in TAPS.items() if k.startswith("p.")}}
         before = log.read_bytes()
         for bad, words in ((dict(hand, called="2H"), "hands[1].called: 2H is not a trump"),
-                           (dict(hand, called=5), "hands[1].called: expected a card, such as AH, got int"),
+                           (dict(hand, called=5), 'hands[1].called: expected a card, such as "AH", got the number 5'),
                            (dict(hand, partner="Ann"), "hands[1].partner: Ann is the bidder"),
                            (dict(hand, kitty=["AS"]), "hands[1].kitty: call-partner-5 deals no kitty"),
-                           (dict(hand, drawn={"Bob": None}), "hands[1].drawn.Bob: expected a list of cards, got null")):
+                           (dict(hand, drawn={"Bob": None}), "hands[1].drawn.Bob: expected an array of cards, got null")):
             r = api.post_hand(bad)
             assert r.status_code == 400 and list(r.json()) == ["error"], r.text
             assert words in r.json()["error"] and "\n" not in r.json()["error"]

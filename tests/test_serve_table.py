@@ -278,7 +278,7 @@ def test_the_auction_tapped_fills_in_the_bidder_and_the_bid(phone: Phone, first:
     page = phone.page
     assert re.findall(r'data-call="([^"]+)"', page) == ["pass", "2", "3", "4", "5", "6", "7"]  # Bob, after Ann
     answers = {"trump": "S"}
-    for call in ("pass", "3", "pass", "4"):
+    for call in ("Bob:pass", "Cy:3", "Dee:pass", "Ann:4"):  # each tap names the player it is for
         r = phone.post("/enter/auction", {"csrf": token(page), **answers, **hidden(page),
                                           "auction": re.search(r'name="auction" value="([^"]*)"', page).group(1),
                                           "call": call})

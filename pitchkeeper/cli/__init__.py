@@ -1,10 +1,11 @@
 """The command line: parse arguments, call the library, show (plain drawing, pitchkeeper.show.ansi; never Rich).
 
-Commands live in modules by topic - `table` (keeping a match), `guided` (play), `judge`, `rules`,
-`lookback` (export, chart, stats) - each on a `commands` Typer of its own. The groups here are lazy:
-`COMMANDS` maps each command to its module, and a command line loads and builds only the command it
-runs (Typer would otherwise build every command's parameters at each start). A new command is one
-function in the module of its topic plus one entry in `COMMANDS`.
+Commands live in modules by topic - `table` (writing a match), `scores` (status, history), `check`,
+`guided` (play), `judge`, `rules`, `lookback` (export, chart, stats) - each on a `commands` Typer of its
+own; what their options name in the library (the match of --match, the ruleset of --rules) is found by
+`cli.library`. The groups here are lazy: `COMMANDS` maps each command to its module, and a command line
+loads and builds only the command it runs (Typer would otherwise build every command's parameters at each
+start). A new command is one function in the module of its topic plus one entry in `COMMANDS`.
 
 Errors from the library (PitchError) become one line on stderr and exit status 2.
 """
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import codecs
 import json
-import os
 import signal
 import sys
 from typing import Annotated, Any, NoReturn
@@ -23,8 +23,6 @@ import typer
 from pitchkeeper import __version__
 from pitchkeeper.cli.adapter import CONTEXT, Commands, Debug, LazyGroup
 from pitchkeeper.errors import PitchError, shown
-from pitchkeeper.logbook import store
-from pitchkeeper.logbook.book import Logbook
 from pitchkeeper.logbook.paths import data_dir
 
 # command -> the module (pitchkeeper.cli.<module>) that defines it; a group -> its own map and help
@@ -33,7 +31,10 @@ RULES = {"list": "rules", "show": "rules", "check": "rules", "diff": "rules", "n
 TOURNAMENT = dict.fromkeys(("new", "seat", "record", "standings", "cards", "check"), "tournament")
 ANALYSE = dict.fromkeys(("hand", "match", "odds"), "analyse")
 COMMANDS: Commands = {  # in the order `pitchkeeper --help` lists them
-    **dict.fromkeys(("new", "hand", "edit", "status", "history", "undo", "check"), "table"),
+    **dict.fromkeys(("new", "hand", "edit"), "table"),
+    **dict.fromkeys(("status", "history"), "scores"),
+    "undo": "table",
+    "check": "check",
     "play": "guided",
     **dict.fromkeys(("matches", "use", "where", "sheet"), "shelf"),
     **dict.fromkeys(("export", "chart", "stats"), "lookback"),
@@ -96,21 +97,6 @@ def emit_json(obj: Any) -> None:
     sys.stdout.write(text + "\n")
 
 
-def need_ruleset(rules: str | None, command: str) -> Any:
-    """The ruleset of a --rules option that the command cannot do without."""
-    from pitchkeeper.game import rulesets
-
-    if not rules:
-        fail(f"--rules: say which ruleset ({command} --rules seven-point, or a .toml file); "
-             "'pitchkeeper rules list' names the built-in ones")
-    return rulesets.load(rules)
-
-
-def book_of(match: str | None) -> Any:
-    """The Logbook of --match (or of the current match)."""
-    return Logbook(store.resolve_match_path(match))
-
-
 def interactive() -> bool:
     """Is standard input a terminal (someone to ask)?"""
     try:
@@ -147,25 +133,12 @@ def ask(question: str, default: bool = False) -> bool:
             sys.stdout.write(f"  ? {e.message}\n")
 
 
-def may_write_over(out: Any, force: bool | None) -> None:
-    """A command's output never lands on a match log or tournament (kept data would be lost);
-    over any other existing file only with --force (`force` True) or after asking on a terminal.
-    `force` None: only the first rule (a command that writes its output file without asking)."""
-    try:
-        exists = os.path.lexists(out)
-    except (OSError, ValueError):
-        return  # a name no file can have: the write itself says what is wrong
-    if not exists:
-        return
-    if store.holds_a_record(out):
-        raise PitchError("is a match log (or a tournament): it is never written over; choose another file",
-                         str(out))
-    if force or force is None:
-        return
-    if not interactive():
-        raise PitchError("already exists: add --force to write over it", str(out))
-    if not ask(f"{shown(out)} exists: write over it?"):
-        raise typer.Exit(1)
+def kept(line: str, as_json: bool = False) -> NoReturn:
+    """A question answered no: said in one line ("Kept hand 3: nothing changed."; on standard error under
+    --json, whose output is JSON only), and exit status 0 - nothing went wrong and nothing was written
+    (1 is a bug, 2 bad input)."""
+    (sys.stderr if as_json else sys.stdout).write(f"{line}\n")
+    raise typer.Exit(0)
 
 
 def warn(lines: Any) -> None:

@@ -217,14 +217,15 @@ def command_name(info: CommandInfo) -> str:
     return info.name or get_command_name(info.callback.__name__)
 
 
-# fit(the command line's arguments) -> (the parameters to leave out of the help, a paragraph to add under it)
-Fit: TypeAlias = Callable[[list[str]], tuple[set[str], str]]
+# fit(the command line's arguments) -> (the parameters to leave out of the help, a paragraph to add under it,
+# the help of parameters whose words depend on the match: parameter name -> its help)
+Fit: TypeAlias = Callable[[list[str]], tuple[set[str], str, dict[str, str]]]
 
 
 def fitted(fit: Fit) -> type:
-    """A command class (Typer's `cls=`) whose --help leaves out the parameters `fit` names and ends with
-    its paragraph; the parameters still work (hidden from the help only), so nothing a script types is
-    refused."""
+    """A command class (Typer's `cls=`) whose --help leaves out the parameters `fit` names, words others
+    for the match at hand and ends with its paragraph; the parameters still work (hidden from the help
+    only), so nothing a script types is refused."""
 
     class Fitted(TyperCommand):
         args: tuple[str, ...] = ()
@@ -235,12 +236,15 @@ def fitted(fit: Fit) -> type:
 
         def format_help(self, ctx: Any, formatter: Any) -> None:
             try:
-                hide, note = fit(list(self.args))
+                hide, note, helps = fit(list(self.args))
             except Exception:  # the help must show whatever the data folder holds: everything, then
-                hide, note = set(), ""
+                hide, note, helps = set(), "", {}
             shown = [(p, p.hidden) for p in self.params if p.name in hide and hasattr(p, "hidden")]
+            worded = [(p, p.help) for p in self.params if p.name in helps and hasattr(p, "help")]
             for p, _ in shown:
                 p.hidden = True
+            for p, _ in worded:
+                p.help = helps[p.name or ""]
             try:
                 super().format_help(ctx, formatter)
                 if note:
@@ -249,6 +253,8 @@ def fitted(fit: Fit) -> type:
             finally:
                 for p, was in shown:
                     p.hidden = was
+                for p, words in worded:
+                    p.help = words
 
     return Fitted
 

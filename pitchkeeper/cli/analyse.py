@@ -11,7 +11,8 @@ from typing import Annotated
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, RulesOpt, emit_json, need_ruleset, topic
+from pitchkeeper.cli import JsonOpt, RulesOpt, emit_json, topic
+from pitchkeeper.cli.library import need_ruleset
 
 commands = topic()
 ODDS_FLAGS = ("cards", "players", "trump", "samples", "seed", "rules")  # bid_odds' arguments, each an option here

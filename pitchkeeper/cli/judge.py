@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, RulesOpt, emit_json, fail, need_ruleset, topic, warn
+from pitchkeeper.cli import JsonOpt, RulesOpt, emit_json, fail, topic, warn
+from pitchkeeper.cli.library import need_ruleset
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import play, scoring
 from pitchkeeper.game.cards import SUIT_NAMES, parse_suit

@@ -13,7 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, may_write_over, topic, warn
+from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, topic, warn
+from pitchkeeper.cli.library import may_write_over
 from pitchkeeper.errors import PitchError, shown
 from pitchkeeper.game import rulesets
 from pitchkeeper.game.vocabulary import target_words

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, emit_json, fail, may_write_over, need_ruleset, topic
+from pitchkeeper.cli import JsonOpt, emit_json, fail, topic
+from pitchkeeper.cli.library import may_write_over, need_ruleset
 from pitchkeeper.errors import shown
 from pitchkeeper.game import rulesets
 from pitchkeeper.logbook import loader, store

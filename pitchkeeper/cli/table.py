@@ -1,4 +1,5 @@
-"""Commands that keep a match at the table: new, hand, edit, undo, status, history, check.
+"""Commands that write a match at the table: new, hand, edit, undo (status and history: cli.scores; check:
+cli.check).
 
 Each parses its options, calls the library (pitchkeeper.logbook: the one loader, the Logbook's
 locked write path, HandEntry) and shows the result (pitchkeeper.show: `board` and `render`, both
@@ -14,15 +15,16 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, MatchOpt, ask, book_of, emit_json, interactive, topic, warn
+from pitchkeeper.cli import JsonOpt, MatchOpt, ask, emit_json, interactive, kept, topic, warn
 from pitchkeeper.cli.adapter import fitted
+from pitchkeeper.cli.library import book_of
 from pitchkeeper.errors import PitchError, shown, utf8
 from pitchkeeper.game.answers import NOBODY as NOBODY_WORDS
-from pitchkeeper.game.answers import entry_hint
+from pitchkeeper.game.answers import entry_hint, rest_help
 from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own on `hand` and `edit`
 from pitchkeeper.game.records import parse_table
 from pitchkeeper.game.vocabulary import target_words
-from pitchkeeper.logbook import loader, problems, shelf, store
+from pitchkeeper.logbook import loader, shelf, store
 from pitchkeeper.logbook.entry import HandEntry, names, team_specs
 from pitchkeeper.show import board
 from pitchkeeper.show.ansi import Console
@@ -33,14 +35,15 @@ commands = topic()
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
 
 
-def _confirm(question: str, yes: bool, what: str) -> None:
-    """Ask before a destructive change; never prompt when stdin is not a terminal."""
+def _confirm(question: str, yes: bool, what: str, no: str, as_json: bool = False) -> None:
+    """Ask before a destructive change; never prompt when stdin is not a terminal. Answered no: `no` is
+    said, and the command ends there with status 0 (the log untouched)."""
     if yes:
         return
     if not interactive():
         raise PitchError(f"{what} asks before it changes the log, and standard input is not a terminal: add --yes")
     if not ask(question):
-        raise typer.Exit(1)
+        kept(no, as_json)
 
 
 # ---------------------------------------------------------------------------
@@ -171,9 +174,7 @@ def _hand_parameters() -> list[Any]:
         params.append(p("pt_" + pid.replace("-", "_"), Annotated[list[str] | None, opt(
             f"--{pid}", metavar="WHO", help=_point_help(pid), show_default=False)]))
     params += [
-        p("rest", Annotated[str | None, opt("--rest", metavar="none", help="--rest none: the points not named were not out. "
-                                            "It never answers game (--game tie) nor a point that is always out.",
-                                            show_default=False)]),
+        p("rest", Annotated[str | None, opt("--rest", metavar="none", help=rest_help(None), show_default=False)]),
         p("point", Annotated[list[str] | None, opt("--point", "-p", help="ID=WHO for any point of the ruleset, "
                                                    "e.g. off-jack=Us (repeat).", show_default=False)]),
         p("cards", Annotated[list[str] | None, opt("--cards", "-c", help="WHO: CARDS - the cards a side or player "
@@ -327,16 +328,17 @@ def _edit_command(**kw: Any) -> None:
     if kw.get("dry_run"):
         sys.stderr.write("(dry run: nothing was written)\n")
         return
-    _confirm(f"save the corrected hand {number}?", kw.get("yes", False), "edit")
+    _confirm(f"save the corrected hand {number}?", kw.get("yes", False), "edit",
+             f"Kept hand {number} as it was: nothing changed.", kw.get("as_json", False))
     book.commit(change)
     if not kw.get("as_json"):
         sys.stdout.write(f"hand {number} corrected in {shown(book.path)}\n")
     warn(change.warnings)
 
 
-def _points_now(args: list[str]) -> tuple[set[str], str]:
+def _points_now(args: list[str]) -> tuple[set[str], str, dict[str, str]]:
     """The options of `hand`/`edit` that the match at hand has no point for (its --match, or the current
-    match), for their --help; with no match, none left out."""
+    match), for their --help, and --rest in its ruleset's words; with no match, none left out."""
     given = None
     for i, a in enumerate(args):
         if a in ("--match", "-m") and i + 1 < len(args):
@@ -350,7 +352,7 @@ def _points_now(args: list[str]) -> tuple[set[str], str]:
     own = [pid for pid in ids if pid not in POINT_IDS]
     note = (f"This match ({ruleset.name}, {shown(path.name)}) scores: {', '.join(ids)}; the options for other "
             "points are left out here" + (f" (answer {', '.join(own)} with --point ID=WHO)" if own else "") + ".")
-    return hide, note
+    return hide, note, {"rest": rest_help(ruleset)}
 
 
 def _register_hand_commands() -> None:
@@ -359,9 +361,10 @@ def _register_hand_commands() -> None:
     def hand(**kw: Any) -> None:
         """Record a hand: bidder, amount, trump, and who won each point (or the cards each side took).
 
-        Every point of the ruleset is answered: a team or player, none (not out), tie (game), or
-        --rest none for the points not named that were not out. The dealer follows the rotation. Prints the verdict and
-        the scoreboard; with --json, the `judge match` object of the whole match.
+        Every point of the ruleset is answered: a team or player, none (not out), or --rest none for
+        the points not named that were not out (each point's option says what it takes). The dealer follows
+        the rotation. Prints the verdict and the scoreboard; with --json, the `judge match` object of the
+        whole match.
         """
         _hand_command(**kw)
 
@@ -398,54 +401,6 @@ def _show_change(before: Any, after: Any, number: int, as_json: bool) -> None:
 
 
 # ---------------------------------------------------------------------------
-# status, history
-
-
-@commands.command("status")
-def status(
-    match: MatchOpt = None,
-    share: Annotated[bool, typer.Option("--share", help="A few plain lines to paste into a group chat "
-                                        "(as `export --format text`).")] = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """The scoreboard: scores, who deals next, points needed, who is in the hole, the last hand."""
-    if share:
-        from pitchkeeper.reports import export
-
-        k, state = book_of(match).load()
-        sys.stdout.write(export.to_text(export.build(k.ruleset, k.record, state)))
-        return
-    st = book_of(match).scoreboard().to_json()
-    warn(st["warnings"])
-    if as_json:
-        emit_json(st)
-        return
-    from pitchkeeper.show import board
-
-    board.draw(st, last=True)
-
-
-@commands.command("history")
-def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
-    """The match hand by hand: dealer, bid, points, score changes and running totals."""
-    k, state = book_of(match).load()
-    if as_json:
-        rows = []
-        for h, hand in zip(state.hands, k.record.hands, strict=True):
-            v = h.verdict.to_json()
-            rows.append({"number": h.number, "dealer": hand.dealer, "trump": v["trump"], "bid": v["bid"],
-                         "awards": v["awards"], "taken": v["taken"], "delta": v["delta"], "scores": h.scores,
-                         "note": hand.note or None})
-        emit_json({"match": str(k.path), "rules": k.ruleset.name, "target": state.target, "hands": rows,
-                   "scores": state.scores, "winner": state.winner,
-                   "won_on_hand": state.ending.hand if state.ending else None})
-        return
-
-    board.history(k, state)
-    warn(list(k.warnings) + list(state.warnings))
-
-
-# ---------------------------------------------------------------------------
 # undo
 
 
@@ -462,40 +417,10 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
             + (f", {called}" if called else "") + "; " + ", ".join(f"{s} {d:+d}" for s, d in v.delta.items()))
     if not as_json:
         Console().print(f"drop {what}")  # wrapped to the terminal (a phone is 40 columns)
-    _confirm(f"drop hand {count}?", yes, "undo")
+    _confirm(f"drop hand {count}?", yes, "undo", f"Kept hand {count}: nothing changed.", as_json)
     book.commit(change)
     after = change.state
     if as_json:
         emit_json(after.to_json())
         return
     Console().print(f"dropped hand {count}; scores now " + ", ".join(f"{s} {n}" for s, n in after.scores.items()))
-
-
-# ---------------------------------------------------------------------------
-# check
-
-
-@commands.command("check")
-def check(
-    file: Annotated[str | None, typer.Argument(help="A match log (default: the current match).",
-                                               show_default=False)] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Check a hand-edited match log: every problem with its hand and line; exit 2 if there is any."""
-    report = problems.check_log(store.resolve_match_path(file))
-    path, warnings = report.path, report.warnings
-    found = [f.to_json() for f in report.problems]
-    if as_json:
-        emit_json({"match": str(path), "ok": not report.errors, "problems": found, "warnings": list(warnings)})
-    else:
-        for w in warnings:
-            sys.stderr.write(f"warning: {shown(w)}\n")
-        for f in report.problems:
-            sys.stderr.write(f"{f}\n")
-        if report.errors and len(report.problems) > 1:  # one problem is one line; several get a count
-            sys.stderr.write(f"{len(report.errors)} problem(s) in {shown(path)}\n")
-        else:
-            sys.stdout.write(f"{path}: ok - {report.hands} hand(s), {report.ruleset.name}"
-                             + (f", {len(found)} warning(s)" if found else "") + "\n")
-    if report.errors:
-        raise typer.Exit(2)

@@ -13,7 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, emit_json, may_write_over, topic
+from pitchkeeper.cli import JsonOpt, emit_json, topic
+from pitchkeeper.cli.library import may_write_over
 from pitchkeeper.errors import PitchError
 from pitchkeeper.logbook import paths, store
 from pitchkeeper.tournament import book, html, standings

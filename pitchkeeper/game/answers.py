@@ -106,3 +106,15 @@ def rest_message(ruleset: Ruleset, missing: list[str], option: bool = True) -> s
 def entry_hint(ruleset: Ruleset) -> str:
     """An example of entry by points in this ruleset's own point names."""
     return " ".join(f"--{p.id} WHO" for p in list(ruleset.points)[:3]) + " ... (or --rest none)"
+
+
+def rest_help(ruleset: Ruleset | None) -> str:
+    """The help of `--rest`: what "the points not named were not out" answers, and the points it never
+    answers (those always out, a tied game) by the ruleset's names; with no ruleset at hand, in general."""
+    if ruleset is None:
+        return ("The points not named were not out. It never answers a point that is always out, nor a tied "
+                "game (--game tie).")
+    always = [p.label for p in ruleset.always_out]
+    never = ([f"{' or '.join(always)} (always out)"] if always else []) + [
+        f"a tied {p.label} (--{p.id} tie)" for p in ruleset.points if p.kind.ties]
+    return "The points not named were not out." + (f" It never answers {', nor '.join(never)}." if never else "")

@@ -37,9 +37,25 @@ class HandSides(NamedTuple):
         return tuple(s for s, _ in self.sides)
 
 
+Teams = tuple[tuple[str, tuple[str, ...]], ...]  # (team, its players), in seating order
+
+
 def team_name(players: Sequence[str]) -> str:
     """A hand side's name: its players joined with '+' ('Ann+Cy'); a lone player is his own name."""
     return "+".join(players)
+
+
+def crosswise(players: Sequence[str], size: int) -> Teams | None:
+    """Teams of `size` seated crosswise (players 1 and 3 against 2 and 4; in threes, every third seat), two
+    teams named Us and Them, more by their members; None when the players do not make two or more such teams.
+    The seating a new match gives partners (logbook.book.auto_teams), and the examples' table (words.samples)."""
+    n = len(players)
+    if size < 2 or n % size or n // size < 2:
+        return None
+    k = n // size
+    groups = [tuple(players[i::k]) for i in range(k)]
+    names = ["Us", "Them"] if k == 2 else [team_name(g) for g in groups]
+    return tuple(zip(names, groups, strict=True))
 
 
 def calls(ruleset: Ruleset, table: Table) -> bool:

@@ -192,6 +192,20 @@ def _printable(v: str, where: str) -> None:
     control_free(v, where)
 
 
+NAME_SEPARATORS = (":", ",")  # the auction is written "Bob:pass Cy:2", and names are listed between commas
+
+
+def new_name(name: object, where: str) -> None:
+    """A player's name for a match being started: none may hold a character the auction's calls or a list
+    of names are written with, or no auction naming that player could ever be recorded. (A log that
+    already holds such a name still loads: only new matches are refused.)"""
+    if isinstance(name, str):
+        held = [c for c in NAME_SEPARATORS if c in name]
+        if held:
+            raise PitchError(f"{name!r} holds {' and '.join(repr(c) for c in held)}: a name may not hold ':' or ',' "
+                             "(the auction is written Name:call, and names are listed between commas)", where)
+
+
 def parse_table(data: Mapping[str, Any]) -> Table:
     """`players` and `teams` of a record: who sits where and who plays with whom."""
     players_raw = data.get("players")

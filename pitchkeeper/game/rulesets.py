@@ -32,7 +32,7 @@ from pitchkeeper.game.settings import (
     settings_of,
 )
 from pitchkeeper.game.validation import cited_keys, jokers_of, validate
-from pitchkeeper.tomlfile import read_record
+from pitchkeeper.tomlfile import not_a_file, read_record
 
 __all__ = ["COMMON_POINT_KEYS", "FULL_TRUMP", "POINT_FIELDS", "SECTIONS", "TOP_KEYS", "TRUMP_SYMBOLS", "F",
            "OverriddenNote", "PointRule", "Ruleset", "TrumpView", "check", "cited_keys", "compile_ruleset", "load",
@@ -248,7 +248,8 @@ def resolve(ref: str, base: Path | None = None) -> Path:
     if base is not None and not p.is_absolute():
         p = base / p
     if not is_file(p):
-        raise PitchError(f"ruleset file not found: {ref}")
+        why = not_a_file(p)  # a pipe or device is there, not missing: said as such
+        raise PitchError(f"ruleset file {ref} {why}" if why else f"ruleset file not found: {ref}")
     return p
 
 

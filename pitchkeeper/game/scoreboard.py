@@ -37,6 +37,8 @@ class Scoreboard(NamedTuple):
     partners: bool = False  # the table calls a partner each hand (per-hand teams; sides are players)
     sets: dict[str, int] | None = None  # win.sets_out: the times each side was set
     out: tuple[str, ...] = ()  # win.sets_out: the sides out of the game
+    points: tuple[tuple[str, str], ...] = ()  # (id, label) of the ruleset's points but game, in order: a screen
+    # names every point of the last hand, those not out too
 
     @property
     def bid_in_play(self) -> dict[str, Any] | None:
@@ -114,4 +116,5 @@ def scoreboard(ruleset: Ruleset, record: MatchRecord, state: MatchState, *, matc
         partners=calls(ruleset, table),
         sets=None if state.sets is None else dict(state.sets),
         out=tuple(state.out),
+        points=tuple((p.id, p.label) for p in ruleset.points if p is not ruleset.game_point),
     )

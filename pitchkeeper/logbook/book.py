@@ -19,8 +19,9 @@ from typing import Any, NamedTuple
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import match, rulesets
 from pitchkeeper.game.match import MatchState
-from pitchkeeper.game.records import parse_table
+from pitchkeeper.game.records import new_name, parse_table
 from pitchkeeper.game.scoreboard import Scoreboard, scoreboard
+from pitchkeeper.game.scoring import amount_worth
 from pitchkeeper.logbook import loader, store
 from pitchkeeper.logbook.entry import now, ordered
 from pitchkeeper.logbook.loader import Loaded
@@ -131,10 +132,15 @@ class Logbook:
         for value, what in ((target, "target"), (stake, "stake")):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
                 raise PitchError(f"expected a whole number above 0, got {value!r}", what)
+            if value is not None and value >= 2**63:
+                raise PitchError(f"{value} is too large: a log holds whole numbers of up to 19 digits", what)
         ref = os.fspath(rules)
         ruleset = rulesets.load(ref)
         merged = dict(ruleset.raw)  # the merged TOML, which the log pins a copy of
         table = parse_table({"players": [p.strip() if isinstance(p, str) else p for p in players]})
+        if rematch_of is None:  # a rematch keeps the table as it was kept
+            for i, name in enumerate(table.players, 1):
+                new_name(name, f"players[{i}]")
         pairs = auto_teams(ruleset, table.players) if teams is None else _team_pairs(teams, table)
         data: dict[str, Any] = {"players": list(table.players)}
         if pairs:
@@ -280,7 +286,7 @@ class Logbook:
                 raise NotNext(f"hand {number} is not the next hand: the match has {n - 1} hand(s), so the next is "
                               f"hand {n} (nothing was written)", str(self.path))
             _blocks(k, n - 1)
-            table = hand_table(hand, k, None)
+            table = hand_table(hand, k, None, n)
             text = store.append_hand(k.text, block(table, n, self.path))
             try:
                 k2, state = _validated(self.path, text, k, [*k.data.get("hands", []), None])
@@ -296,11 +302,14 @@ class Logbook:
         k = loader.load(self.path)
         before = k.replay()
         count = len(k.record.hands)
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= count:
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise PitchError(f"expected the number of the hand to correct (1 to {count}), got {_kind(n)} {n!r}",
+                             "number")
+        if not 1 <= n <= count:
             raise PitchError(f"there is no hand {n}: the log has {count} hand(s)", str(self.path))
         _blocks(k, count)
         hands = list(k.data["hands"])
-        table = hand_table(hand, k, hands[n - 1])
+        table = hand_table(hand, k, hands[n - 1], n)
         text = store.replace_hand(k.text, n, count, block(table, n, self.path))
         hands[n - 1] = None
         try:
@@ -428,7 +437,8 @@ def _validated(path: Path, text: str, like: Loaded, hands: list[Any]) -> tuple[L
     return k, k.replay()
 
 
-def hand_table(hand: Mapping[str, Any] | Entry, k: Loaded, base: Mapping[str, Any] | None) -> dict[str, Any]:
+def hand_table(hand: Mapping[str, Any] | Entry, k: Loaded, base: Mapping[str, Any] | None,
+               n: int | None = None) -> dict[str, Any]:
     """The hand as the log keeps it. A mapping is taken as written (a missing dealer is the
     rotation's, or the corrected hand's); an entry is built against the log."""
     if not isinstance(hand, Mapping):
@@ -441,6 +451,9 @@ def hand_table(hand: Mapping[str, Any] | Entry, k: Loaded, base: Mapping[str, An
     except PitchError as e:
         raise e.at(f"{k.path}: hand") from None
     out = dict(hand)
+    bid = out.get("bid")
+    if isinstance(bid, Mapping) and "amount" in bid:
+        out["bid"] = {**bid, "amount": _amount(bid["amount"], k, f"{k.path}: hands[{n or len(k.record.hands) + 1}]")}
     if "dealer" not in out:
         if isinstance(base, Mapping) and "dealer" in base:
             out["dealer"] = base["dealer"]
@@ -451,6 +464,20 @@ def hand_table(hand: Mapping[str, Any] | Entry, k: Loaded, base: Mapping[str, An
             out["dealer"] = due
     out.setdefault("recorded", now())
     return ordered(out)
+
+
+def _amount(amount: object, k: Loaded, where: str) -> object:
+    """A bid's amount as the record writes it (spec section 3: a whole number, or "smudge"): typed digits
+    (" 3 ", "02") are written as the number they mean, so that every reader of the log finds a number;
+    a number past the 64 bits of TOML is a bid out of range, said as such before it can reach the file."""
+    if isinstance(amount, str) and amount.strip().isascii() and amount.strip().isdigit() and len(amount.strip()) < 19:
+        return int(amount.strip())
+    if isinstance(amount, int) and not isinstance(amount, bool) and not -(2**63) <= amount < 2**63:
+        try:
+            amount_worth(k.ruleset, amount)  # out of range: says so, with the ruleset's range
+        except PitchError as e:
+            raise PitchError(f"{e.message} (nothing was written)", f"{where}.bid.amount") from None
+    return amount
 
 
 def block(hand: Mapping[str, Any], n: int, path: Path) -> str:

@@ -261,10 +261,9 @@ class HandEntry(NamedTuple):
             taken = [c for cs in hand["captured"].values() for c in cs]
             need = [c for c in dealt_cards(ruleset, hand["trump"], taken) if c not in named]
             if need:
-                how = (f"{self.label('dealt')} \"{table.players[0]}: {need[0]}\"" if self.labels is CLI_LABELS
-                       else f"{self.label('dealt')}: the player dealt {need[0]}")
-                raise PitchError(f"{need[0]} goes to the player dealt it: say who was dealt it, e.g. {how}",
-                                 self.label("dealt"))
+                how = (f"say who was dealt it, e.g. {self.label('dealt')} \"{table.players[0]}: {need[0]}\""
+                       if self.labels is CLI_LABELS else f"type {need[0]} beside the player dealt it")
+                raise PitchError(f"{need[0]} goes to the player dealt it: {how}", self.label("dealt"))
         self._deal(hand, log)
         if not any(key in hand for key in ("points", "captured", "tricks")):
             from pitchkeeper.game import answers

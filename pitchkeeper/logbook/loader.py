@@ -150,11 +150,12 @@ def pinned_ruleset(data: Mapping[str, Any], path: str | Path, override: str | No
     files = current.chain if current is not None else ()
     if current is not None and current.digest == digest:
         return current, [], files
-    now = f"it is now {current.digest}" if current is not None else f"it cannot be loaded now ({failure})"
+    what = (f"ruleset {ref!r} has changed since this match began (pinned {digest}; it is now {current.digest})"
+            if current is not None else f"ruleset {ref!r} cannot be loaded now: {failure} (pinned {digest})")
     copy = pin.get("copy")
     if not isinstance(copy, str):
-        raise PitchError(f"ruleset {ref!r} has changed since this match began (pinned {digest}; {now}) and the log "
-                         "keeps no copy of the pinned version; give --rules to choose one", "ruleset")
+        raise PitchError(f"{what}, and the log keeps no copy of the pinned version; give --rules to choose one",
+                         "ruleset")
     try:
         merged = store.parse_text(copy, "ruleset.copy", "")
     except PitchError as e:
@@ -168,8 +169,7 @@ def pinned_ruleset(data: Mapping[str, Any], path: str | Path, override: str | No
                          "was it edited by hand?", "ruleset.copy")
     if current is not None and current.play_digest == pinned.play_digest:
         return current, [], files  # only the words changed: the same game
-    return pinned, [f"{path}: ruleset {ref!r} has changed since this match began (pinned {digest}; {now}); "
-                    "the match keeps the pinned version"], files
+    return pinned, [f"{path}: {what}; the match keeps the pinned version"], files
 
 
 # ---------------------------------------------------------------------------

@@ -86,8 +86,10 @@ class Text:
     def __bool__(self) -> bool:
         return bool(self.plain)
 
-    def wrap(self, width: int, indent: int = 2) -> list[Text]:
-        """The line broken at spaces to fit `width` cells, later lines indented (a phone is 40 wide)."""
+    def wrap(self, width: int, indent: int = 2, cut: bool = False) -> list[Text]:
+        """The line broken at spaces to fit `width` cells, later lines indented (a phone is 40 wide). A word
+        longer than a line (a path) is kept whole, for a program reading it; with `cut` (a screen whose
+        width is known), cut after a / where it can be, so that no line is wider than the screen."""
         if self.cell_len <= width or width < 10:
             return [self]
         # (cluster, style, cells) for each grapheme cluster: a line never ends inside one
@@ -95,13 +97,19 @@ class Text:
         lines: list[Text] = []
         start, room = 0, width
         while sum(w for _, _, w in chars[start:]) > room:
-            cut, used = start, 0
-            while cut < len(chars) and used + chars[cut][2] <= room:
-                used += chars[cut][2]
-                cut += 1
-            brk = max((i for i in range(start + 1, min(cut, len(chars) - 1) + 1) if chars[i][0] == " "), default=None)
-            if brk is None:  # one word longer than the line (a path): kept whole, never cut in two
-                brk = next((i for i in range(cut, len(chars)) if chars[i][0] == " "), len(chars))
+            fits, used = start, 0  # the clusters [start, fits) fill the line
+            while fits < len(chars) and used + chars[fits][2] <= room:
+                used += chars[fits][2]
+                fits += 1
+            brk = max((i for i in range(start + 1, min(fits, len(chars) - 1) + 1) if chars[i][0] == " "), default=None)
+            if brk is None and not cut:  # one word longer than the line (a path): kept whole
+                brk = next((i for i in range(fits, len(chars)) if chars[i][0] == " "), len(chars))
+            elif brk is None:  # cut after its last / that fits, or where it must
+                end = max((i for i in range(start + 2, fits + 1) if chars[i - 1][0] in "/\\"), default=max(fits, start + 1))
+                lines.append(_from_chars(chars[start:end], self.style))
+                start = end
+                room = width - indent
+                continue
             end = brk
             while end > start and chars[end - 1][0] == " ":  # no line ends in spaces
                 end -= 1
@@ -147,6 +155,17 @@ class Console:
     def width(self) -> int:
         return shutil.get_terminal_size((80, 24)).columns
 
+    @property
+    def screen(self) -> bool:
+        """Is the width a screen's (a terminal, or COLUMNS given), not a guess for a pipe? Only then is a
+        word longer than a line (a path) cut to fit; a program reading a pipe gets it whole."""
+        if os.environ.get("COLUMNS", "").strip().isdigit():
+            return True
+        try:
+            return bool(self.file.isatty())
+        except (AttributeError, ValueError):
+            return False
+
     def print(self, *objects: Any, wrap: bool = True, **options: Any) -> None:
         """One line (or a Table); a line wider than the terminal is broken at spaces (indented), not cut by it.
         `no_wrap=True` (as Rich spells it) keeps the line whole."""
@@ -154,7 +173,7 @@ class Console:
             self.file.write("".join(t.render(self.color) + "\n" for t in objects[0].lines(self.width)))
             return
         line = Text(" ").join(o if isinstance(o, Text) else Text(str(o)) for o in objects)
-        parts = line.wrap(self.width) if wrap and not options.get("no_wrap") else [line]
+        parts = line.wrap(self.width, cut=self.screen) if wrap and not options.get("no_wrap") else [line]
         self.file.write("".join(p.render(self.color) + "\n" for p in parts))
 
 
@@ -275,6 +294,29 @@ def grid(rows: list[list[Any]], right: tuple[int, ...] = (), width: int = 80) ->
         if n == 0:
             lines.append(Text("─" * min(width, sum(widths) + gap * (len(widths) - 1)), style="dim"))
     return lines
+
+
+def fitted_grid(rows: list[list[Any]], right: tuple[int, ...], width: int, fold: int, least: int = 24,
+                ) -> list[Text] | None:
+    """The rows as one grid no wider than `width`, every column under its heading: column `fold` (a long
+    text) broken onto more lines where it must, never narrower than `least` cells. None when no such grid
+    fits: the caller lays the rows out another way, never with a column pushed under the others."""
+    cells = [[c if isinstance(c, Text) else Text(str(c)) for c in row] for row in rows]
+    widths = [max(r[i].cell_len for r in cells) for i in range(len(cells[0]))]
+    others = sum(w for i, w in enumerate(widths) if i != fold)
+    room = width - others - 2 * (len(widths) - 1)  # the gaps at their narrowest a grid keeps readable
+    if room < min(widths[fold], least):
+        return None
+    folded: list[list[Any]] = [cells[0]]
+    for row in cells[1:]:
+        c = row[fold]
+        pieces = [Text(piece, style=c.style) for piece in wrap_cells(c.plain, room)] if c.cell_len > room else [c]
+        for k, piece in enumerate(pieces or [Text()]):
+            folded.append([piece if i == fold else (x if k == 0 else Text()) for i, x in enumerate(row)])
+    out = grid(folded, right, width)
+    if len(out) != len(folded) + 1 or any(line.cell_len > width for line in out):
+        return None
+    return out
 
 
 def card(c: str | None) -> Text:

@@ -14,7 +14,7 @@ from pitchkeeper.game.cards import pretty
 from pitchkeeper.game.vocabulary import target_words
 from pitchkeeper.show import history as narrow
 from pitchkeeper.show import palette, scorecard
-from pitchkeeper.show.ansi import Console, Text, grid, signed, suit
+from pitchkeeper.show.ansi import Console, Text, fitted_grid, grid, signed, suit
 from pitchkeeper.words.verdict import bid_name, bidders, called_words, changes, points_line, sale_tag
 
 
@@ -23,9 +23,11 @@ def verdict(v: Any, table: Any) -> None:
     scorecard.draw(v, table, breakdown=False)
 
 
-def draw(st: dict[str, Any], last: bool = False, preview: bool = False) -> None:
+def draw(st: dict[str, Any], last: bool = False, preview: bool = False, points: tuple[tuple[str, str], ...] = ()
+         ) -> None:
     """The scoreboard, drawn from `status --json` data. `preview`: of a hand not yet saved (`play` before
-    "save this hand?"): a win is what saving it would do, not yet the game's end."""
+    "save this hand?"): a win is what saving it would do, not yet the game's end. `points`: (id, label) of
+    the ruleset's points (Scoreboard.points), so that the last hand names every point, those not out too."""
     rows: list[list[Any]] = [["side"] + (["players"] if st["teams"] else []) + ["score", "needs", ""]]
     sets, gone = st.get("sets"), st.get("out") or []
     for s, v in st["scores"].items():
@@ -51,7 +53,7 @@ def draw(st: dict[str, Any], last: bool = False, preview: bool = False) -> None:
         out.print(line)
     h = st["last_hand"]
     if last and h:
-        pts = points_line(h)
+        pts = points_line(h, dict(points), points=[p for p, _ in points])
         delta = ", ".join(f"{s} {d:+d}" for s, d in h["delta"].items())
         made = h["bid"]["made"]
         called = called_words(h)
@@ -82,18 +84,20 @@ NARROW = 72  # below this many columns, `history` draws each hand as stacked lin
 
 
 def history(k: Any, state: Any) -> None:
-    """`history`: the match hand by hand, with each side's running score and change; in a narrow
-    terminal (a phone), each hand as a few short lines rather than columns cut to pieces. Every point is
-    named, game always (a tie too), and a sale of the pitch."""
+    """`history`: the match hand by hand, with each side's running score and change, every point named
+    (game always, a tie too, and those not out) and a sale of the pitch. As a table where one fits the
+    terminal with every side's column under its name (the points broken onto more lines if they must);
+    else, and in a narrow terminal (a phone), each hand as a few short lines, every side named."""
     out = Console()
     head = (f"{shown(k.ruleset.name)} "
             f"{target_words(k.ruleset.settings['win']['reach'], state.target, k.ruleset.direction)}")
-    game_id = k.ruleset.game_point.id if k.ruleset.game_point else "game"
+    game = k.ruleset.game_point
+    game_id = game.id if game else "game"
+    others = tuple(p.id for p in k.ruleset.points if p is not game)
+    labels = {p.id: p.label for p in k.ruleset.points}
     down = k.ruleset.direction == "down"
-    if out.width < NARROW:
-        for line in narrow.lines(state, k.record, head, shown(k.path), out.width, game_id):
-            out.print(line)
-    else:
+    table = None
+    if out.width >= NARROW:
         rows: list[list[Any]] = [["#", "dealer", "bid", "trump", "points", *state.scores]]
         for h, hand in zip(state.hands, k.record.hands, strict=True):
             v = h.verdict
@@ -102,12 +106,19 @@ def history(k: Any, state: Any) -> None:
             called = f" ({pretty(v.bid.called)})" if v.bid.team is not None and v.bid.called else ""
             bid = Text.assemble(f"{bidders(j)} {bid_name(v.bid)}{called}{' ' + tag if tag else ''} ",
                                 palette.made(v.bid.made))
-            pts = Text(points_line(j, game_id=game_id), style=palette.DIM)
+            pts = Text(points_line(j, labels, game_id, others), style=palette.DIM)
             cells = [Text.assemble((str(h.scores[s]), "bold"), " ", signed(v.delta[s], down)) for s in state.scores]
             rows.append([str(h.number), hand.dealer, bid, suit(v.trump), pts, *cells])
-        out.print(Text(f"{head}  {shown(k.path)}", style="bold"))
-        for line in grid(rows, right=(0, *range(5, 5 + len(state.scores))), width=out.width):
-            out.print(line)
+        table = fitted_grid(rows, right=(0, *range(5, 5 + len(state.scores))), width=out.width, fold=4)
+    if table is None:
+        for line in narrow.lines(state, k.record, head, shown(k.path), out.width, game_id, others, labels,
+                                 out.screen):
+            out.print(line, wrap=False)
+    else:
+        for line in Text(f"{head}  {shown(k.path)}", style="bold").wrap(out.width, indent=0, cut=out.screen):
+            out.print(line, wrap=False)
+        for line in table:
+            out.print(line, wrap=False)
     if state.ending:
         out.print(Text.assemble(("winner: ", "bold"), (state.ending.winner, palette.WINNER),
                                 f" on hand {state.ending.hand} - {state.ending.reason}"))

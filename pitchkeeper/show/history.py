@@ -10,10 +10,12 @@ from pitchkeeper.show.ansi import Text, signed
 from pitchkeeper.words.verdict import bid_name, bidders, points_line, sale_words
 
 
-def lines(state: Any, record: Any, head: str, where: str, width: int, game_id: str = "game") -> list[Text]:
+def lines(state: Any, record: Any, head: str, where: str, width: int, game_id: str = "game",
+          points: tuple[str, ...] = (), labels: dict[str, str] | None = None, cut: bool = False) -> list[Text]:
     """The match hand by hand: who dealt and bid (and a sale of the pitch), every point (game always said,
-    a tie too), each side's change and total."""
-    out = Text(head, style="bold").wrap(width) + Text(where, style="dim").wrap(width, indent=0)
+    a tie too, and of `points`, the ruleset's others, those not out), by their `labels` as the TV names them;
+    each side's change and total. `cut`: a path longer than the screen is cut after a / (Text.wrap)."""
+    out = Text(head, style="bold").wrap(width) + Text(where, style="dim").wrap(width, indent=0, cut=cut)
     for h, hand in zip(state.hands, record.hands, strict=True):
         v = h.verdict
         made = ("made", "green") if v.bid.made else ("set", "red")
@@ -23,7 +25,7 @@ def lines(state: Any, record: Any, head: str, where: str, width: int, game_id: s
         out += Text.assemble((f"{h.number:>2} ", "bold"), f"{hand.dealer} dealt; " + (f"{sale}; " if sale else "")
                              + f"{bidders(j)} bid {bid_name(v.bid)} {SUIT_SYMBOLS[v.trump]}{called} ", made
                              ).wrap(width, indent=3)
-        pts = points_line(j, game_id=game_id)
+        pts = points_line(j, labels, game_id, points)
         out += Text.assemble("   ", (pts, "dim")).wrap(width, indent=3)
         down = v.direction == "down"
         out += packed([Text.assemble((f"{s} {h.scores[s]}", "bold"), " ", signed(v.delta[s], down))

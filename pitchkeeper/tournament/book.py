@@ -18,6 +18,7 @@ from typing import Any
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import rulesets
+from pitchkeeper.game.records import new_name
 from pitchkeeper.logbook import loader, store
 from pitchkeeper.logbook.book import Stale, version_of
 from pitchkeeper.tournament import model, seating
@@ -174,6 +175,8 @@ def create(path: str | Path, rules: str, fmt: str, players: Sequence[str], teams
     ruleset = rulesets.load(rules)
     names = tuple(x.strip() for x in players)
     team_list = tuple(tuple(x.strip() for x in tm) for tm in teams)
+    for i, name in enumerate((*names, *(x for tm in team_list for x in tm)), 1):
+        new_name(name, f"players[{i}]" if i <= len(names) else "--teams")  # each table's game log takes them
     if fmt != "progressive" and not team_list:
         team_list = tuple((n,) for n in names)  # individual play: each player is a side
     if team_list and not names:

@@ -39,7 +39,7 @@ from pitchkeeper.errors import PitchError
 from pitchkeeper.logbook.book import NotNext, Stale
 from pitchkeeper.web import odds, phone
 from pitchkeeper.web.body import checked
-from pitchkeeper.web.served import OneMatch
+from pitchkeeper.web.served import BrokenLog, OneMatch, file_names_only
 from pitchkeeper.web.shield import LOOPBACK_NAMES, Shield, is_api
 from pitchkeeper.web.site import (
     HERE,
@@ -80,10 +80,9 @@ def api_write_error(site: Site, e: PitchError) -> JSONResponse:
     """400 with the one line, the log named by its file name (the server's own paths are not the client's);
     412 (with the version now) for a write against a stale view, 409 for a hand that is not the next."""
     path = site.served.path
-    given = e.where or ""
-    where = given.replace(str(path), path.name) if str(path) in given else \
-        (f"{path.name}: {given}" if given.startswith("hands[") else given) or None
-    message = e.message.replace(str(path), path.name)
+    given = file_names_only(e.where or "")
+    where = (f"{path.name}: {given}" if given.startswith("hands[") else given) or None
+    message = file_names_only(e.message)
     if where and where.startswith(path.name) and "nothing was written" not in message:
         message += " (nothing was written)"
     line = one_line(PitchError(message, where))
@@ -143,7 +142,7 @@ async def api_new_match(request: Request) -> Response:
         return api_write_error(site, OneMatch("this server serves one match (serve --match FILE): it starts no "
                                               "other; start the next game with `pitchkeeper new` and serve it"))
     try:
-        body = await json_body(request)
+        body = await json_body(request, "a new match's keys ({\"rematch\": true}, or rules, players, teams, title)")
         state = await site.write(site.served.new_match, body, if_match(request))
     except PitchError as e:
         return api_write_error(site, e)
@@ -198,12 +197,20 @@ async def not_found(request: Request, exc: Exception) -> Response:
 
 
 async def broken_log(request: Request, exc: Exception) -> Response:
-    """The log cannot be read (edited by hand into a broken state, say): say so in one line, every page."""
-    message = one_line(exc)
+    """A PitchError no route placed at its question. Only a log that cannot be read (BrokenLog: edited by
+    hand into a broken state, say) blames the log: 503 until it is mended, the file by its name only,
+    and pages that say how to mend it. Any other is bad input: 400 with its one line."""
+    if isinstance(exc, BrokenLog):
+        message = one_line(exc)
+        if is_api(request.url.path):
+            return api_error(message, 503, {"Retry-After": "5"})
+        return site_of(request).render("error.html", 503, message=(
+            f"The match log cannot be read: {message}. Mend it (pitchkeeper check shows every problem); this page "
+            "works again at once."))
+    message = file_names_only(one_line(exc))
     if is_api(request.url.path):
-        return api_error(message, 500)
-    return site_of(request).render("error.html", 500, message=f"The match log cannot be read: {message}. "
-                                   "Mend it (pitchkeeper check shows every problem); this page works again at once.")
+        return api_error(message, 400)
+    return site_of(request).render("error.html", 400, message=f"That was refused: {message}")
 
 
 async def server_error(request: Request, exc: Exception) -> Response:

@@ -9,6 +9,7 @@ to say it: leave the point out.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 from urllib.parse import parse_qsl
@@ -59,6 +60,38 @@ def _no_constant(name: str) -> Any:
     raise PitchError(f"{name} is not a JSON number", "body")
 
 
+LONGEST_NUMBER = 400  # digits: far beyond any value of a record (64 bits have 19), short of Python's own limit
+
+
+def _whole(digits: str) -> int:
+    if len(digits.lstrip("-")) > LONGEST_NUMBER:
+        raise PitchError(f"a number of {len(digits.lstrip('-')):,} digits: no value of a record is so long", "body")
+    return int(digits)
+
+
+def _fraction(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise PitchError(f"the number {shown(text[:40])} is too large for JSON's numbers", "body")
+    return value
+
+
+def json_kind(v: Any) -> str:
+    """A JSON value as the client wrote it, in JSON's words (null, true, a number, text, an array, an
+    object), never Python's type names."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return f"the number {shown(json.dumps(v))[:40]}"
+    if isinstance(v, str):
+        return f"the text {shown(json.dumps(v, ensure_ascii=False))[:60]}"
+    if isinstance(v, list):
+        return "an array"
+    return "an object"
+
+
 def _unicode(v: Any, where: str) -> None:
     """Every key and string valid Unicode: JSON's escapes can spell a lone surrogate (\\ud800), which
     no file, terminal or page can hold."""
@@ -86,7 +119,8 @@ def parse_json(raw: bytes) -> Any:
     if depth(raw) > DEPTH:
         raise PitchError(f"JSON nested more than {DEPTH} deep; a record nests {DEPTH} deep at most", "body")
     try:
-        data = json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_pairs, parse_constant=_no_constant)
+        data = json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_pairs, parse_constant=_no_constant,
+                          parse_int=_whole, parse_float=_fraction)
     except PitchError:
         raise
     except ValueError as e:
@@ -105,24 +139,24 @@ def form_pairs(raw: bytes) -> list[tuple[str, str]]:
 
 NOBODY_WORDS = {"tie", "tied", "none", "nobody", "not out", "-", ""}
 
-TABLE_OF_CARDS = "a table { player or side = [cards ...] }"
+CARDS_OF = 'an object {"Ann": ["AS", "JS"]}'
 SHAPES: dict[str, tuple[str, str]] = {
-    # key: (the JSON type it must be, how the message names it)
+    # key: (the JSON type it must be, how the message names it: in JSON's words, as the client wrote it)
     "dealer": ("str", "a player's name"),
     "trump": ("str", "a suit (S, H, D, C)"),
-    "bid": ("dict", "a table { player = ..., amount = ... }"),
-    "auction": ("list", 'a list of calls ["Bob:pass", "Cy:2"]'),
-    "captured": ("dict", TABLE_OF_CARDS),
-    "dealt": ("dict", "a table { player = [cards ...] }"),
-    "held": ("dict", "a table { player = [cards ...] }"),
-    "points": ("dict", 'a table { point = who won it }, e.g. { high = "Us" }'),
-    "tricks": ("list", 'a list of { leader = ..., cards = [...] }'),
-    "revokes": ("list", "a list of players"),
+    "bid": ("dict", 'an object {"player": "Ann", "amount": 3}'),
+    "auction": ("list", 'an array of calls ["Bob:pass", "Cy:2"]'),
+    "captured": ("dict", 'an object {"Us": ["AS", "JS"]} (a side or player, and the cards it took)'),
+    "dealt": ("dict", CARDS_OF),
+    "held": ("dict", CARDS_OF),
+    "points": ("dict", 'an object {"high": "Us", ...} (each point, and who won it)'),
+    "tricks": ("list", 'an array of {"leader": "Ann", "cards": [...]}'),
+    "revokes": ("list", "an array of players"),
     "note": ("str", "text"),
-    "kitty": ("list", 'a list of cards ["AS", "5H", "JD"]'),
-    "discard": ("cards", 'a list of the bidder\'s cards, or a table { player = [cards ...] }'),
-    "drawn": ("dict", "a table { player = [cards ...] }"),
-    "called": ("str", "a card, such as AH"),
+    "kitty": ("list", 'an array of cards ["AS", "5H", "JD"]'),
+    "discard": ("cards", 'an array of the bidder\'s cards, or an object {"Ann": ["AS"]}'),
+    "drawn": ("dict", CARDS_OF),
+    "called": ("str", 'a card, such as "AH"'),
     "partner": ("str", 'a player, or "none"'),
 }
 # a list may also be one string; cards: a list (or one string) of the bidder's, or a table player -> cards
@@ -137,19 +171,19 @@ def checked(hand: dict[str, Any], number: int, sides: list[str], players: list[s
             continue
         v = hand[key]
         if not isinstance(v, TYPES[kind]):
-            got = "null" if v is None else type(v).__name__
-            raise PitchError(f"expected {words}, got {got}", f"{where}.{key}")
+            raise PitchError(f"expected {words}, got {json_kind(v)}", f"{where}.{key}")
     bid = hand.get("bid")
     if isinstance(bid, dict):
-        amount = bid.get("amount")
-        if not isinstance(bid.get("player"), str) or isinstance(amount, bool) or not isinstance(amount, (int, str)):
-            raise PitchError(f"expected {SHAPES['bid'][1]}", f"{where}.bid")
+        player, amount = bid.get("player"), bid.get("amount")
+        if "player" in bid and not isinstance(player, str):
+            raise PitchError(f"expected the bidder's name, got {json_kind(player)}", f"{where}.bid.player")
+        if "amount" in bid and (isinstance(amount, bool) or not isinstance(amount, (int, str))):
+            raise PitchError(f"expected a whole number (or \"smudge\"), got {json_kind(amount)}", f"{where}.bid.amount")
     for key in ("captured", "dealt", "held", "drawn", "discard"):
         table = hand.get(key)
         for who, cards in (table.items() if isinstance(table, dict) else ()):
             if not isinstance(cards, (list, str)):
-                raise PitchError(f"expected a list of cards, got {'null' if cards is None else type(cards).__name__}",
-                                 f"{where}.{key}.{shown(who)}")
+                raise PitchError(f"expected an array of cards, got {json_kind(cards)}", f"{where}.{key}.{shown(who)}")
     names = set(sides) | set(players)
     for point, who in (hand.get("points") or {}).items():
         nobody = who is None or (isinstance(who, str) and who.strip().lower() in NOBODY_WORDS and who not in names)
@@ -157,6 +191,5 @@ def checked(hand: dict[str, Any], number: int, sides: list[str], players: list[s
             raise PitchError(f"{shown(repr(who)) if who is not None else 'null'} is not a team or player: to say "
                              "nobody won it (not out, or game tied), leave it out", f"{where}.points.{shown(point)}")
         if not isinstance(who, str):
-            raise PitchError(f"expected a team or player's name, got {type(who).__name__}",
-                             f"{where}.points.{shown(point)}")
+            raise PitchError(f"expected a team or player's name, got {json_kind(who)}", f"{where}.points.{shown(point)}")
     return hand

@@ -19,7 +19,7 @@ from pitchkeeper.errors import PitchError
 from pitchkeeper.game import match as m
 from pitchkeeper.game.bidding import Auction
 from pitchkeeper.game.records import parse_call
-from pitchkeeper.logbook.entry import names, team_specs
+from pitchkeeper.logbook.entry import auction_calls, names, team_specs
 from pitchkeeper.web import form as entry_form
 from pitchkeeper.web import view
 from pitchkeeper.words.verdict import call_words, changes, partnership, points_line
@@ -35,11 +35,22 @@ class AuctionView:
     dealer: str
     calls: list[tuple[str, str]]  # (player, the call in words)
     turn: str | None
-    buttons: list[tuple[str, str]]  # (the value sent, the button's words)
+    buttons: list[tuple[str, str, str]]  # (the value sent "Bob:3", the button's words, the call "3")
     done: bool
     outcome: str  # "Cy wins the bid at 3" / "everyone passed: ... deals again" ("" while it goes on)
     redeal: bool = False
     high: str = ""  # the highest bid so far, in words
+
+
+def gone(s: Any, number: int | None) -> str | None:
+    """Why a form about hand `number` (a correction) cannot be answered any more: the hand was undone on
+    another device meanwhile, or the form names a hand the match never had; None while it is there."""
+    if number is None or 1 <= number <= s.count:
+        return None
+    if number > s.count:
+        return (f"Hand {number} is gone: it was undone on another device. Nothing was saved; here is the "
+                "match as it stands.")
+    return f"There is no hand {number} in this match: nothing was saved."
 
 
 def dealer_of(s: Any, a: entry_form.Answers, number: int | None) -> str | None:
@@ -47,6 +58,9 @@ def dealer_of(s: Any, a: entry_form.Answers, number: int | None) -> str | None:
     if a.dealer:
         return a.dealer
     if number is not None:
+        why = gone(s, number)
+        if why is not None:
+            raise PitchError(why)
         return str(s.hands[number - 1].get("dealer") or "") or None
     return m.dealer_due(s.loaded.record)
 
@@ -57,17 +71,28 @@ def auction_of(s: Any, a: entry_form.Answers, number: int | None) -> Auction | N
     if dealer is None:
         return None
     table = s.table
-    calls = [parse_call(c, table, f"auction[{i}]") for i, c in enumerate(a.auction.split(), 1)] if a.auction else []
-    return Auction.of(s.ruleset, table, table.player(dealer, "dealer"), calls)
+    return Auction.of(s.ruleset, table, table.player(dealer, "dealer"), calls_of(s, a.auction))
+
+
+def calls_of(s: Any, text: str) -> list[tuple[str, int | str]]:
+    """The calls the form carries, "Bob:pass Dee Dee:2" (a name may hold spaces), as (player, call)."""
+    if not text.strip():
+        return []
+    return [parse_call(c, s.table, f"auction[{i}]") for i, c in enumerate(auction_calls(text, s.table, "auction"), 1)]
 
 
 def auction_view(s: Any, a: entry_form.Answers, number: int | None) -> AuctionView | None:
     """The auction section of the page; None where the dealer is unknown. Calls the rules refuse (the
     dealer changed since they were tapped, say) are dropped from the end until the rest stand."""
+    if gone(s, number) is not None:
+        return None
     try:
         auction = auction_of(s, a, number)
     except PitchError:
-        auction = auction_of(s, replace(a, auction=""), number)
+        try:
+            auction = auction_of(s, replace(a, auction=""), number)
+        except PitchError:  # a dealer who is not a player (said at the dealer's question): the usual one
+            auction = auction_of(s, replace(a, auction="", dealer=""), number)
     if auction is None:
         return None
     b = s.ruleset.settings["bidding"]
@@ -91,23 +116,38 @@ def auction_view(s: Any, a: entry_form.Answers, number: int | None) -> AuctionVi
             outcome, redeal = e.message, True
     high = auction.so_far()
     high_words = "" if high is None else f"{high.player} {b['smudge_name'] if high.smudge else high.value}"
-    buttons = [] if auction.done else [(str(c), call_words(auction, c)) for c in auction.legal()]
+    turn = auction.turn
+    buttons = [] if auction.done or turn is None else [(f"{turn}:{c}", call_words(auction, c), str(c))
+                                                       for c in auction.legal()]
     return AuctionView(auction.dealer, calls, None if auction.done else auction.turn, buttons, auction.done,
                        outcome, redeal, high_words)
 
 
 def tap(s: Any, a: entry_form.Answers, number: int | None, call: str) -> entry_form.Answers:
-    """The answers after one tap in the auction: a call by whoever speaks next ("<" takes the last one back,
-    "-" clears them); once the auction is whole, its bidder and bid are the answers'."""
+    """The answers after one tap in the auction: "Bob:3", a call by the player it names, who must be the one
+    whose turn it is in the auction the form carries ("<" takes the last call back, "-" clears them); once
+    the auction is whole, its bidder and bid are the answers'.
+
+    A tap names its player so that a tap sent before the page showed the last one's answer (a quick
+    double tap on a slow network) is refused, never given to whoever speaks next."""
     if call == "-":
         return replace(a, auction="")
     if call == "<":
-        return replace(a, auction=" ".join(a.auction.split()[:-1]))
+        return replace(a, auction=" ".join(f"{p}:{c}" for p, c in calls_of(s, a.auction)[:-1]))
     auction = auction_of(s, a, number)
     if auction is None or auction.turn is None or auction.done:
         raise PitchError("the auction is over: take a call back (↶) to change it", "auction")
-    _, value = parse_call(f"{auction.turn}:{call}", s.table, "auction")
-    auction = auction.then(auction.turn, value)
+    who, sep, _ = call.rpartition(":")
+    if not sep or not who.strip():
+        raise PitchError(f"this tap does not say whose call it is: tap {auction.turn}'s call again", "auction")
+    player, value = parse_call(call, s.table, "auction")
+    if player != auction.turn:
+        if player in [p for p, _ in auction.calls]:
+            raise PitchError(f"{player} has spoken already: it is {auction.turn}'s turn (the tap was made before "
+                             f"the page showed {player}'s call; nothing was added)", "auction")
+        raise PitchError(f"it is not {player}'s turn yet: {auction.turn} speaks next (nothing was added)",
+                         "auction")
+    auction = auction.then(player, value)
     a = replace(a, auction=" ".join(f"{p}:{c}" for p, c in auction.calls))
     if auction.done:
         try:
@@ -166,12 +206,65 @@ def preview(s: Any, change: Any, number: int | None, checked: str, conflict: dic
     return out
 
 
-def conflict(s: Any, saved_as: int, mine: dict[str, Any] | None) -> dict[str, Any]:
-    """Hand N, saved meanwhile by another device, beside what this phone entered (as the next hand)."""
+def conflict(s: Any, saved_as: int, same: bool, moved: str | None = None) -> dict[str, Any]:
+    """Hand N, saved meanwhile by another device, beside what this phone entered (as the next hand):
+    `same`, whether this phone's answers make the very hand that was saved; `moved`, what became of a
+    tapped auction that does not fit the next hand's deal."""
     saved = s.state["hands"][saved_as - 1]
     words = hand_words(s, saved, view.sale_of(s, saved_as))
-    same = mine is not None and (mine["bid_line"], mine["points"]) == (words["bid_line"], words["points"])
-    return {"number": saved_as, **words, "same": same}
+    return {"number": saved_as, **words, "same": same, "moved": moved}
+
+
+def judged_as(served: Any, s: Any, a: entry_form.Answers, f: entry_form.Form, n: int) -> dict[str, Any] | None:
+    """The answers' verdict in words as hand `n` of the log (dealt by whoever dealt the hand there, unless
+    answered), not written; None when they cannot be that hand."""
+    dealer = a.dealer or str(s.hands[n - 1].get("dealer") or "")
+    try:
+        change = served.preview_replace(n, entry_form.to_hand(replace(a, dealer=dealer), f))
+    except PitchError:
+        return None
+    return hand_words(s, change.state.to_json()["hands"][n - 1], change.state.hands[n - 1].verdict.auction)
+
+
+def same_hand(served: Any, s: Any, a: entry_form.Answers, f: entry_form.Form, saved_as: int) -> bool:
+    """Whether the answers make the very hand another device saved as `saved_as` (then: discard yours)."""
+    mine = judged_as(served, s, a, f, saved_as)
+    saved = s.state["hands"][saved_as - 1]
+    return mine is not None and mine == hand_words(s, saved, view.sale_of(s, saved_as))
+
+
+def as_next_hand(s: Any, a: entry_form.Answers, saved_as: int) -> tuple[entry_form.Answers, str | None, bool]:
+    """The answers entered for hand N (saved meanwhile by another device) made into the next hand:
+    (answers, what became of their auction, whether they can be recorded so).
+
+    A tapped auction belongs to its deal: it is judged again against the next hand's dealer. When it no
+    longer fits (the calls went round from another player's left), it is left out - the bid stands - and
+    the table is told why in its words; where it decided a sale of the pitch, which a bid alone cannot
+    say, the auction must be tapped again for the new hand."""
+    if not a.auction:
+        return a, None, True
+    try:
+        auction_of(s, a, None)
+        return a, None, True
+    except PitchError:
+        pass
+    was = str(s.hands[saved_as - 1].get("dealer") or "") if 1 <= saved_as <= s.count else ""
+    dealer = dealer_of(s, replace(a, auction=""), None)
+    first = auction_of(s, replace(a, auction=""), None)
+    then = f"{dealer}'s deal, where {first.turn} speaks first" if first is not None and first.turn else \
+        f"{dealer}'s deal"
+    said = f"Your auction was tapped for hand {saved_as}" + (f", {was}'s deal" if was else "")
+    cleared = replace(a, auction="")
+    try:
+        old = Auction.of(s.ruleset, s.table, s.table.player(was, "dealer"),
+                         calls_of(s, a.auction)).outcome() if was else None
+    except PitchError:
+        old = None
+    if old is not None and (old.seller or old.refused):
+        return cleared, (f"{said}; hand {s.count + 1} is {then}. That auction sold the pitch, which the bid alone "
+                         f"cannot say: tap hand {s.count + 1}'s auction again to record yours."), False
+    return cleared, (f"{said}; hand {s.count + 1} is {then}, so it is left out of yours: your bid stands "
+                     f"({a.bidder} {a.amount}). Tap the auction again if you want it kept."), True
 
 
 # ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pitchkeeper.errors import PitchError
@@ -44,6 +44,7 @@ class Question:
     text: str  # "Who took high?" / "Who was dealt low?"
     dealt: bool
     choices: tuple[Choice, ...]
+    note: str = ""  # said under the question: how the hand being corrected answered it, where the page cannot
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,34 @@ def build(ruleset: Any, table: Any) -> Form:
                 discard_counts=ruleset.settings["kitty"]["discard_counts"] != "nothing")
 
 
+def fitted(f: Form, a: Answers) -> Form:
+    """The form for these answers. A point that goes to the player dealt its card is asked as "who was
+    dealt it?", but the command line also takes a side for it: a hand recorded so opens with that side as
+    a choice of its own, checked, and the question says what was recorded."""
+    sides = {c.value for c in f.sides}
+    questions = []
+    for q in f.questions:
+        v = a.points.get(q.id)
+        if q.dealt and v in sides and all(c.value != v for c in q.choices):
+            q = replace(q, choices=(*q.choices, Choice(str(v), str(v), "as recorded")),
+                        note=f"This hand was recorded with {q.name} for {v}, a side, not the player dealt it: keep "
+                             f"{v}, or tap who was dealt it.")
+        questions.append(q)
+    return replace(f, questions=tuple(questions))
+
+
+def unanswered_hint(questions: list[Question]) -> str:
+    """What to tap on questions left unanswered, naming only buttons those questions have: "Tap 'not out'
+    or 'tie' where nobody won it", or, where every one goes to a player or side, who won it."""
+    offered = {c.value for q in questions for c in q.choices}
+    nobody = [f"'{label}'" for value, label in ((NOT_OUT, "not out"), (TIE, "tie")) if value in offered]
+    if nobody:
+        return f"Tap {' or '.join(nobody)} where nobody won it"
+    if all(q.dealt for q in questions):
+        return "Tap the player dealt it" if len(questions) == 1 else "Tap the player dealt each"
+    return "Tap who won it" if len(questions) == 1 else "Tap who won each"
+
+
 def read(form: Mapping[str, Any], getlist: Any) -> Answers:
     """The submitted fields, as typed (no checking yet: that is the library's)."""
     def one(key: str) -> str:
@@ -205,8 +234,9 @@ def to_hand(a: Answers, f: Form) -> Any:
     else:
         unanswered = [q for q in f.questions if q.id not in a.points]
         if unanswered:
+            hint = unanswered_hint(unanswered)
             raise PitchError("no answer yet: " + "; ".join(q.text.lower() for q in unanswered)
-                             + " (tap 'not out' or 'tie' where nobody won it)", "points")
+                             + f" ({hint[:1].lower()}{hint[1:]})", "points")
         points = {pid: NOBODY if who in (NOT_OUT, TIE) else who for pid, who in a.points.items()}
     return HandEntry(bidder=a.bidder, amount=a.amount, trump=a.trump, dealer=a.dealer or None,
                      auction=a.auction or None, points=points, cards=cards, dealt=dealt, tricks=tricks,
@@ -349,8 +379,7 @@ def problem(e: PitchError | str, f: Form, a: Answers | None = None) -> Problem:
         if unanswered:  # the message at the first, every one highlighted
             name, fields = f"p.{unanswered[0].id}", tuple(f"p.{q.id}" for q in unanswered)
             also = "; ".join(q.text.lower() for q in unanswered[1:])
-            text = ("no answer yet" + (f" (nor to {also})" if also else "")
-                    + ". Tap 'not out' or 'tie' where nobody won it")
+            text = ("no answer yet" + (f" (nor to {also})" if also else "") + ". " + unanswered_hint(unanswered))
     question = next((q.text for q in f.questions if f"p.{q.id}" == name), None) or _QUESTIONS.get(name, "")
     if name.startswith("t."):
         question = f"Trick {name[2:]}:"

@@ -9,6 +9,8 @@ interface keeps its 4xx. Every write goes through the site's `write` (the Logboo
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -23,7 +25,7 @@ from pitchkeeper.logbook.book import NotNext, Stale
 from pitchkeeper.web import analysed, entry, view
 from pitchkeeper.web import form as entry_form
 from pitchkeeper.web.guard import CLIENT_COOKIE, same_origin
-from pitchkeeper.web.served import Snapshot
+from pitchkeeper.web.served import BrokenLog, Snapshot
 from pitchkeeper.web.site import client_host, client_id, number_field, read_form, site_of, with_cookies
 
 
@@ -63,11 +65,15 @@ async def entry_page(request: Request, *, answers: entry_form.Answers | None = N
                            title=view.title_of(s))
         return with_cookies(resp, request, client, new)
     f = entry_form.build(s.ruleset, s.table)
+    why = entry.gone(s, number)
+    if why is not None:  # a correction of a hand undone meanwhile: the form for the next hand, and why
+        number, answers, preview, basis, notice = None, None, None, None, notice or why
     if answers is None:
         answers = entry_form.Answers()
         if number is not None:
             answers, notice2 = entry_form.answers_of(s.hands[number - 1], f)
             notice = notice or notice2
+    f = entry_form.fitted(f, answers)  # a hand recorded at the command line: its answers as recorded
     if preview is not None:
         basis = (preview["version"], preview["number"])
     version, hand_no = basis or (s.version, s.count + 1)
@@ -149,12 +155,9 @@ async def enter_check(request: Request, save: bool = False) -> Response:
     answers = entry_form.read(form, form.getlist)
     seen = str(form.get("version") or "") or s.version
     hand_no = number_field(form, "hand") or s.count + 1
-    if form.get("match") not in (None, s.match):
-        return await entry_page(request, s=s, notice="A new game was started on another device, so this page is "
-                                "for that game now; the hand you were entering was not saved.")
-    if number is not None and not 1 <= number <= s.count:
-        return await entry_page(request, s=s, notice=f"Hand {number} is no longer in the match (it was undone on "
-                                "another device): nothing was saved.")
+    refused = await moved_on(request, s, form, number)
+    if refused is not None:
+        return refused
     basis = (seen, hand_no)
     try:
         hand = entry_form.to_hand(answers, f)
@@ -186,6 +189,18 @@ async def enter_check(request: Request, save: bool = False) -> Response:
     return await check_page(request, s, answers, hand, number, notice)
 
 
+async def moved_on(request: Request, s: Snapshot, form: Any, number: int | None) -> Response | None:
+    """The page for now, when the form was made for what is no longer there: another game (started on
+    another device), or a hand undone meanwhile (a correction's); None while the form still stands."""
+    if form.get("match") not in (None, s.match):
+        return await entry_page(request, s=s, notice="A new game was started on another device, so this page is "
+                                "for that game now; the hand you were entering was not saved.")
+    why = entry.gone(s, number)
+    if why is not None:
+        return await entry_page(request, s=s, notice=why)
+    return None
+
+
 async def check_page(request: Request, s: Snapshot, answers: entry_form.Answers, hand: Any, number: int | None,
                      notice: str | None) -> Response:
     """The verdict of the answers against the log as it stands, with the Save button (its form says so)."""
@@ -206,21 +221,32 @@ async def check_page(request: Request, s: Snapshot, answers: entry_form.Answers,
 
 async def conflict_page(request: Request, s: Snapshot, answers: entry_form.Answers, hand: Any,
                         saved_as: int) -> Response:
-    """Hand N was saved by another device while this one entered it: both shown, and the question."""
+    """Hand N was saved by another device while this one entered it: both shown, and the question -
+    discard mine (said outright when they are the same hand), or record mine as the next hand (its tapped
+    auction judged again against the next hand's dealer)."""
     site = site_of(request)
     notice = f"Hand {saved_as} was saved on another device while you were entering it."
-    try:
-        change = await run_in_threadpool(site.served.preview_append, hand, s.version)
-    except Stale:
-        return await conflict_page(request, await site.snapshot(), answers, hand, saved_as)
-    except PitchError as e:  # yours cannot be the next hand (the game was won, say): only discard is left
-        return await entry_page(request, s=s, answers=answers, notice=notice, error=e,
-                                preview={"conflict": entry.conflict(s, saved_as, None), "version": s.version,
-                                         "number": s.count + 1, "only_discard": True})
-    checked = entry.digest(site.guard.secret, answers, None, s.version, change.number)
+    f = entry_form.build(s.ruleset, s.table)
+    same = await run_in_threadpool(entry.same_hand, site.served, s, answers, f, saved_as)
+    mine, moved, recordable = entry.as_next_hand(s, answers, saved_as)
+    refused: PitchError | None = None
+    change = None
+    if recordable:
+        try:
+            change = await run_in_threadpool(site.served.preview_append, entry_form.to_hand(mine, f), s.version)
+        except Stale:
+            return await conflict_page(request, await site.snapshot(), answers, hand, saved_as)
+        except PitchError as e:  # yours cannot be the next hand (the game was won, say): only discard is left
+            refused = e
+    card = entry.conflict(s, saved_as, same, moved)
+    if change is None:
+        return await entry_page(request, s=s, answers=mine, notice=notice, error=refused,
+                                preview={"conflict": card, "version": s.version, "number": s.count + 1,
+                                         "only_discard": True})
+    checked = entry.digest(site.guard.secret, mine, None, s.version, change.number)
     p = entry.preview(s, change, None, checked)
-    p["conflict"] = entry.conflict(s, saved_as, p)
-    return await entry_page(request, s=s, answers=answers, notice=notice, preview=p)
+    p["conflict"] = card
+    return await entry_page(request, s=s, answers=mine, notice=notice, preview=p)
 
 
 async def enter_save(request: Request) -> Response:
@@ -249,6 +275,9 @@ async def enter_auction(request: Request) -> Response:
         return refused
     s = await site.snapshot()
     number = number_field(form)
+    refused = await moved_on(request, s, form, number)
+    if refused is not None:
+        return refused
     answers = entry_form.read(form, form.getlist)
     basis = (str(form.get("version") or "") or s.version, number_field(form, "hand") or s.count + 1)
     error: PitchError | None = None
@@ -303,16 +332,50 @@ async def enter_undo(request: Request) -> Response:
     return RedirectResponse(f"{site.base}/enter?undone={s.count}&v={version}", status_code=303)
 
 
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def answered(handler: Handler) -> Handler:
+    """A page route whose bad input, wherever it is found, is said at its question on the entry page (a
+    200, with the answers kept), never as a broken log: only a log that cannot be read is that (BrokenLog,
+    app.py's page)."""
+
+    @functools.wraps(handler)
+    async def route(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except BrokenLog:
+            raise
+        except PitchError as e:
+            return await refused_page(request, e)
+
+    return route
+
+
+async def refused_page(request: Request, e: PitchError) -> Response:
+    """The entry page with `e` at its question: the posted answers kept where they still make a form."""
+    answers, number = None, None
+    if request.method == "POST":
+        form = await read_form(request)  # the body was read already: the same bytes
+        answers, number = entry_form.read(form, form.getlist), number_field(form)
+    try:
+        return await entry_page(request, answers=answers, number=number, error=e)
+    except BrokenLog:
+        raise
+    except PitchError:  # the answers themselves cannot be laid out: the message on a fresh form
+        return await entry_page(request, error=e)
+
+
 def routes() -> list[BaseRoute]:
     """The entry page's routes (mounted as they are, or under a night table's `/table/T/game`)."""
     return [
-        Route("/enter", enter_home),
+        Route("/enter", answered(enter_home)),
         Route("/enter/hands", hands_part),
-        Route("/enter/pin", enter_pin, methods=["POST"]),
-        Route("/enter/check", enter_check, methods=["POST"]),
-        Route("/enter/save", enter_save, methods=["POST"]),
-        Route("/enter/undo", enter_undo, methods=["POST"]),
-        Route("/enter/auction", enter_auction, methods=["POST"]),
-        Route("/enter/next", enter_next, methods=["POST"]),
-        Route("/enter/hand/{number:int}", enter_correct),
+        Route("/enter/pin", answered(enter_pin), methods=["POST"]),
+        Route("/enter/check", answered(enter_check), methods=["POST"]),
+        Route("/enter/save", answered(enter_save), methods=["POST"]),
+        Route("/enter/undo", answered(enter_undo), methods=["POST"]),
+        Route("/enter/auction", answered(enter_auction), methods=["POST"]),
+        Route("/enter/next", answered(enter_next), methods=["POST"]),
+        Route("/enter/hand/{number:int}", answered(enter_correct)),
     ]

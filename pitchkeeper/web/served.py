@@ -12,6 +12,7 @@ Writes are the Logbook's (lock, version check, atomic write); starting a game is
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -28,6 +29,27 @@ MATCH_KEYS = ("rematch", "force", "rules", "players", "teams", "title", "first_d
 
 class OneMatch(PitchError):
     """`serve --match FILE` serves that match only: it starts no other (409)."""
+
+
+class BrokenLog(PitchError):
+    """The log served cannot be read now (edited by hand into a broken state, say): every page and
+    `GET /api/match` say so (503) until it is mended, and work again at once."""
+
+
+_FOLDERS = re.compile(r"(?<![\w.~-])(?:[A-Za-z]:)?[/\\](?:[^/\\\s:'\"]+[/\\])+")
+
+
+def file_names_only(text: str) -> str:
+    """A message as a client may read it: every file by its name only (the server's own folders are not
+    the client's business)."""
+    return _FOLDERS.sub("", text)
+
+
+def broken(e: PitchError) -> BrokenLog:
+    """A reading's error as a client is shown it: one line, files by their names, and nothing said of
+    writing (a reading writes nothing)."""
+    message = file_names_only(e.message.replace("; the log was not changed", ""))
+    return BrokenLog(message, file_names_only(e.where) if e.where else None)
 
 
 @dataclass(frozen=True)
@@ -103,7 +125,11 @@ class Served:
             return book
 
     def snapshot(self) -> Snapshot:
-        reading = self.book().read()  # the bytes, read now; parsed and replayed again only if they changed
+        """The log as it stands (BrokenLog when it cannot be read)."""
+        try:
+            reading = self.book().read()  # the bytes, read now; parsed and replayed again only if they changed
+        except PitchError as e:
+            raise broken(e) from None
         with self._lock:
             if self._last is not None and self._last[0] is reading:
                 return self._last[1]

@@ -23,7 +23,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from pitchkeeper.errors import PitchError
 from pitchkeeper.web import analysed, view
 from pitchkeeper.web import form as entry_form
-from pitchkeeper.web.body import form_pairs, parse_json
+from pitchkeeper.web.body import form_pairs, json_kind, parse_json
 from pitchkeeper.web.events import Hub
 from pitchkeeper.web.guard import CLIENT_COOKIE, COOKIE_DAYS, PIN_HEADER, Guard
 from pitchkeeper.web.served import Served, Snapshot
@@ -157,7 +157,7 @@ async def json_body(request: Request, what: str = "the per-hand keys (trump, bid
         raise PitchError(f"expected a JSON object of {what}, got nothing", "body")
     data = parse_json(raw)
     if not isinstance(data, dict):
-        raise PitchError(f"expected a JSON object of {what}, got {type(data).__name__}", "body")
+        raise PitchError(f"expected a JSON object of {what}, got {json_kind(data)}", "body")
     return data
 
 

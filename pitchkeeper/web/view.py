@@ -12,7 +12,7 @@ import segno
 from markupsafe import Markup
 
 from pitchkeeper.game.vocabulary import target_words
-from pitchkeeper.words.verdict import bid_words, game_line, partnership, points_line, sale_words
+from pitchkeeper.words.verdict import bid_words, game_line, not_out_words, partnership, points_line, sale_words
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -77,13 +77,9 @@ def verdict_lines(hand: dict[str, Any], ruleset: Any) -> list[str]:
     for a in hand.get("awards", []):
         awarded.setdefault(a["point"], []).append(a)
     out = []
-    nobody = []
     for rule in ruleset.points:
         name = labels[rule.id]
-        if game is not None and rule.id == game.id:
-            continue
-        if rule.id not in awarded:
-            nobody.append(name)
+        if rule.id not in awarded or (game is not None and rule.id == game.id):
             continue
         for a in awarded[rule.id]:
             player = a.get("player") if a.get("player") and a["player"] != a["side"] else None
@@ -96,8 +92,9 @@ def verdict_lines(hand: dict[str, Any], ruleset: Any) -> list[str]:
                 out.append(f"{name}{card}{value} – {player} ({a['side']})")
             else:
                 out.append(f"{name}{card}{value} – {a['side']}" + (f" ({player})" if player else ""))
+    nobody = not_out_words(hand, [r.id for r in ruleset.points if r is not game], labels)
     if nobody:  # one line for them all: a ruleset of thirteen points still fits a TV
-        out.append("not out: " + ", ".join(nobody))
+        out.append(nobody)
     line = game_line(hand.get("game")) if game is not None else None
     if line is not None:
         out.append(line)

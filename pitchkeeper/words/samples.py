@@ -14,15 +14,13 @@ from typing import NamedTuple
 from pitchkeeper.game import vocabulary
 from pitchkeeper.game.cards import PARTNER_SUIT, Card, pretty
 from pitchkeeper.game.kinds import KINDS
-from pitchkeeper.game.partners import team_name
+from pitchkeeper.game.partners import Teams, crosswise, team_name
 from pitchkeeper.game.play import TRUMP, allowed, card_list
 from pitchkeeper.game.rulesets import PointRule, Ruleset, symbol_card
 
 SAMPLE = "S"  # examples are told with spades as trump
 PARTNER = PARTNER_SUIT[SAMPLE]
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida")
-
-Teams = tuple[tuple[str, tuple[str, ...]], ...]
 
 
 class Parts(NamedTuple):
@@ -32,19 +30,6 @@ class Parts(NamedTuple):
     answer: str  # the answer in plain words
     example: str  # one line, with cards where useful
     keys: tuple[str, ...]  # the ruleset settings the answer is drawn from
-
-
-def crosswise(players: Sequence[str], size: int) -> Teams | None:
-    """Teams of `size` seated crosswise (players 1 and 3 against 2 and 4; in threes, every third seat), two
-    teams named Us and Them, more by their members; None when the players do not make two or more such teams.
-    The seating a new match gives partners (logbook.book.auto_teams)."""
-    n = len(players)
-    if size < 2 or n % size or n // size < 2:
-        return None
-    k = n // size
-    groups = [tuple(players[i::k]) for i in range(k)]
-    names = ["Us", "Them"] if k == 2 else [team_name(g) for g in groups]
-    return tuple(zip(names, groups, strict=True))
 
 
 class Seats(NamedTuple):

@@ -2,10 +2,10 @@
 
 `game_line` is the one wording of game - won with its count, or tied and not scored - so that no
 screen lists the points and says nothing of game (the very argument tables have: "was game
-counted?"). `points_line` is every point of a hand in one line, `sale_words` names a sale of the
-pitch, `call_words` an auction's call as a button or prompt says it, and `changes` what a
-correction changes in a hand. Each reads the `judge hand` object (spec section 5), which every
-front end has.
+counted?"). `points_line` is every point of a hand in one line (`not_out_words` those nobody
+won, as the TV says them), `sale_words` names a sale of the pitch, `call_words` an auction's call
+as a button or prompt says it, and `changes` what a correction changes in a hand. Each reads the
+`judge hand` object (spec section 5), which every front end has.
 """
 
 from __future__ import annotations
@@ -106,8 +106,20 @@ def partnership(hand: Mapping[str, Any]) -> str | None:
     return f"called {card}, held by nobody: {b['player']} alone against {against}"
 
 
-def points_line(hand: Mapping[str, Any], labels: Mapping[str, str] | None = None, game_id: str = "game") -> str:
-    """Every point of a hand in one line, game always said: "high Us, low Them, game: tie (13-13), not scored".
+def not_out_words(hand: Mapping[str, Any], points: Sequence[str], labels: Mapping[str, str] | None = None
+                  ) -> str | None:
+    """The points nobody won, as every screen says them: "not out: jack, off-jack". `points`: the ids of
+    the ruleset's points but game (always played out; its own line says a tie), in the ruleset's order;
+    None where every one was out."""
+    won = {a["point"] for a in hand.get("awards", [])}
+    nobody = [(labels or {}).get(p) or p for p in points if p not in won]
+    return f"{NOT_OUT}: {', '.join(nobody)}" if nobody else None
+
+
+def points_line(hand: Mapping[str, Any], labels: Mapping[str, str] | None = None, game_id: str = "game",
+                points: Sequence[str] = ()) -> str:
+    """Every point of a hand in one line, game always said, and (given the ruleset's point ids but game,
+    `points`) those nobody won: "high Us, low Them, game: tie (13-13), not scored; not out: jack, off-jack".
     `game_id`: the id of the ruleset's game point (its own name in a ruleset that renames it)."""
     game = hand.get("game")
     parts = [_award_words(hand, a, labels) for a in hand.get("awards", [])
@@ -115,7 +127,9 @@ def points_line(hand: Mapping[str, Any], labels: Mapping[str, str] | None = None
     line = game_line(game)
     if line is not None:
         parts.append(line)
-    return ", ".join(parts) or "no points"
+    out = ", ".join(parts) or "no points"
+    nobody = not_out_words(hand, [p for p in points if p != game_id], labels)
+    return f"{out}; {nobody}" if nobody else out
 
 
 def sale_words(out: Outcome | None) -> str | None:

@@ -4,11 +4,24 @@
 // - when another device saves a hand: a form not yet touched is fetched again (for the next hand); one
 //   being filled in is kept, and says so (Check then asks: the same hand, or the next one?);
 // - a tap in the auction asks the server for the next turn and swaps that part of the form in place
-//   (without this script the same tap posts the form and the page comes back at the auction).
+//   (without this script the same tap posts the form and the page comes back at the auction). One tap at
+//   a time: the auction's buttons are disabled until the server has answered, so a quick second tap never
+//   goes out with the calls as they were before the first (each tap also names its player, and the
+//   server refuses one that is not that player's turn). An answer for another form (the hand being
+//   corrected was undone meanwhile, say) replaces the whole page.
 "use strict";
 (function () {
   var saving = false;
   var touched = false;  // an answer given on this page since it was loaded
+  var tapping = false;  // a tap in the auction is on its way to the server
+
+  function auctionBusy(busy) {
+    var box = document.getElementById("auction");
+    if (!box) return;
+    if (busy) box.setAttribute("aria-busy", "true"); else box.removeAttribute("aria-busy");
+    var buttons = box.querySelectorAll("button[data-call]");
+    for (var i = 0; i < buttons.length; i++) buttons[i].disabled = busy;
+  }
 
   function flashGone() {
     var f = document.getElementById("flash");
@@ -46,21 +59,31 @@
     var form = document.getElementById("hand-form");
     if (!button || !form || !window.fetch || !window.DOMParser) return;
     e.preventDefault();
+    if (tapping) return;  // the last tap is not answered yet: this one would be made against old calls
+    tapping = true;
     touched = true;
     flashGone();
     var body = new URLSearchParams(new FormData(form));
     body.set("call", button.value);
+    auctionBusy(true);
     var live = document.getElementById("live");
     var base = live ? live.getAttribute("data-base") || "" : "";
     fetch(base + "/enter/auction", { method: "POST", body: body, credentials: "same-origin",
                               headers: { "Content-Type": "application/x-www-form-urlencoded" } })
       .then(function (r) { return r.text(); })
       .then(function (html) {
+        tapping = false;
         var doc = new DOMParser().parseFromString(html, "text/html");
-        if (!doc.getElementById("auction") || !swap(doc, "auction")) {  // the PIN page, say: show it whole
+        var fresh = doc.getElementById("hand-form");
+        var sameForm = fresh && fresh.getAttribute("data-form") === form.getAttribute("data-form");
+        if (!sameForm || !doc.getElementById("auction") || !swap(doc, "auction")) {
+          // the PIN page, or the form for another hand now (the one corrected was undone): show it whole
           var page = doc.getElementById("page") || doc.querySelector("main");
           var old = document.getElementById("page");
-          if (page && old) old.replaceWith(document.importNode(page, true));
+          if (page && old) {
+            old.replaceWith(document.importNode(page, true));
+            document.dispatchEvent(new CustomEvent("pitchkeeper:page", { detail: {} }));
+          }
           return;
         }
         swap(doc, "q-bidder");
@@ -70,7 +93,11 @@
         var at = document.getElementById("auction");
         if (at && at.scrollIntoView) at.scrollIntoView({ block: "nearest" });
       })
-      .catch(function () { form.requestSubmit ? form.requestSubmit(button) : form.submit(); });
+      .catch(function () {
+        tapping = false;
+        auctionBusy(false);
+        form.requestSubmit ? form.requestSubmit(button) : form.submit();
+      });
   });
 
   document.addEventListener("submit", function () { saving = true; });

@@ -1,0 +1,40 @@
+"""`check`: a hand-edited match log checked like a ledger, every problem with its hand and line."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from pitchkeeper.cli import JsonOpt, emit_json, topic
+from pitchkeeper.errors import shown
+from pitchkeeper.logbook import problems, store
+
+commands = topic()
+
+
+@commands.command("check")
+def check(
+    file: Annotated[str | None, typer.Argument(help="A match log (default: the current match).",
+                                               show_default=False)] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check a hand-edited match log: every problem with its hand and line; exit 2 if there is any."""
+    report = problems.check_log(store.resolve_match_path(file))
+    path, warnings = report.path, report.warnings
+    found = [f.to_json() for f in report.problems]
+    if as_json:
+        emit_json({"match": str(path), "ok": not report.errors, "problems": found, "warnings": list(warnings)})
+    else:
+        for w in warnings:
+            sys.stderr.write(f"warning: {shown(w)}\n")
+        for f in report.problems:
+            sys.stderr.write(f"{f}\n")
+        if report.errors and len(report.problems) > 1:  # one problem is one line; several get a count
+            sys.stderr.write(f"{len(report.errors)} problem(s) in {shown(path)}\n")
+        else:
+            sys.stdout.write(f"{path}: ok - {report.hands} hand(s), {report.ruleset.name}"
+                             + (f", {len(found)} warning(s)" if found else "") + "\n")
+    if report.errors:
+        raise typer.Exit(2)
