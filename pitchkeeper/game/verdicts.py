@@ -196,8 +196,8 @@ class Verdict(NamedTuple):
     def _bid_json(self) -> dict[str, Any]:
         b = self.bid
         out: dict[str, Any] = {"side": b.side, "player": b.player, "amount": b.label, "made": b.made}
-        if b.name:
-            out["name"] = b.name  # the ruleset's name for a smudge bid (an addition: `amount` stays "smudge")
+        if b.name and b.name != b.label:
+            out["name"] = b.name  # the ruleset's own name for its smudge bid (an addition: `amount` stays "smudge")
         if b.team is not None:
             out |= {"called": b.called, "partner": b.partner, "team": b.team}
         return out
