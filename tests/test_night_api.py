@@ -22,6 +22,7 @@ import pytest
 from serving import Events, Server
 
 import pitchkeeper
+from pitchkeeper.game import rulesets
 from pitchkeeper.tournament import book
 from pitchkeeper.web.keys import night_keys
 from pitchkeeper.web.night_app import create_night_app
@@ -60,10 +61,13 @@ class Night:
         self.server.__exit__(*exc)
 
     def call(self, method: str, route: str, pin: str | None = None, **kw: Any) -> httpx.Response:
+        """`source`: the loopback address the request comes from (each has its own budget of wrong PINs)."""
         headers = dict(kw.pop("headers", {}))
+        source = kw.pop("source", None)
         if pin is not None:
             headers["X-Pitchkeeper-Pin"] = pin
-        with httpx.Client(base_url=self.url, timeout=30) as c:
+        transport = httpx.HTTPTransport(local_address=source) if source else None
+        with httpx.Client(base_url=self.url, timeout=30, transport=transport) as c:
             return c.request(method, route, headers=headers, **kw)
 
     def state(self, pin: str | None = None) -> dict[str, Any]:
@@ -104,10 +108,12 @@ def name(side: list[str]) -> str:
     return "&".join(side)
 
 
-def draw(rng: random.Random, sides: list[list[str]]) -> tuple[dict[str, int], str | None, list[int], int]:
-    """A final score: usually the higher wins; now and then a tie or the lower score, with the winner named."""
-    scores = [rng.randint(-6, 24) for _ in sides]
+def draw(rng: random.Random, sides: list[list[str]], target: int) -> tuple[dict[str, int], str | None, list[int], int]:
+    """A final score the rules allow (the winner has got to the target): usually the higher wins; now and then
+    a tie or the lower score (both past the target: the bidders went out first), with the winner named."""
+    scores = [rng.randint(-6, target + 3) for _ in sides]
     winner = rng.randrange(len(sides))
+    scores[winner] = max(scores[winner], rng.randint(target, target + 3))
     named: str | None = name(sides[winner])
     if rng.random() < 0.7 and scores.count(max(scores)) == 1:
         winner, named = scores.index(max(scores)), None
@@ -118,7 +124,8 @@ def report_all(night: Night, seat: dict[str, Any], rng: random.Random, twice: in
                ) -> dict[int, tuple[list[int], int]]:
     """Every table of the round reports at once, each from its own thread with its own PIN; `twice` tables
     report a second time at the same moment (two phones): exactly one of each pair is recorded."""
-    drawn = {t["table"]: draw(rng, t["sides"]) for t in seat["tables"]}
+    target = rulesets.load(book.load(night.path).rules).settings["win"]["target"]
+    drawn = {t["table"]: draw(rng, t["sides"], target) for t in seat["tables"]}
     jobs = [(t, drawn[t]) for t in drawn] + [(t, drawn[t]) for t in list(drawn)[:twice]]
     barrier = threading.Barrier(len(jobs))
 
@@ -278,7 +285,7 @@ def score_of(night: Night, table: int, a: int = 21, b: int = 14) -> dict[str, in
 def test_a_table_pin_reports_its_own_table_only(night: Night) -> None:
     before = night.path.read_bytes()
     for other in (2, 3, 4):
-        line = error(night.result(1, score_of(night, 1), pin=night.pins[other]), 403)
+        line = error(night.result(1, score_of(night, 1), pin=night.pins[other], source="127.0.0.11"), 403)
         assert f"table {other}'s PIN" in line and "its own result" in line
     assert "PIN" in error(night.call("POST", "/api/tables/1/result", json={"score": score_of(night, 1)}), 401)
     assert error(night.result(1, score_of(night, 1), pin="0000000000"), 401) == "wrong PIN"
@@ -286,11 +293,14 @@ def test_a_table_pin_reports_its_own_table_only(night: Night) -> None:
     assert night.result(1, score_of(night, 1)).status_code == 201  # its own PIN
     assert night.result(2, score_of(night, 2), pin=ORGANIZER).status_code == 201  # the organizer's: any table
     for route, body in (("/api/rounds", None), ("/api/close", None), ("/api/tables/3/forfeit", {"winner": "x"})):
-        assert "the organizer's" in error(night.call("POST", route, night.pins[3], json=body), 403)
+        assert "the organizer's" in error(night.call("POST", route, night.pins[3], json=body, source="127.0.0.12"),
+                                          403)
     correction = {"round": 1, "score": score_of(night, 1, 10, 21)}
-    assert "the organizer's" in error(night.call("PUT", "/api/tables/1/result", night.pins[1], json=correction), 403)
+    assert "the organizer's" in error(night.call("PUT", "/api/tables/1/result", night.pins[1], json=correction,
+                                                 source="127.0.0.13"), 403)
     # the PINs: listed for the organizer only
-    assert "pins" not in night.state() and "pins" not in night.state(night.pins[1])
+    assert "pins" not in night.state()
+    assert "pins" not in night.call("GET", "/api/tournament", night.pins[1], source="127.0.0.13").json()
     assert night.state(ORGANIZER)["pins"] == {str(k): v for k, v in night.pins.items()}
     assert error(night.call("GET", "/api/tournament", "1234"), 401) == "wrong PIN"
 

@@ -73,7 +73,7 @@ def test_serve_tournament_prints_the_night_and_keeps_its_pins(night: Path, env: 
         assert httpx.get(url + "/api/tournament", headers={"Host": "evil.example"}).status_code == 400
         codes = [httpx.post(url + "/api/tables/1/result", json={"score": score},
                             headers={"X-Pitchkeeper-Pin": f"{n:010d}"}).status_code for n in range(7)]
-        assert codes[:5] == [401] * 5 and codes[5:] == [429, 429]
+        assert codes[:4] == [401] * 4 and codes[4:] == [429] * 3  # table 1's PIN on table 2 was the first guess
     finally:
         stop(p)
     kept = night_file(_home, night)

@@ -193,10 +193,10 @@ def test_results_from_the_tables_match_logs(tmp_path: Path) -> None:
 
 def test_a_correction_re_ranks_and_keeps_the_seated_round(tmp_path: Path) -> None:
     t = new(tmp_path / "t.toml", "-r", "partnership-pitch", "-f", "progressive", "-p", "Ann,Bob,Cy,Dee,Eve,Fay,Gus,Hal")
-    play_round(t, lambda table: [22 - table, 10])
+    play_round(t, lambda table: [23 - table, 10])
     r2 = js("tournament", "seat", t)
     before = js("tournament", "standings", t)
-    assert {r["name"] for r in before["players"] if r["rank"] == 1} == {"Ann", "Cy"}  # 21 at table 1
+    assert {r["name"] for r in before["players"] if r["rank"] == 1} == {"Ann", "Cy"}  # 22 at table 1
     refused(t, "tournament", "record", t, "--round", "1", "--table", "1", "--score", "Ann&Cy=10,Bob&Dee=30",
             says="already recorded")
     ok("tournament", "record", t, "--round", "1", "--table", "1", "--score", "Ann&Cy=10,Bob&Dee=30", "--force")

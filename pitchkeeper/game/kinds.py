@@ -177,8 +177,8 @@ def _lowest(rule: PointRule, play: InPlay) -> CardWin | None:
 
 
 def _the_card(rule: PointRule, play: InPlay) -> CardWin | None:
-    card = play.view.point_card[rule.id]
-    return CardWin(card, play.view.point_words[rule.id]) if card in play.cards else None
+    won = play.view.point_wins[rule.id]  # the card and its words, made once per ruleset and trump
+    return won if won.card in play.cards else None
 
 
 def _game(rule: PointRule, piles: Piles) -> SideWin:
@@ -245,7 +245,7 @@ def _sweep_words(p: PointRule, worth: str, to: str) -> str:
 
 
 def _sweep_reason(a: Award) -> str:
-    return f"{a.side}{', the bidding side,' if a.why.rule.only_bidder else ''} took every trick"
+    return f"{a.side}{', the bidding side,' if a.rule.only_bidder else ''} took every trick"
 
 
 for _kind in (
@@ -257,7 +257,7 @@ for _kind in (
               lambda p, worth, to: f"{worth} for {symbol_words(p.card, explained=True)}, {to}, if it is in play",
               card=_the_card),
     PointKind("game", frozenset({"counts", "tie", "need"}), _game_words, side=_game,
-              reason=lambda a: a.why.what.reason, ties=True, game=True),
+              reason=lambda a: a.what.reason, ties=True, game=True),
     PointKind("all-tricks", frozenset({"only_bidder"}), _sweep_words, side=_sweep, reason=_sweep_reason,
               bidder_only=lambda p: p.only_bidder, sweep=True),
 ):

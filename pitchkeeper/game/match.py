@@ -150,6 +150,23 @@ def is_out(ruleset: Ruleset, score: int, target: int) -> bool:
     return progress(ruleset, target, score) >= _goal(ruleset, target)
 
 
+def ends_early(ruleset: Ruleset) -> str:
+    """How a game of `ruleset` can end before its winner gets to the target, in words ("" where it cannot):
+    a side taking every point (win.instant), a smudge that wins or loses the game (smudge.made = win,
+    smudge.set = lose), a side set too often (win.sets_out). A result reported by its final scores is
+    checked against it (tournament.book)."""
+    w, sm = ruleset.settings["win"], ruleset.settings["smudge"]
+    if w["instant"] != "none":
+        return "a side that takes every point wins at once"
+    if sm["made"] == "win":
+        return "a smudge made wins the game at once"
+    if sm["set"] == "lose":
+        return "a smudge set loses the game at once"
+    if w["sets_out"] > 0:
+        return f"a side set {w['sets_out']} times is out of the game"
+    return ""
+
+
 def _got_there(ruleset: Ruleset, target: int) -> str:
     down = ruleset.settings["win"]["direction"] == "down"
     if ruleset.settings["win"]["reach"] == "reach":

@@ -86,6 +86,11 @@ class Table:
             return {p: p for p in self.players}
         return {p: t for t, ms in self.teams for p in ms}
 
+    @cached_property
+    def key_side(self) -> dict[str, str]:
+        """A key a hand may give (a side or a player) -> the side it scores for, looked up once per table."""
+        return {**self._side_map, **{s: s for s in self.sides}}
+
     def left_of(self, player: str) -> str:
         """The next player clockwise: who deals after `player`, and the eldest hand when `player` deals."""
         return self.clockwise_from(player)[1 % len(self.players)]

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.cards import JOKERS, PARTNER_SUIT, SUITS, Card, Suit
-from pitchkeeper.game.kinds import KINDS, PointKind, card_words
+from pitchkeeper.game.kinds import KINDS, CardFinder, CardWin, PointKind, SideFinder, card_words
 from pitchkeeper.game.points import POINT_IDS, POINTS
 from pitchkeeper.game.settings import (
     COMMON_POINT_KEYS,
@@ -91,6 +91,16 @@ class PointRule(NamedTuple):
                 "tie": self.tie, "need": self.need, "only_bidder": self.only_bidder, "enabled": True}[key]
 
 
+class PointEntry(NamedTuple):
+    """A point as quick entry reads it: its rule, its place in the contract's order of awards (POINT_IDS, then
+    any other point), its bit when it is always out (else 0), and whether only the bidding side may score it."""
+
+    rule: PointRule
+    rank: int
+    always: int
+    bidder_only: bool
+
+
 class TrumpView(NamedTuple):
     """Everything about the cards once trump is known, worked out once per ruleset and trump."""
 
@@ -103,7 +113,8 @@ class TrumpView(NamedTuple):
     symbol: Mapping[Card, str]  # trump card -> its symbol in the order (A, off-J, HJ...)
     order: tuple[Card, ...] = ()  # the trumps from the highest down
     low_order: tuple[Card, ...] = ()  # the trumps from the lowest up, those that never count as low left out
-    point_words: Mapping[str, str] = {}  # point id -> its card in words ("the jack of trumps")
+    # a card's point: point id -> what wins it when it is in play (its card, and the card in words: "the jack of trumps")
+    point_wins: Mapping[str, CardWin] = {}
 
 
 @dataclass(frozen=True)
@@ -178,9 +189,10 @@ class Ruleset:
         return bool(self.settings["play"]["follow"] == "trump-only")
 
     @cached_property
-    def award_kinds(self) -> tuple[tuple[PointRule, PointKind], ...]:
-        """Each point in award order with its kind, looked up once (the engine asks them of every hand)."""
-        return tuple((p, p.kind) for p in self.award_order)
+    def finders(self) -> tuple[tuple[PointRule, CardFinder | None, SideFinder | None], ...]:
+        """Each point in award order with its kind's finder (of a card's point, or of a side's), looked up
+        once: what the engine asks of every hand."""
+        return tuple((p, p.kind.card, p.kind.side) for p in self.award_order)
 
     @cached_property
     def always_out(self) -> tuple[PointRule, ...]:
@@ -189,9 +201,17 @@ class Ruleset:
         return tuple(p for p in self.points if p.kind.always_out(p))
 
     @cached_property
-    def bidder_only(self) -> frozenset[str]:
-        """The ids of the points only the bidding side may score."""
-        return frozenset(p.id for p in self.points if p.kind.bidder_only(p))
+    def entries(self) -> dict[str, PointEntry]:
+        """Point id -> what quick entry checks of a point said won: looked up once per point entered."""
+        known = {p: i for i, p in enumerate(POINT_IDS)}
+        always = {p.id for p in self.always_out}
+        return {p.id: PointEntry(p, known.get(p.id, len(known)), 1 << i if p.id in always else 0, p.kind.bidder_only(p))
+                for i, p in enumerate(self.points)}
+
+    @cached_property
+    def always_said(self) -> int:
+        """The bits of PointEntry.always of every point always out: all must be said."""
+        return sum(e.always for e in self.entries.values())
 
     @cached_property
     def game_point(self) -> PointRule | None:
@@ -470,9 +490,9 @@ def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = (),
         low_skip = frozenset(symbol_card(x, trump) for p in points for x in p.never_low)
         ranked = tuple(strength)  # the trump order's own: the highest first
         low_order = tuple(c for c in reversed(ranked) if c not in low_skip)
-        words = {pid: card_words(rules[pid], c, symbol[c]) for pid, c in point_card.items()}
+        wins = {pid: CardWin(c, card_words(rules[pid], c, symbol[c])) for pid, c in point_card.items()}
         views[trump] = TrumpView(trump, strength, suit, plain_strength, point_card, low_skip, symbol, ranked,
-                                 low_order, words)
+                                 low_order, wins)
     known = {p: i for i, p in enumerate(POINT_IDS)}
     return Ruleset(
         name=str(data.get("name", "")), title=str(data.get("title", "")), source=str(data.get("source", "")),

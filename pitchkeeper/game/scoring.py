@@ -19,7 +19,7 @@ from pitchkeeper.game.deal import Deal, check_deal, name_jokers
 from pitchkeeper.game.kinds import InPlay, Piles, always_out, highest, tie_winner
 from pitchkeeper.game.partners import HandSides, calls, hand_sides
 from pitchkeeper.game.play import Illegal, TrickResult, replay
-from pitchkeeper.game.records import POINT_IDS, Bid, Hand, Table
+from pitchkeeper.game.records import Bid, Hand, Table
 from pitchkeeper.game.rulesets import Ruleset, TrumpView
 from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Instant, Verdict, Why
 
@@ -37,7 +37,6 @@ __all__ = [
     "verdict",
 ]
 
-_RANK = {p: i for i, p in enumerate(POINT_IDS)}  # the contract's order of awards (then any other point)
 # A hand's keys of a kitty, a draw and a called partner are its last fields; unset, they read _NO_HOUSE.
 _HOUSE = Hand._fields.index("kitty")
 _NO_HOUSE = tuple(Hand._field_defaults[f] for f in Hand._fields[_HOUSE:])
@@ -105,7 +104,8 @@ def named_smudge(ruleset: Ruleset, hand: Hand) -> Hand:
     bid = hand.bid
     if not bid.smudge and bid.amount == worth:
         bid = Bid(bid.player, -1, True)
-    auction = tuple((p, "smudge" if type(c) is int and c == worth else c) for p, c in hand.auction)
+    auction = tuple((p, "smudge" if type(c) is int and c == worth else c) for p, c in hand.auction) \
+        if hand.auction else ()
     if bid is hand.bid and auction == hand.auction:
         return hand
     return hand._replace(bid=bid, auction=auction)
@@ -120,7 +120,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
         hand = name_jokers(ruleset, hand)
     if hand.trump not in ruleset.views:
         raise PitchError(f"'{hand.trump}' is not a suit", "trump")
-    amount = bid_amount(ruleset, hand)
+    amount = amount_worth(ruleset, hand.bid.amount, hand.bid.smudge, "bid.amount")
     if amount == 0:
         check_bid(ruleset, table, hand)  # a pitch without a contract is eldest hand's
     sale = check_auction(ruleset, table, hand) if hand.auction else None
@@ -146,7 +146,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
             captured = hand.captured
             where = "captured"
         # a hand played trick by trick shows who held each card played: the player dealt it
-        played = {c: p for t in tricks for p, c in t.plays}
+        played = {c: p for t in tricks for p, c in t.plays} if tricks else {}
         if calling:
             hs = hand_sides(ruleset, table, hand, deal, played)
         bid_side = hs.bidding if hs else table.side_of(hand.bid.player)
@@ -247,32 +247,43 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str,
     """Quick entry: each point as entered, checked against the ruleset (a point it has, said for every
     point always out, and one only the bidding side may score given to it)."""
     assert hand.points is not None
-    rules = ruleset.by_id
-    bidder_only = ruleset.bidder_only
+    entries = ruleset.entries
+    game_id = ruleset.game_point.id if ruleset.game_point is not None else None
+    side_of = hs.side_of if hs is not None else table.key_side
+    players = table.players
     awards = []
+    said = 0  # the bits of the points always out that were said
+    last = 0
+    ordered = True
+    winner = None
     for pid, owner in hand.points:
-        rule = rules.get(pid)
-        if rule is None:
-            raise PitchError(f"{ruleset.name} has no point '{pid}'{did_you_mean(pid, rules)} "
-                             f"(its points: {', '.join(rules)})", f"points.{pid}")
-        side = hs.side_of[owner] if hs is not None else owner if owner in table.sides else table.side_of(owner)
-        if side != bid_side and pid in bidder_only:
+        entry = entries.get(pid)
+        if entry is None:
+            raise PitchError(f"{ruleset.name} has no point '{pid}'{did_you_mean(pid, entries)} "
+                             f"(its points: {', '.join(entries)})", f"points.{pid}")
+        rule, rank, always, bidder_only = entry
+        side = side_of[owner] if hs is not None else side_of.get(owner, owner)
+        if bidder_only and side != bid_side:
             raise PitchError(f"only the bidding side ({bid_side}) can score {rule.label}", f"points.{pid}")
-        player = owner if owner in table.players else None
-        awards.append(Award(pid, None, side, player, rule.value, Why("entered", "", rule)))
-    given = {pid for pid, _ in hand.points}
-    for rule in ruleset.always_out:
-        if rule.id not in given:
-            raise PitchError(f"{rule.id} is always out ({rule.kind.always_words}): "
-                             f"say who {'was dealt' if rule.to == 'dealt' else 'won'} it",
-                             f"points.{rule.id}")
-    awards.sort(key=lambda a: _RANK.get(a.point, len(_RANK)))
-    g = ruleset.game_point
+        awards.append(Award(pid, None, side, owner if owner in players else None, rule.value, "entered", "", rule))
+        said |= always
+        if rank < last:
+            ordered = False
+        last = rank
+        if pid == game_id and winner is None:
+            winner = side
+    if said != ruleset.always_said:
+        given = {pid for pid, _ in hand.points}
+        rule = next(r for r in ruleset.always_out if r.id not in given)
+        raise PitchError(f"{rule.id} is always out ({rule.kind.always_words}): "
+                         f"say who {'was dealt' if rule.to == 'dealt' else 'won'} it", f"points.{rule.id}")
+    if not ordered:  # the contract's order of awards, entries of one rank as entered
+        awards.sort(key=lambda a: entries[a.point].rank)
     game = None
-    if g is not None:
-        winner = next((a.side for a in awards if a.point == g.id), None)
+    if game_id is not None:
         game = GameCount({}, winner, f"{winner} won game (entered by hand)" if winner else
                          "game not awarded (tied, entered by hand)")
+        g = entries[game_id][0]
         if winner is None and g.tie != "nobody":  # a game left out is tied: it goes where the rule says
             sides = hs.names if hs is not None else table.sides
             if len(sides) > 2:
@@ -284,8 +295,8 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str,
                 to = "the bidding side" if g.tie == "bidder" else "the elder hand"
                 game = GameCount({}, winner, f"game was tied (entered by hand): it goes to {to}, {winner} "
                                              f"(points.{g.id}.tie)", tie=g.tie)
-                awards.append(Award(g.id, None, winner, None, g.value, Why(g.kind.id, game, g)))
-                awards.sort(key=lambda a: _RANK.get(a.point, len(_RANK)))
+                awards.append(Award(g.id, None, winner, None, g.value, g.kind.id, game, g))
+                awards.sort(key=lambda a: entries[a.point].rank)
     return awards, game
 
 
@@ -296,35 +307,39 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
     kind, in award order. Also the cards each side took in tricks."""
     view = ruleset.views[hand.trump]
     trump_only = ruleset.trump_only
-    owner: dict[Card, str] = {}  # card -> key of `captured` (a side or a player)
-    total = 0
-    for key, cards in captured:
-        owner.update(dict.fromkeys(cards, key))
-        total += len(cards)
+    owner = {c: key for key, cards in captured for c in cards}  # card -> key of `captured` (a side or a player)
     counted: tuple[Card, ...] = ()
     sides: tuple[str, ...] = table.sides
-    side_fn: Callable[[str], str] = table.side_of
     if deal is None and hs is None:  # the usual hand: the table's sides, no card laid away
+        side_fn: Callable[[str], str] = table.side_of
+        side_of_key: Mapping[str, str] = table.key_side  # a key of `captured` (a side or a player) -> its side
+        piles: dict[str, list[Card]] = {s: [] for s in sides}  # side -> the cards it took in tricks
+        total = 0
+        for key, cards in captured:
+            piles[side_of_key[key]].extend(cards)
+            total += len(cards)
         # every card once (none listed twice or by two keys), in the deck, and a trump where only trumps are played
         if len(owner) != total or not ruleset.deck.issuperset(owner) or (
                 trump_only and not view.strength.keys() >= owner.keys()):
             _bad_captured(ruleset, view, captured, where, trump_only)
     else:
         counted = deal.counted if deal is not None else ()
+        total = sum(len(cards) for _, cards in captured)
         if len(owner) != total or not ruleset.deck.issuperset(owner) or (
                 trump_only and not view.strength.keys() >= owner.keys() - set(counted)):
             _bad_captured(ruleset, view, captured, where, trump_only, counted)
         if hs is not None:
             sides, side_fn = hs.names, hs.side_of.__getitem__
+        else:
+            side_fn = table.side_of
         if deal is not None and (deal.gone or counted):
             captured, total = _trick_cards(ruleset, captured, where, deal, bid_side, side_fn)
             for c in counted:
                 owner.pop(c, None)
-    side_of_key: dict[str, str] = {}
-    piles: dict[str, list[Card]] = {s: [] for s in sides}  # side -> the cards it took in tricks
-    for key, cards in captured:
-        side = side_of_key[key] = key if key in sides else side_fn(key)
-        piles[side].extend(cards)
+        side_of_key = {key: key if key in sides else side_fn(key) for key, _ in captured}
+        piles = {s: [] for s in sides}
+        for key, cards in captured:
+            piles[side_of_key[key]].extend(cards)
     if not played:
         _check_whole_tricks(ruleset, captured, total, len(table.players), trump_only, where)
     dealt = _dealt_index(ruleset, hand, owner, view.strength) if hand.dealt or hand.held else {}
@@ -337,7 +352,7 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
     if counted and deal is not None and deal.counts == "all":  # the discard counts as the bidder's tricks
         laid = frozenset(counted)
         owner.update(dict.fromkeys(counted, deal.bidder))
-        side_of_key[deal.bidder] = bid_side
+        side_of_key = {**side_of_key, deal.bidder: bid_side}
         dealt = {**dealt, **dict.fromkeys(counted, deal.bidder)}
     in_play = InPlay(view, owner)
     if counted or ruleset.features:
@@ -347,17 +362,17 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
     players = table.players
     awards: list[Award] = []
     game: GameCount | None = None
-    for rule, kind in ruleset.award_kinds:
-        if kind.side is not None:
-            side_won = kind.side(rule, took)
-            if kind.game:
-                game = side_won.what
+    for rule, find_card, find_side in ruleset.finders:
+        if find_card is None:
+            assert find_side is not None  # a kind gives exactly one of the two
+            side_won = find_side(rule, took)
             if side_won.side is not None:
-                awards.append(Award(rule.id, None, side_won.side, None, rule.value,
-                                    Why(side_won.how, side_won.what, rule)))
+                awards.append(Award(rule.id, None, side_won.side, None, rule.value, side_won.how, side_won.what,
+                                    rule))
+            if rule is ruleset.game_point:
+                game = side_won.what
             continue
-        assert kind.card is not None
-        won = kind.card(rule, in_play)
+        won = find_card(rule, in_play)
         if won is None:
             continue
         card = won.card
@@ -373,7 +388,7 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
                 how = "lone-dealt"  # a lone trump always wins its own trick: its captor is the player dealt it
             key = owner[card]
             side, player = side_of_key[key], key if key in players else None
-        awards.append(Award(rule.id, card, side, player, rule.value, Why(how, won.what, rule)))
+        awards.append(Award(rule.id, card, side, player, rule.value, how, won.what, rule))
     return awards, game, piles
 
 
@@ -435,23 +450,30 @@ def _key_of(hand: Hand, card: Card) -> str:
 
 def _dealt_index(ruleset: Ruleset, hand: Hand, owner: dict[Card, str], strength: Any) -> dict[Card, str]:
     """Card -> player dealt it, from `dealt` (or `held` when no `dealt` names the card)."""
-    out: dict[Card, str] = {}
-    for key, table_ in (("held", hand.held), ("dealt", hand.dealt)):
-        if not table_:
-            continue
-        seen: dict[Card, str] = {}
-        listed = 0
-        for p, cs in table_:
-            seen.update(dict.fromkeys(cs, p))
-            listed += len(cs)
-        if len(seen) != listed or not ruleset.deck.issuperset(seen):
-            _bad_dealt(ruleset, key, table_)
-        lost = [] if owner.keys() >= seen.keys() else [c for c in seen.keys() - owner.keys() if c in strength]
-        if lost:  # a trump held is always played
+    held = _dealt_table(ruleset, "held", hand.held, owner, strength) if hand.held else None
+    dealt = _dealt_table(ruleset, "dealt", hand.dealt, owner, strength) if hand.dealt else None
+    if held is None or dealt is None:
+        return held or dealt or {}
+    held.update(dealt)
+    return held
+
+
+def _dealt_table(ruleset: Ruleset, key: str, table_: tuple[tuple[str, tuple[Card, ...]], ...], owner: dict[Card, str],
+                 strength: Any) -> dict[Card, str]:
+    """Card -> player, from `dealt` or `held` (`key`): each card once, in the deck, and every trump in it
+    captured (a trump held is always played)."""
+    seen = {c: p for p, cs in table_ for c in cs}
+    listed = 0
+    for _, cs in table_:
+        listed += len(cs)
+    if len(seen) != listed or not ruleset.deck.issuperset(seen):
+        _bad_dealt(ruleset, key, table_)
+    if not owner.keys() >= seen.keys():
+        lost = [c for c in seen.keys() - owner.keys() if c in strength]
+        if lost:
             c = min(lost)
             raise PitchError(f"{c} is a trump {seen[c]} held, but nobody captured it", f"{key}.{seen[c]}")
-        out.update(seen)
-    return out
+    return seen
 
 
 def _bad_dealt(ruleset: Ruleset, key: str, table_: tuple[tuple[str, tuple[Card, ...]], ...]) -> None:
@@ -496,10 +518,11 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
     notes: list[tuple[Any, ...]] = []
     delta: dict[str, int] = {}
     offenders = list(dict.fromkeys([*hand.revokes, *(i.player for i in illegal)])) if hand.revokes or illegal else []
-    penal = rv["setback"] != "none" and offenders
+    penal = bool(offenders) and rv["setback"] != "none"
     side_fn: Callable[[str], str] = table.side_of if hs is None else hs.side_of.__getitem__
     name = ruleset.settings["bidding"]["smudge_name"] if smudge else ""
-    off_sides = {side_fn(p) for p in offenders} if penal else set()
+    off_sides = {side_fn(p) for p in offenders} if penal else _NONE
+    defenders_score = st["defenders_score"]
     for side, t in taken.items():
         if side == bid_side:
             if bid.made:
@@ -524,7 +547,7 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
                 notes.append(("set-nothing", side, t, bid.label))
             if smudge and not bid.made and ruleset.settings["smudge"]["set"] == "lose":
                 notes.append(("smudge-lose", side, name))
-        elif st["defenders_score"]:
+        elif defenders_score:
             delta[side] = t
             if t:
                 notes.append(("defended", side, t))

@@ -31,19 +31,27 @@ class Why(NamedTuple):
 
 
 class Award(NamedTuple):
-    """One point won; its reason is worded when it is read."""
+    """One point won; its reason is worded when it is read. It keeps the parts of its Why flat (how,
+    what, rule) so that a verdict asked only for points makes one record per point."""
 
     point: str
     card: Card | None
     side: str
     player: str | None
     value: int
-    why: Why
+    how: str  # Why.how
+    what: Any  # Why.what
+    rule: PointRule  # Why.rule
+
+    @property
+    def why(self) -> Why:
+        """Why the point went where it did."""
+        return Why(self.how, self.what, self.rule)
 
     @property
     def reason(self) -> str:
         """The award in one line a player understands."""
-        how, what, rule = self.why
+        how, what, rule = self.how, self.what, self.rule
         who = self.side if self.player in (None, self.side) else f"{self.player} ({self.side})"
         if how == "entered":
             return f"{who} {'was dealt' if rule.to == 'dealt' else 'won'} {rule.label} (entered by hand)"

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game import rulesets
+from pitchkeeper.game import match, rulesets
 from pitchkeeper.game.records import new_name
 from pitchkeeper.logbook import loader, store
 from pitchkeeper.logbook.book import Stale, version_of
@@ -70,20 +70,40 @@ def _read(p: Path) -> tuple[str, Tournament, dict[str, Any]]:
     return text, t, data
 
 
+class Unreadable(PitchError):
+    """The tournament file cannot be read, or fails its checks (mended by hand, say): whatever was to be
+    written, nothing can be until the file is mended - not a fault of what was to be written."""
+
+
+def unreadable(e: PitchError, p: Path) -> Unreadable:
+    """`e`, found reading the file `p`, as the file's fault (named once)."""
+    where = e.where if e.where and e.where.startswith(str(p)) else (f"{p}: {e.where}" if e.where else str(p))
+    return Unreadable(e.message, where)
+
+
 def read_versioned(p: Path, expect: str | None = None) -> tuple[str, Tournament, dict[str, Any], str]:
-    """`_read`, with the version of the very bytes read; `Stale` (nothing parsed) when it is not `expect`."""
-    raw = store.read_bytes(p, KIND)
+    """`_read`, with the version of the very bytes read; `Stale` (nothing parsed) when it is not `expect`;
+    `Unreadable` when the file cannot be read or fails its checks."""
+    try:
+        raw = store.read_bytes(p, KIND)
+    except PitchError as e:
+        raise unreadable(e, p) from None
     now = version_of(raw)
     if expect is not None and now != expect:
         raise Stale("the tournament changed since this was read (another table, the organizer or the command line "
                     "wrote to it): nothing was written; look at it again", str(p), now)
-    text = store.decoded(raw, p)
-    data = store.parse_text(text, p, "")
-    try:
-        t = model.parse(data)
-    except PitchError as e:
-        raise e.at(str(p)) from None
+    text, data, t = parse_bytes(raw, p)
     return text, t, data, now
+
+
+def parse_bytes(raw: bytes, p: Path) -> tuple[str, dict[str, Any], Tournament]:
+    """The file's bytes as its text, its TOML table and the tournament; `Unreadable` on any problem."""
+    try:
+        text = store.decoded(raw, p)
+        data = store.parse_text(text, p, "")
+        return text, data, model.parse(data)
+    except PitchError as e:
+        raise unreadable(e, p) from None
 
 
 def parse(text: str, path: str | Path) -> Tournament:
@@ -264,23 +284,53 @@ def parse_score_option(text: str) -> dict[str, int]:
     return out
 
 
-def _winner(scores: tuple[int, ...], seat: Seating, winner: str | None, rules: str, keys: tuple[str, str]) -> int:
+class CannotHaveWon(PitchError):
+    """A winner the ruleset makes impossible: its score has not come as far as the target, and no rule of the
+    ruleset ends a game sooner. It keeps what the pages word it with (`side`, `score`, `rules`, `target`,
+    `goal`: the score a game is won at, `down`: counting down)."""
+
+    def __init__(self, side: str, score: int, rules: str, target: int, goal: int, down: bool, where: str) -> None:
+        how = f"counts down from {target} and is won at {goal}" if down else f"is won at {goal}"
+        then = (f"check {where} and --winner" if where.startswith("--") else
+                "a game stopped before its end (by time, say) is the organizer's to declare forfeit")
+        super().__init__(f"{side} cannot have won with {score}: {rules} {how}, and none of its rules ends a game "
+                         f"sooner; {then}", where)
+        self.side, self.score, self.rules, self.target, self.goal, self.down = side, score, rules, target, goal, down
+
+
+def _winner(scores: tuple[int, ...], seat: Seating, winner: str | None, ruleset: rulesets.Ruleset,
+            keys: tuple[str, str]) -> int:
     names = [side_name(s) for s in seat.sides]
     if winner is not None:
         return model.side_index(winner, seat, keys[1])
-    top = max(scores)
-    leaders = [names[i] for i, s in enumerate(scores) if s == top]
+    target = ruleset.settings["win"]["target"]
+    ahead = [match.progress(ruleset, target, s) for s in scores]  # the higher score, or the lower counting down
+    top = max(ahead)
+    leaders = [names[i] for i, s in enumerate(ahead) if s == top]
     if len(leaders) > 1:
         how = f"name it with {keys[1]}" if keys[1].startswith("--") else f'say which side won ("{keys[1]}": SIDE)'
-        raise PitchError(f"a tie: {' and '.join(leaders)} both have {top}, and a game of {rules} ends with one "
-                         f"winner; {how}", keys[0])
-    return scores.index(top)
+        raise PitchError(f"a tie: {' and '.join(leaders)} both have {match.shown(ruleset, target, top)}, and a game "
+                         f"of {ruleset.name} ends with one winner; {how}", keys[0])
+    return ahead.index(top)
+
+
+def check_won(ruleset: rulesets.Ruleset, seat: Seating, scores: tuple[int, ...], win: int, where: str) -> None:
+    """Refuse a game played out whose winner the ruleset makes impossible (`CannotHaveWon`): one that has not
+    come as far as the target (21, or 0 counting down), where no rule ends a game sooner (match.ends_early).
+    A winner at the very target is taken where the ruleset asks to pass it (win.reach = exceed): tables
+    that write the target as the winning score are common, and the score is then no typo."""
+    target = ruleset.settings["win"]["target"]
+    if match.progress(ruleset, target, scores[win]) >= target or match.ends_early(ruleset):
+        return
+    raise CannotHaveWon(" & ".join(seat.sides[win]), scores[win], ruleset.name, target,
+                        match.shown(ruleset, target, target), ruleset.direction == "down", where)
 
 
 def from_scores(t: Tournament, seat: Seating, scores: Mapping[str, int], winner: str | None,
-                keys: tuple[str, str] = ("--score", "--winner")) -> tuple[tuple[int, ...], int]:
+                keys: tuple[str, str] = ("--score", "--winner"), *, played_out: bool = True) -> tuple[tuple[int, ...], int]:
     """Final scores entered by hand -> (scores in seating order, winning side). `keys`: how the front end
-    names the scores and the winner (the CLI's options; the JSON's keys)."""
+    names the scores and the winner (the CLI's options; the JSON's keys). A game `played_out` (not a forfeit)
+    must have a winner the ruleset allows (`check_won`)."""
     by_side: dict[int, int] = {}
     for k, v in scores.items():
         i = model.side_index(k, seat, keys[0])
@@ -291,7 +341,11 @@ def from_scores(t: Tournament, seat: Seating, scores: Mapping[str, int], winner:
     if missing:
         raise PitchError(f"no score for {', '.join(missing)} (seated at table {seat.table})", keys[0])
     ordered = tuple(by_side[i] for i in range(len(seat.sides)))
-    return ordered, _winner(ordered, seat, winner, t.rules, keys)
+    ruleset = rulesets.load(t.rules)
+    win = _winner(ordered, seat, winner, ruleset, keys)
+    if played_out:
+        check_won(ruleset, seat, ordered, win, keys[0])
+    return ordered, win
 
 
 def read_log(log: str | Path) -> tuple[Any, Any]:

@@ -121,12 +121,12 @@ def report(path: str | Path, table: int, scores: Mapping[str, Any] | None = None
             ordered, win = book.from_log(t, seat, log, *read)
             ref = book.log_ref(p, log)
         elif given is not None:
-            ordered, win = book.from_scores(t, seat, given, winner, KEYS)
+            ordered, win = book.from_scores(t, seat, given, winner, KEYS, played_out=not forfeit)
         else:  # a forfeit with no scores: the game log's as it stands, or nothing
             kept = game_log(p, cur.number, table)
             ordered = _log_scores(seat, kept) if kept.exists() else (0,) * len(seat.sides)
             win = book.from_scores(t, seat, {side_name(s): v for s, v in zip(seat.sides, ordered, strict=True)},
-                                   winner, KEYS)[1]
+                                   winner, KEYS, played_out=False)[1]
         res = Result(cur.number, table, ordered, win, ref, False, forfeit)
         if not dry_run:
             book.write_results(p, text, [(res, seat)])
@@ -151,7 +151,8 @@ def correct(path: str | Path, table: int, rnd: int, scores: Mapping[str, Any], w
         if (rnd, table) not in t.final:
             raise PitchError(f"table {table} of round {rnd} has not reported yet: there is nothing to correct",
                              "table")
-        ordered, win = book.from_scores(t, seat, given, winner, KEYS)
+        was = t.final[(rnd, table)]
+        ordered, win = book.from_scores(t, seat, given, winner, KEYS, played_out=not (forfeit or was.forfeit))
         res = Result(rnd, table, ordered, win, None, True, forfeit)
         if not dry_run:
             book.write_results(p, text, [(res, seat)])

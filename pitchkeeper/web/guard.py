@@ -170,7 +170,7 @@ class Tried:
 
     ok: bool
     wait: float = 0.0
-    known: bool = False  # not this guard's PIN, but one the server knows (another table's): no guess
+    known: bool = False  # not this guard's PIN, but one the server knows (another table's): named, and counted as a guess
 
     @property
     def throttled(self) -> bool:
@@ -220,7 +220,9 @@ class Guard:
         """Check a PIN given by `client`: through the throttle, unless the request comes from a page
         already signed in (`session`, its cookie, or `signed`: it proved it knew the PIN; the throttle must
         not lock it out). `known`: whether a PIN this guard does not take is still one of the server's (a
-        night's other tables'): refused, but no guess - it spends no budget."""
+        night's other tables'): refused and said so (`Tried.known`, for the page to name the table), and
+        counted as a wrong guess all the same - else every guess would test every PIN of the night
+        unthrottled, and the answer would say which one it found."""
         if signed or self.session_ok(session):
             return Tried(self.opens(given), known=not self.opens(given) and known is not None and known(given))
         wait = self.throttle.wait(client)
@@ -228,10 +230,8 @@ class Guard:
             return Tried(False, wait)
         if self.opens(given):
             return Tried(True)
-        if known is not None and known(given):
-            return Tried(False, known=True)
         self.throttle.failed(client)
-        return Tried(False)
+        return Tried(False, known=known is not None and known(given))
 
     # the entry page's session: the PIN signed, so a new PIN (or a new secret) signs every page out
 

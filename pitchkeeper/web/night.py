@@ -27,7 +27,7 @@ from starlette.routing import Router
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.logbook.book import Logbook, version_of
-from pitchkeeper.logbook.store import decoded, read_bytes
+from pitchkeeper.logbook.store import read_bytes
 from pitchkeeper.tournament import book, standings
 from pitchkeeper.tournament import night as desk
 from pitchkeeper.tournament.model import Tournament, side_name
@@ -150,11 +150,14 @@ class Night:
 
     def tournament(self, version: str | None = None) -> tuple[str, Tournament]:
         """The file parsed, again only when its bytes changed."""
-        raw = read_bytes(self.path, book.KIND)
+        try:
+            raw = read_bytes(self.path, book.KIND)
+        except PitchError as e:
+            raise book.unreadable(e, self.path) from None
         now = version_of(raw)
         if self._parsed is not None and self._parsed[0] == now:
             return self._parsed
-        parsed = now, book.parse(decoded(raw, self.path), self.path)
+        parsed = now, book.parse_bytes(raw, self.path)[2]
         self._parsed = parsed
         return parsed
 

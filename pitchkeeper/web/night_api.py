@@ -25,6 +25,7 @@ from starlette.routing import BaseRoute, Route
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.logbook.book import NotNext, Stale
+from pitchkeeper.tournament import book
 from pitchkeeper.tournament import night as desk
 from pitchkeeper.web.guard import PIN_HEADER, Guard
 from pitchkeeper.web.night import Night, night_of
@@ -58,11 +59,17 @@ def refused(request: Request, guard: Guard, night: Night, table: int | None, org
     return api_error("wrong PIN", 401)
 
 
-def write_error(night: Night, e: PitchError) -> JSONResponse:
+UNWRITTEN = "nothing was written: send it again once it is mended"
+
+
+def write_error(night: Night, e: PitchError, unwritten: str = UNWRITTEN) -> JSONResponse:
     """400 with the one line (the file named by its name only); 412 (with the version now) for a write against
-    a stale view; 409 for a round that cannot be seated or closed now."""
+    a stale view; 409 for a round that cannot be seated or closed now; 503 when the tournament file cannot be
+    read (mended by hand, say): the write was not at fault, and `unwritten` says what to do."""
     full, name = str(night.path), night.path.name
     line = one_line(e).replace(full, name)
+    if isinstance(e, book.Unreadable):
+        return api_error(f"the tournament file cannot be read: {line}; {unwritten}", 503)
     if isinstance(e, Stale):
         return JSONResponse({"error": line, "version": e.version}, status_code=412,
                             headers=etag(e.version) if e.version else None)
@@ -120,7 +127,7 @@ async def api_result(request: Request) -> Response:
         await night.write(desk.report, night.path, table, body.get("score", {}), _winner(body), rnd=_round(body),
                           expect=if_match(request))
     except PitchError as e:
-        return write_error(night, e)
+        return write_error(night, e, "your result was not recorded, report it again once it is mended")
     return await answer(night, 201)
 
 

@@ -44,16 +44,25 @@ async def not_found(request: Request, exc: Exception) -> Response:
     return night_of(request).render("error.html", status, message=message, night_links=True)
 
 
+def unreadable_words(night: Night, e: Exception) -> str:
+    """The one line for a tournament file that cannot be read, the file named by its name only."""
+    return "the tournament file cannot be read: " + one_line(e).replace(str(night.path), night.path.name)
+
+
 async def broken_file(request: Request, exc: Exception) -> Response:
-    """The tournament file (or a game log) cannot be read: one line, every page."""
+    """The tournament file (or a game log) cannot be read: one line, every page - a 503, the server cannot
+    serve the night until the file is mended (the request was not at fault). A form posted meanwhile is
+    told that nothing of it was written."""
     if SITE_KEY in request.scope:
         return await match_app.broken_log(request, exc)
-    message = one_line(exc)
+    night = night_of(request)
+    message = unreadable_words(night, exc)
     if is_api(request.url.path):
-        return api_error(message, 500)
-    return night_of(request).render("error.html", 500, night_links=True, message=(
-        f"The tournament file cannot be read: {message}. Mend it (pitchkeeper tournament check shows the "
-        "problem); this page works again at once."))
+        return api_error(message, 503)
+    sent = " Nothing you sent was written: send it again once the file is mended." if request.method == "POST" else ""
+    return night.render("error.html", 503, night_links=True, message=(
+        f"{message[0].upper()}{message[1:]}. Mend it (pitchkeeper tournament check shows the problem); this page "
+        f"works again at once.{sent}"))
 
 
 @contextlib.asynccontextmanager

@@ -19,7 +19,10 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game import match, rulesets
+from pitchkeeper.game.rulesets import Ruleset
 from pitchkeeper.logbook.book import NotNext, Stale
+from pitchkeeper.tournament import book
 from pitchkeeper.tournament import html as cards_html
 from pitchkeeper.tournament import night as desk
 from pitchkeeper.tournament.model import side_name
@@ -94,6 +97,10 @@ def field_of(e: PitchError) -> str:
 
 def page_words(e: PitchError, night: Night) -> str:
     """A library message in the page's words: no file, no key."""
+    if isinstance(e, book.CannotHaveWon):
+        game = f"a game counting down from {e.target}" if e.down else f"a game to {e.target}"
+        return f"{e.side} won with {e.score} point{'' if abs(e.score) == 1 else 's'}: {game} is won at {e.goal}. " \
+               "Check the score."
     message = e.message.replace(str(night.path), night.path.name)
     return message[0].upper() + message[1:] if message else message
 
@@ -107,7 +114,9 @@ def digest(guard: Guard, *parts: Any) -> str:
 
 
 async def table_page(request: Request, *, answers: dict[str, Any] | None = None, error: PitchError | str | None = None,
-                     confirm: dict[str, Any] | None = None, notice: str | None = None, status: int = 200) -> Response:
+                     confirm: dict[str, Any] | None = None, notice: str | None = None, status: int = 200,
+                     field: str = "") -> Response:
+    """A table's phone; `error` at its question (`field`: "pin" for a message about the PIN given)."""
     night = night_of(request)
     table = int(request.path_params["table"])
     snap = await night.snap()
@@ -123,13 +132,53 @@ async def table_page(request: Request, *, answers: dict[str, Any] | None = None,
     fresh = q.get("v") == snap.version
     problem = None
     if error is not None:
-        problem = {"field": field_of(error) if isinstance(error, PitchError) else "",
+        problem = {"field": field_of(error) if isinstance(error, PitchError) else field,
                    "text": page_words(error, night) if isinstance(error, PitchError) else error}
+    if notice is None and q.get("unsent"):
+        notice = unsent_words(snap, table, ctx["round"], q["unsent"])
     resp = night.render("table.html", status, **ctx, signed=guard.signed_in(request.cookies),
                         csrf=night.organizer.csrf_token(client), a=answers or {"winner": None, "scores": []},
                         problem=problem, confirm=confirm, notice=notice,
                         reported_here=q.get("reported") if fresh else None)
     return with_cookies(resp, request, client, new)
+
+
+def unsent_words(snap: Snap, table: int, now: int, typed: str) -> str | None:
+    """What a phone's form typed and never sent (`round;winner;score,score`, kept by entry.js) became, when the
+    page moved on without it: the table reported from another phone, or the next round seated. None when
+    nothing was typed, or nothing happened to it."""
+    parts = typed.split(";")
+    if len(parts) != 3 or not parts[0].isdigit():
+        return None
+    rnd, won = int(parts[0]), int(parts[1]) if parts[1].isdigit() else None
+    t = snap.t
+    seat = t.rounds[rnd - 1].table(table) if 0 < rnd <= len(t.rounds) else None
+    if seat is None:
+        return None
+    names = [" & ".join(s) for s in seat.sides]
+    scores = [v.strip() for v in parts[2].split(",")]
+    if len(scores) != len(names) or not all(_whole(v) for v in scores if v):
+        return None
+    if won is not None and won >= len(names):
+        won = None
+    if won is None and not any(scores):
+        return None
+    shown = "-".join(view.number(int(v.replace("−", "-"))) if v else "?" for v in scores)
+    yours = shown + (f", {names[won]} won" if won is not None else "")
+    res = t.final.get((rnd, table))
+    if rnd == now:
+        if res is None:
+            return None
+        if won == res.winner and scores == [str(v) for v in res.scores]:
+            return "Reported from another phone: the same result as yours."
+        return f"Reported from another phone: yours ({yours}) was not sent; a correction is the organizer's."
+    if rnd > now:
+        return None
+    counted = "" if res is None else (f"; round {rnd} at this table counts " + " – ".join(
+        f"{n} {view.number(v)}" for n, v in zip(names, res.scores, strict=True)) + f", {names[res.winner]} won"
+        + (" (declared forfeit)" if res.forfeit else ""))
+    return (f"Round {now} has been seated: the round-{rnd} result typed on this phone ({' – '.join(names)}: {yours}) "
+            f"was not reported{counted}. If that is wrong, tell the organizer: a correction is theirs.")
 
 
 async def table_part(request: Request) -> Response:
@@ -153,13 +202,13 @@ async def table_pin(request: Request) -> Response:
     pin = form.get("pin") if isinstance(form.get("pin"), str) else None
     tried = guard.try_pin(client_host(request), pin, known=lambda p: night.pin_of_table(p) is not None)
     if tried.throttled:
-        resp = await table_page(request, status=429, error=f"Too many wrong PINs: try again in {tried.retry_after} "
-                                "seconds.")
+        resp = await table_page(request, status=429, field="pin", error=f"Too many wrong PINs: try again in "
+                                f"{tried.retry_after} seconds.")
         resp.headers["Retry-After"] = tried.retry_after
         return resp
     if not tried.ok:
         other = night.pin_of_table(pin) if tried.known else None
-        return await table_page(request, error=f"That is the PIN of table {other}: this is table {table}, whose PIN "
+        return await table_page(request, field="pin", error=f"That is the PIN of table {other}: this is table {table}, whose PIN "
                                 "is on its own card." if other is not None else
                                 f"Wrong PIN: it is the one printed on the card of table {table}.")
     client, new = client_id(request)
@@ -179,7 +228,7 @@ async def _table_form(request: Request) -> tuple[Night, int, Snap, dict[str, Any
     if ctx is None:
         return night, table, snap, {}, form, await table_page(request)
     if not night.guard_of(table).signed_in(request.cookies):
-        return night, table, snap, ctx, form, await table_page(request, error="Enter the table's PIN first.")
+        return night, table, snap, ctx, form, await table_page(request, field="pin", error="Enter the table's PIN first.")
     if number_field(form, "round") != ctx["round"]:
         return night, table, snap, ctx, form, await table_page(request, notice=(
             f"Round {ctx['round']} was seated meanwhile: this page is for round {ctx['round']} now, and nothing was "
@@ -206,12 +255,26 @@ async def table_check(request: Request, save: bool = False) -> Response:
     except PitchError as e:
         return await table_page(request, answers=a, error=e)
     won = a["winner"]
-    lower = any(int(a["scores"][i].replace("−", "-")) > int(a["scores"][won].replace("−", "-"))
-                for i in range(len(ctx["sides"])) if i != won)
-    confirm = {"checked": checked, "winner": won, "lower": lower,
+    confirm = {"checked": checked, "winner": won, "lower": behind_words(rulesets.load(_snap.t.rules), ctx["sides"],
+                                                                        list(scores.values()), won),
                "scores": [view.number(int(v.replace("−", "-"))) for v in a["scores"]]}
     note = "The answers changed since they were checked: check them, then report." if save else None
     return await table_page(request, answers=a, confirm=confirm, notice=note)
+
+
+def behind_words(ruleset: Ruleset, sides: list[dict[str, Any]], scores: list[int], won: int) -> str:
+    """The question to ask when the winner is behind another side ("" when it is not), with the rule of the
+    ruleset that allows it: the bidding side goes out first (win.only_bidder, win.precedence), or a game
+    that ends sooner (match.ends_early)."""
+    target = ruleset.settings["win"]["target"]
+    ahead = [match.progress(ruleset, target, v) for v in scores]
+    if all(ahead[won] >= v for v in ahead):
+        return ""
+    w = ruleset.settings["win"]
+    which = "higher" if ruleset.direction == "down" else "lower"
+    why = (f"In {ruleset.name} the bidding side goes out first." if w["only_bidder"] or "bidder" in w["precedence"]
+           else f"In {ruleset.name} {early}." if (early := match.ends_early(ruleset)) else "")
+    return f"{sides[won]['words']} won with the {which} score: right?" + (f" ({why})" if why else "")
 
 
 async def table_report(request: Request) -> Response:
@@ -237,7 +300,7 @@ async def table_keep(request: Request) -> Response:
 
 
 async def organizer_page(request: Request, *, error: str | None = None, notice: str | None = None,
-                         status: int = 200, form: dict[str, Any] | None = None) -> Response:
+                         status: int = 200, form: dict[str, Any] | None = None, pin_error: str | None = None) -> Response:
     night = night_of(request)
     snap = await night.snap()
     client, new = client_id(request)
@@ -247,7 +310,7 @@ async def organizer_page(request: Request, *, error: str | None = None, notice: 
     done = q.get("done") if fresh else None
     resp = night.render("organizer.html", status, **night_view.organizer(snap), signed=signed,
                         csrf=night.organizer.csrf_token(client), error=error, notice=notice, done=done,
-                        pins=sorted(night.pins.items()) if signed else [], form=form,
+                        pins=sorted(night.pins.items()) if signed else [], form=form, pin_error=pin_error,
                         confirm_close=q.get("confirm") == "close" and signed)
     return with_cookies(resp, request, client, new)
 
@@ -270,13 +333,13 @@ async def organizer_pin(request: Request) -> Response:
     pin = form.get("pin") if isinstance(form.get("pin"), str) else None
     tried = night.organizer.try_pin(client_host(request), pin, known=lambda p: night.pin_of_table(p) is not None)
     if tried.throttled:
-        resp = await organizer_page(request, status=429, error=f"Too many wrong PINs: try again in "
+        resp = await organizer_page(request, status=429, pin_error=f"Too many wrong PINs: try again in "
                                     f"{tried.retry_after} seconds.")
         resp.headers["Retry-After"] = tried.retry_after
         return resp
     if not tried.ok:
         other = night.pin_of_table(pin) if tried.known else None
-        return await organizer_page(request, error=f"That is the PIN of table {other}: the organizer's is the one "
+        return await organizer_page(request, pin_error=f"That is the PIN of table {other}: the organizer's is the one "
                                     "`pitchkeeper serve` printed." if other is not None else
                                     "Wrong PIN: the organizer's is the one `pitchkeeper serve` printed.")
     client, new = client_id(request)
@@ -290,7 +353,7 @@ async def _organizer_form(request: Request) -> tuple[Night, Any, Response | None
     if why:
         return night, form, await organizer_page(request, error=why)
     if not night.organizer.signed_in(request.cookies):
-        return night, form, await organizer_page(request, error="Enter the organizer's PIN first.")
+        return night, form, await organizer_page(request, pin_error="Enter the organizer's PIN first.")
     return night, form, None
 
 
@@ -384,7 +447,8 @@ async def organizer_cards(request: Request) -> Response:
     the organizer's, since they hold the PINs."""
     night = night_of(request)
     if not night.organizer.signed_in(request.cookies):
-        return await organizer_page(request, error="Enter the organizer's PIN first: the cards hold the tables' PINs.")
+        return await organizer_page(request, pin_error="Enter the organizer's PIN first: the cards hold the tables' "
+                                    "PINs.")
     snap = await night.snap()
     cur = snap.current
     if cur is None:

@@ -28,8 +28,21 @@
     if (f) f.remove();
   }
 
+  // a night table's result as typed (round;winner;scores), kept on #live for live.js: when the page moves
+  // on without sending it (reported from another phone, the next round seated), the page says it was not sent
+  function keepTyped() {
+    var form = document.getElementById("hand-form"), live = document.getElementById("live");
+    if (!live || !form || !form.hasAttribute("data-only-mine")) return;
+    var round = form.querySelector('input[name="round"]');
+    var won = form.querySelector('input[name="winner"]:checked');
+    var scores = Array.prototype.map.call(form.querySelectorAll("input[data-side]"), function (i) { return i.value.trim(); });
+    if (!won && !scores.some(function (v) { return v; })) { live.removeAttribute("data-unsent"); return; }
+    live.setAttribute("data-unsent", [round ? round.value : "", won ? won.value : "", scores.join(",")].join(";"));
+  }
+
   function init() {
     var form = document.getElementById("hand-form");
+    keepTyped();
     if (history.replaceState && /[?&](saved|undone|started)=/.test(location.search)) {
       history.replaceState(null, "", location.pathname);  // a reload must not say it again
     }
@@ -40,7 +53,9 @@
     if (target && target.scrollIntoView) target.scrollIntoView({ block: "center" });
     if (!form || form.getAttribute("data-ready")) return;
     form.setAttribute("data-ready", "1");
+    form.addEventListener("input", keepTyped);
     form.addEventListener("change", function () {
+      keepTyped();
       touched = true;
       var p = document.getElementById("preview");
       if (p) p.classList.add("stale");
@@ -108,6 +123,10 @@
     if (saving || !form) return;
     // a night table's form is redone only when its own table moved (not for every other table's result)
     if (form.hasAttribute("data-only-mine") && e.detail.before === e.detail.after) return;
+    if (form.hasAttribute("data-only-mine") && e.detail.after === "reported") {  // reported from another phone:
+      document.dispatchEvent(new CustomEvent("pitchkeeper:refresh-page"));  // the form closes, and says so
+      return;
+    }
     if (!touched && !document.getElementById("preview") && !document.getElementById("conflict")) {
       document.dispatchEvent(new CustomEvent("pitchkeeper:refresh-page"));  // nothing lost: the form for now
       return;

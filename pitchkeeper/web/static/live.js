@@ -40,7 +40,11 @@
     }
     following = true;
     var url = toNewGame ? home : pageUrl();
-    fetch(url, { cache: "no-store", credentials: "same-origin" })
+    // a result typed on a night table's form and not sent (entry.js keeps it here): the page says so
+    var unsent = live.getAttribute("data-unsent");
+    var asked = unsent ? url + (url.indexOf("?") < 0 ? "?" : "&") + "unsent=" + encodeURIComponent(unsent) : url;
+    live.removeAttribute("data-unsent");
+    fetch(asked, { cache: "no-store", credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
