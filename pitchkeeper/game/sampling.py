@@ -11,7 +11,7 @@ person would write them, so they exercise the same parsing and checking as real 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from pitchkeeper.game.cards import SUITS, Card
 from pitchkeeper.game.deal import TRUMP, may_lay_away, must_throw
@@ -58,6 +58,30 @@ def random_bid(ruleset: Ruleset, rng: random.Random, players: list[str], dealer:
     return {"player": player, "amount": amount}
 
 
+class _Deal(NamedTuple):
+    size: int  # deck.hand_size: the cards a hand is played with
+    house: bool  # a kitty, a draw or a called partner comes between the deal and the play
+    deck: list[str]  # the shuffled deck
+    rest: list[str]  # what is left of it after the deal
+    held: dict[str, list[str]]  # each player's cards as dealt
+    dealer: str
+    bid: dict[str, Any]
+
+
+def _random_deal(ruleset: Ruleset, rng: random.Random, players: list[str], dealer: str | None) -> _Deal:
+    """A shuffled deck dealt round (deck.deal_size each where a house rule deals more than are played),
+    a dealer (random unless given) and a random auction's winning bid."""
+    size = ruleset.settings["deck"]["hand_size"]
+    house = bool(ruleset.features & _HOUSE)
+    dealt_size = (ruleset.settings["deck"]["deal_size"] or size) if house else size
+    deck = sorted(ruleset.deck)
+    rng.shuffle(deck)
+    held = {p: deck[i * dealt_size:(i + 1) * dealt_size] for i, p in enumerate(players)}
+    dealer = dealer or rng.choice(players)
+    return _Deal(size, house, deck, deck[len(players) * dealt_size:], held, dealer,
+                 random_bid(ruleset, rng, players, dealer))
+
+
 def random_hand(ruleset: Ruleset, rng: random.Random, players: list[str], teams: dict[str, list[str]] | None,
                 dealer: str | None = None, quick: bool = False) -> dict[str, Any]:
     """The per-hand keys of a record: a random deal (through any kitty, draw and called partner), played
@@ -71,14 +95,7 @@ def random_hand(ruleset: Ruleset, rng: random.Random, players: list[str], teams:
 def _random_hand(ruleset: Ruleset, rng: random.Random, players: list[str], teams: dict[str, list[str]] | None,
                  dealer: str | None, quick: bool) -> dict[str, Any] | None:
     n = len(players)
-    size = ruleset.settings["deck"]["hand_size"]
-    house = bool(ruleset.features & _HOUSE)
-    dealt_size = (ruleset.settings["deck"]["deal_size"] or size) if house else size
-    deck = sorted(ruleset.deck)
-    rng.shuffle(deck)
-    held = {p: deck[i * dealt_size:(i + 1) * dealt_size] for i, p in enumerate(players)}
-    dealer = dealer or rng.choice(players)
-    bid = random_bid(ruleset, rng, players, dealer)
+    size, house, deck, rest, held, dealer, bid = _random_deal(ruleset, rng, players, dealer)
     # the pitcher makes trump a suit he holds (his first card, or the suit he names)
     suits = [c[-1] for c in held[bid["player"]] if c[-1] in SUITS]
     trump = rng.choice(suits or list(SUITS))
@@ -86,7 +103,7 @@ def _random_hand(ruleset: Ruleset, rng: random.Random, players: list[str], teams
     hand: dict[str, Any] = {"dealer": dealer, "trump": trump, "bid": bid}
     trump_only = ruleset.settings["play"]["follow"] == "trump-only"
     if house:
-        before = _before_play(ruleset, rng, players, teams, bid["player"], view, held, deck[n * dealt_size:])
+        before = _before_play(ruleset, rng, players, teams, bid["player"], view, held, rest)
         if before is None:
             return None
         held, keys = before
@@ -253,14 +270,7 @@ def random_played(ruleset: Ruleset, rng: random.Random, players: list[str], team
     (`play.allowed`, the called card's first trick, look-alike jokers): the per-hand keys with `tricks` and
     `held`. None when the deal cannot be played (no trump out where only trumps are played, say)."""
     n = len(players)
-    size = ruleset.settings["deck"]["hand_size"]
-    house = bool(ruleset.features & _HOUSE)
-    dealt_size = (ruleset.settings["deck"]["deal_size"] or size) if house else size
-    deck = sorted(ruleset.deck)
-    rng.shuffle(deck)
-    held = {p: deck[i * dealt_size:(i + 1) * dealt_size] for i, p in enumerate(players)}
-    dealer = dealer or rng.choice(players)
-    bid = random_bid(ruleset, rng, players, dealer)
+    size, house, _, rest, held, dealer, bid = _random_deal(ruleset, rng, players, dealer)
     leader = bid["player"] if ruleset.settings["play"]["first_leader"] == "bidder" else \
         players[(players.index(dealer) + 1) % n]
     if sets_trump(ruleset):
@@ -270,7 +280,7 @@ def random_played(ruleset: Ruleset, rng: random.Random, players: list[str], team
     view = ruleset.views[trump]
     keys: dict[str, Any] = {}
     if house:
-        before = _before_play(ruleset, rng, players, teams, bid["player"], view, held, deck[n * dealt_size:])
+        before = _before_play(ruleset, rng, players, teams, bid["player"], view, held, rest)
         if before is None:
             return None
         held, keys = before

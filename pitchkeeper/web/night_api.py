@@ -17,6 +17,7 @@ front end only: every write is tournament.night's, under the file's lock.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -76,9 +77,9 @@ def write_error(night: Night, e: PitchError, unwritten: str = UNWRITTEN) -> JSON
     return api_error(line, 409 if isinstance(e, CONFLICTS) else 400)
 
 
-async def answer(night: Night, status: int) -> JSONResponse:
+async def answer(night: Night, status: int, extra: dict[str, Any] | None = None) -> JSONResponse:
     snap = await night.snap()
-    return JSONResponse(snap.api_json(), status_code=status, headers=etag(snap.version))
+    return JSONResponse({**(extra or {}), **snap.api_json()}, status_code=status, headers=etag(snap.version))
 
 
 def _round(body: dict[str, Any]) -> int | None:
@@ -114,104 +115,97 @@ async def api_tournament(request: Request) -> Response:
     return JSONResponse(snap.api_json(pins), headers=etag(snap.version))
 
 
-async def api_result(request: Request) -> Response:
-    """A table's result for the round being played (its PIN or the organizer's)."""
+async def _written(request: Request, table: int | None, act: Callable[[Night], Awaitable[Any]], status: int,
+                   organizer_only: str = "", unwritten: str = UNWRITTEN, extra: dict[str, Any] | None = None) -> Response:
+    """Every write of the night's JSON interface: the PIN checked (a table's opens its own table only when
+    `organizer_only` is empty), `act(night)` made under the file's lock, then the night as it stands now;
+    a write refused gets its one line (write_error) and nothing written."""
     night = night_of(request)
-    table = int(request.path_params["table"])
-    no = refused(request, night.guard_of(table), night, table)
+    guard = night.guard_of(table) if table is not None and not organizer_only else night.organizer
+    no = refused(request, guard, night, table, organizer_only)
     if no is not None:
         return no
     try:
-        body = await json_body(request, "the result, {\"score\": {\"Ann&Cy\": 21, \"Bob&Dee\": 14}}")
-        _only(body, RESULT_KEYS)
+        await act(night)
+    except PitchError as e:
+        return write_error(night, e, unwritten)
+    return await answer(night, status, extra)
+
+
+async def _body(request: Request, example: str, keys: tuple[str, ...], optional: bool = False) -> dict[str, Any]:
+    """The JSON object sent, with no key but `keys` (an empty body is {} when it is `optional`)."""
+    body = await json_body(request, example) if not optional or (await request.body()).strip() else {}
+    _only(body, keys)
+    return body
+
+
+async def api_result(request: Request) -> Response:
+    """A table's result for the round being played (its PIN or the organizer's)."""
+    table = int(request.path_params["table"])
+
+    async def report(night: Night) -> None:
+        body = await _body(request, "the result, {\"score\": {\"Ann&Cy\": 21, \"Bob&Dee\": 14}}", RESULT_KEYS)
         await night.write(desk.report, night.path, table, body.get("score", {}), _winner(body), rnd=_round(body),
                           expect=if_match(request))
-    except PitchError as e:
-        return write_error(night, e, "your result was not recorded, report it again once it is mended")
-    return await answer(night, 201)
+
+    return await _written(request, table, report, 201,
+                          unwritten="your result was not recorded, report it again once it is mended")
 
 
 async def api_correct(request: Request) -> Response:
     """The organizer's correction of a table's result (any round seated)."""
-    night = night_of(request)
     table = int(request.path_params["table"])
-    no = refused(request, night.organizer, night, table, "correcting a result")
-    if no is not None:
-        return no
-    try:
-        body = await json_body(request, "the corrected result, {\"round\": 1, \"score\": {...}}")
-        _only(body, RESULT_KEYS)
+
+    async def correct(night: Night) -> None:
+        body = await _body(request, "the corrected result, {\"round\": 1, \"score\": {...}}", RESULT_KEYS)
         snap = await night.snap()
         rnd = _round(body) or (snap.current.number if snap.current is not None else 1)
         await night.write(desk.correct, night.path, table, rnd, body.get("score", {}), _winner(body),
                           expect=if_match(request))
-    except PitchError as e:
-        return write_error(night, e)
-    return await answer(night, 200)
+
+    return await _written(request, table, correct, 200, "correcting a result")
 
 
 async def api_forfeit(request: Request) -> Response:
     """The organizer declares a table forfeit: its game is not played out, `winner` is credited with it."""
-    night = night_of(request)
     table = int(request.path_params["table"])
-    no = refused(request, night.organizer, night, table, "declaring a table forfeit")
-    if no is not None:
-        return no
-    try:
-        body = await json_body(request, "the forfeit, {\"winner\": \"Ann&Cy\"}")
-        _only(body, RESULT_KEYS)
+
+    async def forfeit(night: Night) -> None:
+        body = await _body(request, "the forfeit, {\"winner\": \"Ann&Cy\"}", RESULT_KEYS)
         await night.write(desk.report, night.path, table, body.get("score"), _winner(body), rnd=_round(body),
                           expect=if_match(request), forfeit=True)
-    except PitchError as e:
-        return write_error(night, e)
-    return await answer(night, 201)
+
+    return await _written(request, table, forfeit, 201, "declaring a table forfeit")
 
 
 async def api_game(request: Request) -> Response:
     """The table keeps its game hand by hand: its log made (or found), and where it is served."""
-    night = night_of(request)
     table = int(request.path_params["table"])
-    no = refused(request, night.guard_of(table), night, table)
-    if no is not None:
-        return no
-    try:
-        raw = await request.body()
-        body = await json_body(request, "{\"round\": N}") if raw.strip() else {}
-        _only(body, ("round",))
+
+    async def start(night: Night) -> None:
+        body = await _body(request, "{\"round\": N}", ("round",), optional=True)
         await night.write(desk.start_game, night.path, table, rnd=_round(body))
-    except PitchError as e:
-        return write_error(night, e)
-    snap = await night.snap()
-    return JSONResponse({"game": f"/table/{table}/game", **snap.api_json()}, status_code=201, headers=etag(snap.version))
+
+    return await _written(request, table, start, 201, extra={"game": f"/table/{table}/game"})
 
 
 async def api_rounds(request: Request) -> Response:
     """Seat the next round: the organizer's, once every table of this round has reported."""
-    night = night_of(request)
-    no = refused(request, night.organizer, night, None, "seating a round")
-    if no is not None:
-        return no
-    try:
-        raw = await request.body()
-        body = await json_body(request, "{\"round\": N}") if raw.strip() else {}
-        _only(body, ("round",))
+
+    async def seat(night: Night) -> None:
+        body = await _body(request, "{\"round\": N}", ("round",), optional=True)
         await night.write(desk.seat_next, night.path, number=_round(body), expect=if_match(request))
-    except PitchError as e:
-        return write_error(night, e)
-    return await answer(night, 201)
+
+    return await _written(request, None, seat, 201, "seating a round")
 
 
 async def api_close(request: Request) -> Response:
     """Close the night after the round being played: the standings are final."""
-    night = night_of(request)
-    no = refused(request, night.organizer, night, None, "closing the night")
-    if no is not None:
-        return no
-    try:
+
+    async def close(night: Night) -> None:
         await night.write(desk.close, night.path, expect=if_match(request))
-    except PitchError as e:
-        return write_error(night, e)
-    return await answer(night, 200)
+
+    return await _written(request, None, close, 200, "closing the night")
 
 
 async def api_events(request: Request) -> Response:
