@@ -366,6 +366,6 @@ def test_the_odds_of_a_bid_are_refused_where_players_choose_what_to_lay_away(nam
     rs = house(name)
     with pytest.raises(PitchError) as e:
         odds.bid_odds(sorted(rs.deck)[:rs.settings["deck"]["hand_size"]], rs, samples=2, seed=1)
-    assert (e.value.where, e.value.message) == ("--rules", f"{name} lets players choose what to lay away before play "
+    assert (e.value.where, e.value.message) == ("rules", f"{name} lets players choose what to lay away before play "
                                                            f"({key}); the cards held when play begins are unknown, so "
                                                            "no odds are given")

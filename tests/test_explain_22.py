@@ -1,6 +1,7 @@
-"""`rules explain` after issue 22: 25 disputes (30 topics) answered from data for every built-in and every house
-file; each new setting changes the answer it is about; the jokers' one-line rank names the right cards; the
-examples sit at a table the ruleset allows."""
+"""`rules explain` after issue 22: 27 disputes (32 topics, the digest's D19 misdeal and D22 bidding over a
+partner included) answered from data for every built-in and every house file; each new setting changes the
+answer it is about; the jokers' one-line rank names the right cards; the examples sit at a table the ruleset
+allows."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def a_key(r: rulesets.Ruleset, key: str) -> bool:
 def test_every_topic_answers_every_ruleset_from_keys_that_exist(ref: str) -> None:
     r = load(ref)
     answers = disputes.explain_all(r)
-    assert len(answers) == 30
+    assert len(answers) == 32
     for a in answers:
         assert a.summary and a.answer and a.example and a.question.endswith("?"), a.topic
         assert "\n" not in a.summary + a.example, a.topic
@@ -54,9 +55,9 @@ def test_every_topic_answers_every_ruleset_from_keys_that_exist(ref: str) -> Non
         assert not bad, (a.topic, bad)
 
 
-def test_the_25_disputes_are_each_answered_and_companions_share_a_number() -> None:
+def test_the_27_disputes_are_each_answered_and_companions_share_a_number() -> None:
     numbers = [t.number for t in disputes.TOPICS]
-    assert sorted(set(numbers)) == list(range(1, 26))
+    assert sorted(set(numbers)) == list(range(1, 28))
     assert numbers == sorted(numbers)  # ordered by dispute, companions right after their primary
     companions = {n: [t.id for t in disputes.TOPICS if t.number == n] for n in (3, 6, 8, 10)}
     assert companions == {3: ["follow", "trump-lead", "fold"], 6: ["high", "lone-trump"], 8: ["smudge", "jack-out"],
@@ -276,7 +277,7 @@ def test_all_pass_names_the_players_of_the_table() -> None:
 def test_cli_lists_thirty_topics_with_their_numbers() -> None:
     r = runner.invoke(app, ["rules", "explain", "--rules", base_ref("call-partner-5"), "--json"])
     topics = json.loads(r.stdout)["topics"]
-    assert len(topics) == 30 and sorted({t["number"] for t in topics}) == list(range(1, 26))
+    assert len(topics) == 32 and sorted({t["number"] for t in topics}) == list(range(1, 28))
     one = json.loads(runner.invoke(app, ["rules", "explain", "widow", "--rules", base_ref("minnesota-smear"),
                                          "--json"]).stdout)
     assert one["topic"] == "kitty" and one["number"] == 18 and "kitty.size" in one["from"]

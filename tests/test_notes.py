@@ -125,7 +125,12 @@ def problems(base: str | None = "trickster-4", **sections: dict[str, Any]) -> li
     ("trickster-4", {"draw": {"discard": "down-to-hand"}},
      "draw.discard: down-to-hand throws nothing: deck.deal_size is the hand size and there is no kitty"),
     ("trickster-4", {"draw": {"discard": "non-trumps", "most": 3}},
-     "draw.most: only with draw.discard = \"any\" (a forced draw throws every non-trump)"),
+     "draw.most: only with draw.discard = \"any\" (draw.discard = \"non-trumps\" throws every non-trump, however many)"),
+    ("trickster-4", {"draw": {"discard": "none", "most": 3}},
+     "draw.most: only with draw.discard = \"any\" (there is no draw: draw.discard is \"none\")"),
+    ("trickster-10", {"draw": {"discard": "down-to-hand", "most": 3}},
+     "draw.most: only with draw.discard = \"any\" (draw.discard = \"down-to-hand\" throws down to the hand size, "
+     "drawing nothing)"),
     ("trickster-4", {"kitty": {"size": 3}, "draw": {"rest": True}},
      "draw.rest: the bidder takes the rest of the stock only after a draw that deals (draw.discard = non-trumps or any)"),
     ("trickster-4", {"discard": {"trumps": "excess-only"}},

@@ -221,5 +221,5 @@ def test_the_odds_of_a_bid_are_refused_where_a_partner_is_called():
     with pytest.raises(PitchError) as e:
         odds.bid_odds(["AS", "KS", "QS", "JS", "10S", "9S"], CALL, players=5, samples=2, seed=1)
     assert (e.value.where, e.value.message) == (
-        "--players", "call-partner-5 calls a partner's card with 5 players (partner.counts): the odds would need the "
+        "players", "call-partner-5 calls a partner's card with 5 players (partner.counts): the odds would need the "
                      "card called, so none are given")

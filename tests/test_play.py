@@ -433,11 +433,13 @@ def test_without_held_what_the_card_alone_shows_is_still_judged() -> None:
     assert [(i.trick, i.player, i.rule) for i in replay(r, table, hand).illegal] == [(2, "Bob", "trump-only")]
 
 
-def test_partial_held_checks_only_the_players_given() -> None:
+def test_partial_held_and_the_tricks_show_the_rest() -> None:
     data = record("auction-pitch-revoke.toml")
+    full = replay(*parsed(data)).illegal
     data["held"] = {"Dee": data["held"]["Dee"]}
-    r, table, hand = parsed(data)
-    assert replay(r, table, hand).illegal == ()  # Bob's revoke cannot be seen without his hand
+    found = replay(*parsed(data)).illegal  # Bob's hand is not given, but every card he held is in the tricks
+    assert [(i.trick, i.player, i.card, i.rule) for i in found] == [(i.trick, i.player, i.card, i.rule) for i in full]
+    assert full and all("the tricks show what Bob held" in i.why for i in found if i.player == "Bob")
 
 
 def test_off_suit_partner_is_the_same_colour() -> None:

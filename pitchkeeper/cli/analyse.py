@@ -15,6 +15,7 @@ from pitchkeeper.cli import JsonOpt, RulesOpt, emit_json, topic
 from pitchkeeper.cli.library import need_ruleset
 
 commands = topic()
+ODDS_FLAGS = ("cards", "players", "trump", "samples", "seed", "rules")  # bid_odds' arguments, each an option here
 
 
 def _say(lines: list[str]) -> None:
@@ -79,8 +80,11 @@ def analyse_odds(
 
     ruleset = need_ruleset(rules, "analyse odds")
     if not cards:
-        raise PitchError("--cards: give the pitcher's cards, such as \"AS KS 5S 2H 9D JC\"")
-    o = bid_odds(cards, ruleset, players=players, trump=trump, samples=samples, seed=seed)
+        raise PitchError("give the pitcher's cards, such as \"AS KS 5S 2H 9D JC\"", "--cards")
+    try:
+        o = bid_odds(cards, ruleset, players=players, trump=trump, samples=samples, seed=seed)
+    except PitchError as e:  # the library names its argument (cards=); here it was an option (--cards)
+        raise (PitchError(e.message, f"--{e.where}") if e.where in ODDS_FLAGS else e) from None
     if as_json:
         emit_json(o)
         return

@@ -28,7 +28,7 @@ from pitchkeeper.logbook import loader, shelf, store
 from pitchkeeper.logbook.entry import HandEntry, names, team_specs
 from pitchkeeper.show import board
 from pitchkeeper.show.ansi import Console
-from pitchkeeper.words.verdict import called_words
+from pitchkeeper.words.verdict import bid_name, called_words
 
 commands = topic()
 
@@ -413,7 +413,7 @@ def undo(match: MatchOpt = None, yes: YesOpt = False, as_json: JsonOpt = False) 
     count, k = change.number, change.before
     v = change.replayed_before.hands[-1].verdict
     called = called_words(v.to_json())
-    what = (f"hand {count}: {k.record.hands[-1].dealer} dealt, {v.bid.player} bid {v.bid.label} in {v.trump}"
+    what = (f"hand {count}: {k.record.hands[-1].dealer} dealt, {v.bid.player} bid {bid_name(v.bid)} in {v.trump}"
             + (f", {called}" if called else "") + "; " + ", ".join(f"{s} {d:+d}" for s, d in v.delta.items()))
     if not as_json:
         Console().print(f"drop {what}")  # wrapped to the terminal (a phone is 40 columns)

@@ -74,11 +74,22 @@ def analyse(ruleset: Ruleset, table: Table, hand: Hand, core: str | None = None,
     value = par = solver.value()
     plays: list[dict[str, Any]] = []
     line: list[tuple[str, Card, bool]] = []  # (player, card, ends its trick) of the plays so far
+    # An illegal play (a revoke the held cards or the later tricks prove, judged by game.play) is no choice
+    # between cards the rules allowed: pricing it, or the cards after it in a hand the rules could not
+    # reach, would blame a player for a "misplay" the revoke rule settles. The analysis stops at it.
+    illegal = {(i.trick, i.player, i.card): i for i in verdict.illegal}
+    stop: dict[str, Any] | None = None
     for t in rep.tricks:
         for p, c in t.plays:
             before = value
             due = solver.to_play() == p
             best = sorted(solver.best(before), key=order.__getitem__) if due else []
+            bad = illegal.get((t.number, p, c))
+            if bad is not None:
+                stop = {"trick": t.number, "player": p, "card": c, "rule": bad.rule, "why": bad.why}
+                plays.append({"trick": t.number, "player": p, "card": c, "before": before, "after": None,
+                              "cost": 0, "best": best, "illegal": bad.rule})
+                break
             _push(solver, p, c)
             value = solver.value()
             line.append((p, c, not solver.trick()))
@@ -88,13 +99,19 @@ def analyse(ruleset: Ruleset, table: Table, hand: Hand, core: str | None = None,
             if name_points and raw > 0 and best:
                 entry["lost"] = _lost(ruleset, table, hand, held, solver, line, best[0], bid_side, side_of[p] == bid_side)
             plays.append(entry)
+        if stop is not None:
+            break
     costs = dict.fromkeys(table.players, 0)
     for e in plays:
         costs[e["player"]] += e["cost"]
     bid = verdict.to_json()["bid"]
-    return {"rules": ruleset.name, "trump": hand.trump,
-            "bid": {"side": bid["side"], "player": bid["player"], "amount": bid["amount"]},
-            "par": par, "taken": verdict.taken[verdict.bid.side], "plays": plays, "costs": costs}
+    out = {"rules": ruleset.name, "trump": hand.trump,
+           "bid": {"side": bid_side, "player": bid["player"], "amount": bid["amount"],
+                   **({"name": bid["name"]} if "name" in bid else {})},
+           "par": par, "taken": verdict.taken[verdict.bid.side], "plays": plays, "costs": costs}
+    if stop is not None:
+        out["illegal"] = stop  # the first illegal play, where the analysis stops (an addition to the spec's object)
+    return out
 
 
 def _push(solver: Solver, player: str, card: Card) -> None:

@@ -252,6 +252,10 @@ class Auction:
         if call == "pass":
             return self
         value, smudge = _value(call, b, self.ruleset.name, where)
+        if high is not None and not b["over_partner"] and high.player != player and \
+                self.table.side_of(high.player) == self.table.side_of(player):
+            raise PitchError(f"{player} may not bid over {high.player}, {player}'s partner: pass "
+                             "(bidding.over_partner = false)", where)
         if high is None or value > high.value:
             high = HighBid(player, value, smudge)
         elif value == high.value and last and _may_steal(b, high.value):

@@ -192,11 +192,8 @@ def _game(rule: PointRule, piles: Piles) -> SideWin:
     leaders = [side for side, v in counts.items() if v == top]
     winner = leaders[0] if top > 0 and len(leaders) == 1 else None  # a tie, or nothing counted: nobody
     tie = ""
-    if winner is None and top > 0 and rule.tie != "nobody":
-        if rule.tie == "bidder":
-            winner = piles.bidder if piles.bidder in leaders else None
-        else:  # elder: the tied side seated first from the dealer's left
-            winner = next((s for s in piles.seats or counts if s in leaders), None)
+    if winner is None and top > 0:
+        winner = tie_winner(rule, leaders, piles.bidder, piles.seats or tuple(counts))
         tie = rule.tie if winner is not None else ""
     if winner is not None and rule.need == "majority" and top * 2 <= sum(counts.values()):
         winner = None
@@ -204,6 +201,16 @@ def _game(rule: PointRule, piles: Piles) -> SideWin:
         return SideWin(winner, "game", GameCount(counts, winner, "", piles.by_side, values))
     return SideWin(winner, "game", GameCount(counts, winner, "", piles.by_side, values, tie, tuple(piles.discard),
                                              piles.bidder if piles.discard else None))
+
+
+def tie_winner(rule: PointRule, leaders: Sequence[str], bidder: str, seats: Sequence[str]) -> str | None:
+    """Where a tie for the most goes (points.ID.tie), read here for every way a hand is entered: nobody,
+    the bidding side if it is among the tied, or the tied side seated first from the dealer's left."""
+    if rule.tie == "bidder":
+        return bidder if bidder in leaders else None
+    if rule.tie == "elder":
+        return next((s for s in seats if s in leaders), None)
+    return None
 
 
 def _sweep(rule: PointRule, piles: Piles) -> SideWin:

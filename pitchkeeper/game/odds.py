@@ -43,7 +43,7 @@ def seating(ruleset: Ruleset, players: int | None) -> tuple[tuple[str, ...], dic
     ps = ruleset.settings["players"]
     n = players if players is not None else (4 if 4 in ps["counts"] else ps["counts"][0])
     if n not in ps["counts"]:
-        raise PitchError(f"{ruleset.name} is played by {or_list(ps['counts'])} players, not {n}", "--players")
+        raise PitchError(f"{ruleset.name} is played by {or_list(ps['counts'])} players, not {n}", "players")
     seats = (PITCHER, *(f"P{i + 1}" for i in range(1, n)))
     size = next(s for s in ps["team_sizes"] if s == 1 or (n % s == 0 and n // s >= 2))
     if size == 1:
@@ -91,19 +91,19 @@ def parse_hand_cards(ruleset: Ruleset, cards: str | Sequence[str]) -> tuple[Card
         try:
             c = parse_card(item)
         except PitchError as e:
-            raise e.at("--cards") from None
+            raise e.at("cards") from None
         if c not in ruleset.deck:
-            raise PitchError(f"{c} is not in {ruleset.name}'s deck ({ruleset.deck_words()})", "--cards")
+            raise PitchError(f"{c} is not in {ruleset.name}'s deck ({ruleset.deck_words()})", "cards")
         if c in out:
-            raise PitchError(f"{c} is given twice", "--cards")
+            raise PitchError(f"{c} is given twice", "cards")
         out.append(c)
     d = ruleset.settings["deck"]
     if forced_draw(ruleset) and d["deal_size"] and d["deal_size"] != d["hand_size"]:
         if len(out) != d["deal_size"]:
             raise PitchError(f"{len(out)} cards given; {ruleset.name} deals {d['deal_size']} and draws before play: "
-                             f"give the pitcher's {d['deal_size']} cards as dealt", "--cards")
+                             f"give the pitcher's {d['deal_size']} cards as dealt", "cards")
     elif len(out) != d["hand_size"]:
-        raise PitchError(f"{len(out)} cards given; a hand in {ruleset.name} holds {d['hand_size']}", "--cards")
+        raise PitchError(f"{len(out)} cards given; a hand in {ruleset.name} holds {d['hand_size']}", "cards")
     return tuple(out)
 
 
@@ -123,11 +123,11 @@ def bid_odds(cards: str | Sequence[str], rules: str | Ruleset, players: int | No
     _sampled_fairly(ruleset, len(seats))
     hand = parse_hand_cards(ruleset, cards)
     if not isinstance(samples, int) or isinstance(samples, bool) or not 1 <= samples <= 100_000:
-        raise PitchError(f"expected a number of layouts from 1 to 100000, got {samples!r}", "--samples")
+        raise PitchError(f"expected a number of layouts from 1 to 100000, got {samples!r}", "samples")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
     elif not isinstance(seed, int) or isinstance(seed, bool):
-        raise PitchError(f"expected a whole number, got {seed!r}", "--seed")
+        raise PitchError(f"expected a whole number, got {seed!r}", "seed")
     suits = SUITS if trump is None else (parse_suit(trump),)
     dealt = layouts(ruleset, hand, seats[1:], samples, seed)
     out: dict[str, Any] = {"rules": ruleset.name, "cards": list(hand), "samples": samples, "seed": seed,
@@ -179,10 +179,10 @@ def _sampled_fairly(ruleset: Ruleset, players: int) -> None:
     if chosen:
         key, value = chosen[0]
         raise PitchError(f"{ruleset.name} lets players choose what to lay away before play ({key} = {value}); "
-                         "the cards held when play begins are unknown, so no odds are given", "--rules")
+                         "the cards held when play begins are unknown, so no odds are given", "rules")
     if ruleset.calls_partner(players):
         raise PitchError(f"{ruleset.name} calls a partner's card with {players} players (partner.counts): the odds "
-                         "would need the card called, so none are given", "--players")
+                         "would need the card called, so none are given", "players")
 
 
 def layouts(ruleset: Ruleset, hand: Sequence[Card], others: Sequence[str], samples: int, seed: int) -> list[Layout]:
@@ -321,7 +321,7 @@ class Smudge:
             out += g.value
         elif not captor and any(p.kind.sweep for p in r.points):
             raise PitchError(f"{r.name}: the odds cannot tell whether a defender takes every trick against a "
-                             f"{self.name} that needs every point that is out; no odds are given", "--rules")
+                             f"{self.name} that needs every point that is out; no odds are given", "rules")
         if self.no_sweep is not None:
             value = Solver(deal._replace(ruleset=self.no_sweep), pos, core).value()
         return out > 0 and value == out
@@ -334,7 +334,7 @@ def _one_trump(ruleset: Ruleset, trump: str, hand: tuple[Card, ...], seats: tupl
     if play.sets_trump(ruleset) and not lead.cards:  # a trump the pitcher cannot make with the first card pitched
         why = f"the pitcher holds no card that can lead with {trump} trump ({lead.words})"
         if named:
-            raise PitchError(why, "--trump")
+            raise PitchError(why, "trump")
         return {"trump": trump, "possible": False, "why": why}
     deal = Deal(ruleset, trump, seats, side_of, side_of[PITCHER], dealer=seats[-1])
     draw = forced_draw(ruleset)

@@ -21,7 +21,7 @@ Rule ids (the `rule` of an illegal play):
 
 from __future__ import annotations
 
-from collections.abc import Container, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import NamedTuple, TypeVar
 
 from pitchkeeper.errors import PitchError
@@ -479,6 +479,8 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
     if not trump_only and len(hand.tricks) != hand_size:
         raise PitchError(f"{len(hand.tricks)} tricks given; a hand of {hand_size} cards each has {hand_size} tricks",
                          where)
+    shown = {} if trump_only else _shown_hands(hand, table.players, held.keys(), where)
+    held.update(shown)
     if len(hand.tricks) > hand_size:
         raise PitchError(f"{len(hand.tricks)} tricks given; at most {hand_size} can be played", where)
     first_leader = hand.bid.player
@@ -544,7 +546,10 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
                 r = judge_play(ruleset, view, card, holding, lead, first, player)
                 if r.legal is False:
                     assert r.rule is not None
-                    illegal.append(Illegal(number, player, card, r.rule, f"{player} played {pretty(card)}: {r.why}"))
+                    proof = f" (the tricks show what {player} held: {player} plays them later)" if player in shown \
+                        else ""
+                    illegal.append(Illegal(number, player, card, r.rule,
+                                           f"{player} played {pretty(card)}: {r.why}{proof}"))
             if holding is not None:
                 holding.remove(card)
         if trump_only:  # an illegal non-trump in trump-only play is taken back, never captured
@@ -569,6 +574,27 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
             raise PitchError(f"the tricks end with trumps still held ({still}): play goes on until every trump "
                              "is played", where)
     return Replay(tuple(results), tuple((p, tuple(cs)) for p, cs in captured.items()), tuple(illegal))
+
+
+def _shown_hands(hand: Hand, players: tuple[str, ...], given: Iterable[str], where: str) -> dict[str, list[Card]]:
+    """What each player without `held` held when play began, as a complete trick-by-trick record shows it.
+
+    In suit-following play every player plays every card held, so the cards a player plays over the
+    hand's tricks are the hand held: a revoke the later tricks prove (a suit "not held" played later) is
+    judged as if `held` had been given. A record the seating cannot read shows nothing here; replay
+    says what is wrong with it."""
+    assert hand.tricks is not None
+    out: dict[str, list[Card]] = {p: [] for p in players if p not in given}
+    if not out:
+        return out
+    try:
+        for number, trick in enumerate(hand.tricks, 1):
+            for p, c, _ in seat_plays(trick, players, {}, False, f"{where}[{number}]")[0]:
+                if p in out:
+                    out[p].append(c)
+    except PitchError:
+        return {}
+    return out
 
 
 def _called_late(results: Sequence[TrickResult], called: Card, bidder: str) -> Illegal | None:

@@ -16,7 +16,7 @@ from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.bidding import check_auction, check_bid, sale_credit
 from pitchkeeper.game.cards import Card
 from pitchkeeper.game.deal import Deal, check_deal, name_jokers
-from pitchkeeper.game.kinds import InPlay, Piles, always_out, highest
+from pitchkeeper.game.kinds import InPlay, Piles, always_out, highest, tie_winner
 from pitchkeeper.game.partners import HandSides, calls, hand_sides
 from pitchkeeper.game.play import Illegal, TrickResult, replay
 from pitchkeeper.game.records import Bid, Hand, Table
@@ -159,7 +159,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
                            else taken[bid_side] >= amount)
     label = hand.bid.label if amount else 0
     bid = BidResult(bid_side if hs is None else table.side_of(hand.bid.player), hand.bid.player, amount, label, made,
-                    taken[bid_side])
+                    taken[bid_side], name=ruleset.settings["bidding"]["smudge_name"] if label == "smudge" else "")
     delta, notes, counters = _settle(ruleset, table, hand, taken, bid, bid_side, illegal, hs, smudge, target)
     if not house:
         return Verdict(ruleset.name, hand.trump, tuple(awards), game, taken, bid, delta, illegal, notes, tricks,
@@ -283,6 +283,20 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str,
     if game_id is not None:
         game = GameCount({}, winner, f"{winner} won game (entered by hand)" if winner else
                          "game not awarded (tied, entered by hand)")
+        g = entries[game_id][0]
+        if winner is None and g.tie != "nobody":  # a game left out is tied: it goes where the rule says
+            sides = hs.names if hs is not None else table.sides
+            if len(sides) > 2:
+                raise PitchError(f"game was tied, and a tie goes to a side among the tied (points.{g.id}.tie = "
+                                 f"{g.tie}): with {len(sides)} sides, say which side it went to", f"points.{g.id}")
+            side_fn = hs.side_of.__getitem__ if hs is not None else table.side_of
+            winner = tie_winner(g, sides, bid_side, _seats(table, hand, side_fn))
+            if winner is not None:
+                to = "the bidding side" if g.tie == "bidder" else "the elder hand"
+                game = GameCount({}, winner, f"game was tied (entered by hand): it goes to {to}, {winner} "
+                                             f"(points.{g.id}.tie)", tie=g.tie)
+                awards.append(Award(g.id, None, winner, None, g.value, g.kind.id, game, g))
+                awards.sort(key=lambda a: entries[a.point].rank)
     return awards, game
 
 

@@ -34,6 +34,8 @@ SECTIONS: dict[str, dict[str, F]] = {
         "jokers": F("int", 0, "0, 1 (JK) or 2 (HJ the high joker, LJ the low joker)", lo=0, hi=2),
         "hand_size": F("int", 6, "cards each player plays out (after any discard and refill)", lo=1, hi=13),
         "deal_size": F("int", 0, "cards first dealt to each player when it differs from hand_size (0: the same)", lo=0, hi=13),
+        "misdeal": F("enum", "same-dealer", "after a misdeal the cards are dealt again by the same dealer, or the deal "
+                     "passes to the next player", ("same-dealer", "next-dealer")),
     },
     "players": {
         "counts": F("intlist", [4], "how many may play", lo=2, hi=9, nonempty=True),
@@ -94,6 +96,8 @@ SECTIONS: dict[str, dict[str, F]] = {
                       ("dealer-forced", "redeal", "eldest-pitches")),
         "forced_bid": F("int", 0, "the stuck dealer's least bid (0: the minimum bid)", lo=0, hi=99),
         "forced_exact": F("bool", False, "the stuck dealer bids exactly forced_bid (or the minimum), not more"),
+        "over_partner": F("bool", True, "a player may bid over its own partner's bid (false: a partner's high bid "
+                          "may not be raised by its partner)"),
         "steal": F("enum", "none", "may the last speaker (dealer, or eldest in a sell-out) take the "
                    "contract by equalling the high bid", ("none", "below-top", "any")),
         "pitch_bid": F("int", 0, "laying a card face up at once bids this much (0: not allowed)", lo=0, hi=99),

@@ -228,7 +228,10 @@ def _house_rule_problems(data: Mapping[str, Any], s: Mapping[str, Mapping[str, A
     if dr["discard"] == "down-to-hand" and deal == hand and not kitty:
         out.append("draw.discard: down-to-hand throws nothing: deck.deal_size is the hand size and there is no kitty")
     if dr["most"] and dr["discard"] != "any":
-        out.append("draw.most: only with draw.discard = \"any\" (a forced draw throws every non-trump)")
+        why = {"none": "there is no draw: draw.discard is \"none\"",
+               "non-trumps": "draw.discard = \"non-trumps\" throws every non-trump, however many",
+               "down-to-hand": "draw.discard = \"down-to-hand\" throws down to the hand size, drawing nothing"}
+        out.append(f"draw.most: only with draw.discard = \"any\" ({why.get(dr['discard'], dr['discard'])})")
     if dr["rest"] and dr["discard"] not in ("non-trumps", "any"):
         out.append("draw.rest: the bidder takes the rest of the stock only after a draw that deals "
                    "(draw.discard = non-trumps or any)")

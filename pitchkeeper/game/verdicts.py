@@ -134,13 +134,13 @@ class BidResult(NamedTuple):
     partner: str | None = None  # the called partner (None: no partner called, or the bidder played alone)
     called: Card | None = None  # the card the bidder called
     team: str | None = None  # the bidding side of the hand when a partner is called ("Ann+Cy", or "Ann" alone)
-
+    name: str = ""  # a smudge bid: the ruleset's name for it (bidding.smudge_name: "shoot", "moon"); words.bid_name
     @property
     def reason(self) -> str:
         if self.amount == 0:
             return f"{self.player} pitched without a contract"
         who = self.team or self.side
-        return f"{who} bid {self.label} and took {self.took}: " + ("made" if self.made else "set")
+        return f"{who} bid {self.name or self.label} and took {self.took}: " + ("made" if self.made else "set")
 
 
 class Instant(NamedTuple):
@@ -204,6 +204,8 @@ class Verdict(NamedTuple):
     def _bid_json(self) -> dict[str, Any]:
         b = self.bid
         out: dict[str, Any] = {"side": b.side, "player": b.player, "amount": b.label, "made": b.made}
+        if b.name and b.name != b.label:
+            out["name"] = b.name  # the ruleset's own name for its smudge bid (an addition: `amount` stays "smudge")
         if b.team is not None:
             out |= {"called": b.called, "partner": b.partner, "team": b.team}
         return out

@@ -20,6 +20,7 @@ from pitchkeeper.game.partners import calls
 from pitchkeeper.game.vocabulary import target_words
 from pitchkeeper.reports.chart import Progression, progression
 from pitchkeeper.words.verdict import (
+    bid_name,
     bid_words,
     bidders,
     game_line,
@@ -119,8 +120,8 @@ def _called(v: Verdict) -> list[str]:
 def bid_cell(v: Verdict) -> str:
     """The bid in a score sheet's cell: "Bob 3"; where a partner is called "Ann+Cy 6 (A♠)", "Ann alone 6 (A♠)"."""
     if v.bid.team is None:
-        return f"{v.bid.player} {v.bid.label}"
-    return f"{bidders(v.to_json())} {v.bid.label}" + (f" ({pretty(v.bid.called)})" if v.bid.called else "")
+        return f"{v.bid.player} {bid_name(v.bid)}"
+    return f"{bidders(v.to_json())} {bid_name(v.bid)}" + (f" ({pretty(v.bid.called)})" if v.bid.called else "")
 
 
 def safe_cell(text: str) -> str:
@@ -383,7 +384,7 @@ def _game_block(ex: Export, number: int, v: Verdict) -> str:
     sale = sale_words(v.auction)
     j = v.to_json()
     parts = [f'<section class="hand" id="hand-{number}"><h3>Hand {number}: {_e(bidders(j))} bid '
-             f'{_e(v.bid.label)}, trump {_e(v.trump)}, '
+             f'{_e(bid_name(v.bid))}, trump {_e(v.trump)}, '
              f'<span class="{"made" if v.bid.made else "set"}">{"made" if v.bid.made else "set"}</span></h3>']
     together = partnership(j)
     if together:

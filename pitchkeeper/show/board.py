@@ -15,7 +15,7 @@ from pitchkeeper.game.vocabulary import target_words
 from pitchkeeper.show import history as narrow
 from pitchkeeper.show import palette, scorecard
 from pitchkeeper.show.ansi import Console, Text, fitted_grid, grid, signed, suit
-from pitchkeeper.words.verdict import bidders, called_words, changes, points_line, sale_tag
+from pitchkeeper.words.verdict import bid_name, bidders, called_words, changes, points_line, sale_tag
 
 
 def verdict(v: Any, table: Any) -> None:
@@ -58,7 +58,7 @@ def draw(st: dict[str, Any], last: bool = False, preview: bool = False, points: 
         made = h["bid"]["made"]
         called = called_words(h)
         out.print(Text.assemble(("last hand ", "dim"), f"{h['number']}: {h['bid']['player']} bid "
-                                f"{h['bid']['amount']} in {h['trump']}, " + (f"{called}: {bidders(h)} " if called
+                                f"{bid_name(h['bid'])} in {h['trump']}, " + (f"{called}: {bidders(h)} " if called
                                                                               else ""),
                                 palette.made(made), f"; {pts}; {delta}"))
     if st["winner"] and preview:
@@ -104,7 +104,7 @@ def history(k: Any, state: Any) -> None:
             j = v.to_json()
             tag = sale_tag(v.auction)
             called = f" ({pretty(v.bid.called)})" if v.bid.team is not None and v.bid.called else ""
-            bid = Text.assemble(f"{bidders(j)} {v.bid.label}{called}{' ' + tag if tag else ''} ",
+            bid = Text.assemble(f"{bidders(j)} {bid_name(v.bid)}{called}{' ' + tag if tag else ''} ",
                                 palette.made(v.bid.made))
             pts = Text(points_line(j, labels, game_id, others), style=palette.DIM)
             cells = [Text.assemble((str(h.scores[s]), "bold"), " ", signed(v.delta[s], down)) for s in state.scores]
@@ -132,7 +132,7 @@ def change(before: Any, after: Any, number: int) -> None:
         v = h.verdict
         j = v.to_json()
         called = called_words(j)
-        return (f"{v.bid.player} {v.bid.label} in {v.trump}" + (f", {called}" if called else "")
+        return (f"{v.bid.player} {bid_name(v.bid)} in {v.trump}" + (f", {called}" if called else "")
                 + f", {'made' if v.bid.made else 'set'}; {points_line(j)}")
 
     rows: list[list[Any]] = [["", "before", "after"]]

@@ -7,7 +7,7 @@ from typing import Any
 
 from pitchkeeper.game.cards import SUIT_SYMBOLS, pretty
 from pitchkeeper.show.ansi import Text, signed
-from pitchkeeper.words.verdict import bidders, points_line, sale_words
+from pitchkeeper.words.verdict import bid_name, bidders, points_line, sale_words
 
 
 def lines(state: Any, record: Any, head: str, where: str, width: int, game_id: str = "game",
@@ -23,7 +23,7 @@ def lines(state: Any, record: Any, head: str, where: str, width: int, game_id: s
         j = v.to_json()
         called = f" ({pretty(v.bid.called)})" if v.bid.team is not None and v.bid.called else ""
         out += Text.assemble((f"{h.number:>2} ", "bold"), f"{hand.dealer} dealt; " + (f"{sale}; " if sale else "")
-                             + f"{bidders(j)} bid {v.bid.label} {SUIT_SYMBOLS[v.trump]}{called} ", made
+                             + f"{bidders(j)} bid {bid_name(v.bid)} {SUIT_SYMBOLS[v.trump]}{called} ", made
                              ).wrap(width, indent=3)
         pts = points_line(j, labels, game_id, points)
         out += Text.assemble("   ", (pts, "dim")).wrap(width, indent=3)

@@ -11,7 +11,7 @@ from pitchkeeper.show import palette
 from pitchkeeper.show.ansi import Console, Text
 from pitchkeeper.show.ansi import Table as RTable
 from pitchkeeper.words import explain
-from pitchkeeper.words.verdict import bidders, winner_of
+from pitchkeeper.words.verdict import bid_name, bidders, winner_of
 
 
 def console() -> Console:
@@ -96,7 +96,7 @@ def match_sheet(state: Any) -> None:
     for h in state.hands:
         v = h.verdict
         j = v.to_json()
-        bid = Text.assemble(f"{bidders(j)} {v.bid.label} ", ("made" if v.bid.made else "set",
+        bid = Text.assemble(f"{bidders(j)} {bid_name(v.bid)} ", ("made" if v.bid.made else "set",
                                                              "green" if v.bid.made else "red"))
         pts = ", ".join(f"{a['point']}:{winner_of(j, a)}" for a in j["awards"])
         cells = [Text.assemble((f"{h.scores[s]}", "bold"), " ", signed(v.delta[s], v.direction == "down"))

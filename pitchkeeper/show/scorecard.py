@@ -10,7 +10,7 @@ from typing import Any
 
 from pitchkeeper.show import palette
 from pitchkeeper.show.ansi import Console, Text, card, grid, signed, suit
-from pitchkeeper.words.verdict import partnership
+from pitchkeeper.words.verdict import bid_name, partnership
 
 
 def draw(v: Any, table: Any, rules: str = "", breakdown: bool = True) -> None:
@@ -23,7 +23,7 @@ def draw(v: Any, table: Any, rules: str = "", breakdown: bool = True) -> None:
 def lines(v: Any, table: Any, rules: str = "", breakdown: bool = True, width: int = 80) -> list[Text]:
     who = f"{v.bid.player} ({v.bid.side})" if table.teams else v.bid.player
     called = partnership(v.to_json())  # a called partner: who held the card, and the hand's sides
-    head = Text.assemble(*([(rules, "bold"), "  "] if rules else []), (who, "bold"), f" bid {v.bid.label} in ",
+    head = Text.assemble(*([(rules, "bold"), "  "] if rules else []), (who, "bold"), f" bid {bid_name(v.bid)} in ",
                          suit(v.trump), f", {called}" if called else "", ": ",
                          palette.made(v.bid.made, strong=True))
     out = head.wrap(width, indent=2)

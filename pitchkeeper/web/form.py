@@ -120,7 +120,8 @@ def build(ruleset: Any, table: Any) -> Form:
         who = players if dealt and teams else sides
         extra: tuple[Choice, ...]
         if rule.kind.ties:
-            extra = (Choice(TIE, "tie", "nobody scores it"),)
+            extra = (Choice(TIE, "tie", {"bidder": "it goes to the bidding side", "elder": "it goes to the elder "
+                                         "hand"}.get(rule.tie, "nobody scores it")),)
         elif always_out(rule):
             extra = ()
         else:

@@ -14,6 +14,7 @@ from typing import Any
 from pitchkeeper.errors import or_list
 from pitchkeeper.game.cards import SUIT_NAMES
 from pitchkeeper.game.points import POINTS
+from pitchkeeper.words.verdict import bid_name
 
 DOUBLE_DUMMY = ("Par is what perfect play by everyone, with every card face up, gives the bidding side: a bound "
                 "to argue with, not a verdict on a player who could not see the other hands.")
@@ -51,6 +52,17 @@ def par_words(a: Mapping[str, Any]) -> str:
     return f"with every card known {side} could take {a['par']} and took {a['taken']}"
 
 
+def illegal_words(a: Mapping[str, Any]) -> str | None:
+    """The illegal play the analysis stopped at, in words (None when every card was allowed): "trick 4, W's
+    KD was not allowed (...): a revoke is no choice between cards, so the analysis stops there"."""
+    bad = a.get("illegal")
+    if not bad:
+        return None
+    why = str(bad["why"]).partition(": ")[2] or str(bad["why"])  # "W played K♦: hearts were led: ..."
+    return (f"trick {bad['trick']}, {bad['player']}'s {bad['card']} was not allowed - {why} (rule {bad['rule']}); "
+            "an illegal play is no choice between cards, so the analysis stops there")
+
+
 def costly(a: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The cards that cost points, in playing order."""
     return [p for p in a["plays"] if p["cost"] > 0]
@@ -59,16 +71,22 @@ def costly(a: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def verdict_line(a: Mapping[str, Any]) -> str:
     """Par and the costliest card, in one sentence (for a hand's verdict: serve's page, `hand`)."""
     worst = max(costly(a), key=lambda p: p["cost"], default=None)
+    bad = illegal_words(a)
+    tail = f"; {bad}" if bad else ""
     if worst is None:
-        return f"{_cap(par_words(a))}; no card cost a point."
-    return f"{_cap(par_words(a))}; the costliest card: {play_words(worst)}."
+        return f"{_cap(par_words(a))}; no card cost a point{' before it' if bad else ''}{tail}."
+    return f"{_cap(par_words(a))}; the costliest card: {play_words(worst)}{tail}."
 
 
 def hand_lines(a: Mapping[str, Any]) -> list[str]:
     """The whole analysis of a hand: par, each card that cost points, what each player's cards cost."""
     lines = [f"{a['rules']}, {SUIT_NAMES.get(a['trump'], a['trump'])} trump, {a['bid']['player']} bid "
-             f"{a['bid']['amount']}.", _cap(par_words(a)) + "."]
-    lines += [_cap(play_words(p)) + "." for p in costly(a)] or ["No card cost a point."]
+             f"{bid_name(a['bid'])}.", _cap(par_words(a)) + "."]
+    bad = illegal_words(a)
+    before = f" before trick {a['illegal']['trick']}'s illegal play" if bad else ""
+    lines += [_cap(play_words(p)) + "." for p in costly(a)] or [f"No card cost a point{before}."]
+    if bad:
+        lines.append(_cap(bad) + ".")
     lines.append("Cost by player: " + ", ".join(f"{p} {c}" for p, c in a["costs"].items()) + ".")
     return lines
 
@@ -82,6 +100,8 @@ def match_lines(m: Mapping[str, Any]) -> list[str]:
             continue
         worst = max(costly(h), key=lambda p: p["cost"], default=None)
         tail = "; no card cost a point" if worst is None else f"; costliest: {play_words(worst)}"
+        bad = illegal_words(h)
+        tail += f"; {bad}" if bad else ""
         lines.append(f"Hand {h['hand']}: {par_words(h)}{tail}.")
     ranked = sorted(m["costs"].items(), key=lambda pc: -pc[1])
     if not any(c for _, c in ranked):

@@ -1,5 +1,5 @@
 """The table's usual arguments (the rules digest's disputes, and the house rules' own), answered from a
-ruleset's data: 25 disputes, some answered by a topic and its companions (30 topics in all).
+ruleset's data: 27 disputes, some answered by a topic and its companions (32 topics in all).
 
 Each topic reads only the ruleset's settings and point catalogue, never its name, so a house ruleset gets
 answers of its own. Examples use spades as trump, real cards of the ruleset's deck and a table the ruleset
@@ -50,7 +50,7 @@ class Topic(NamedTuple):
     number: int  # the dispute it answers, 1-25
 
 
-DISPUTES = 25  # how many disputes the topics answer
+DISPUTES = 27  # how many disputes the topics answer
 
 TOPICS: tuple[Topic, ...] = (
     Topic("off-jack", "Is the off-jack a trump, and must it follow its printed suit?", "D1",
@@ -113,6 +113,10 @@ TOPICS: tuple[Topic, ...] = (
           ("countdown", "counting-down", "start-at-target", "count-up", "direction"), game.count_down, 24),
     Topic("three-sets", "Is a side that is set three times out of the game?", "1.7",
           ("three-sets-out", "sets-out", "set-out", "setbacks-out", "elimination"), game.three_sets, 25),
+    Topic("misdeal", "After a misdeal, who deals again?", "D19",
+          ("mis-deal", "redeal", "deal-again", "bad-deal", "exposed-card"), game.misdeal, 26),
+    Topic("over-partner", "May I bid over my own partner?", "D22",
+          ("bid-over-partner", "overbid-partner", "outbid-partner", "bid-over-partners"), game.over_partner, 27),
 )
 _BY_NAME = {t.id: t for t in TOPICS} | {a: t for t in TOPICS for a in t.aliases}
 

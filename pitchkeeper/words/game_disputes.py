@@ -450,3 +450,43 @@ def three_sets(r: Ruleset) -> Parts:
 
 def _ordinal(k: int) -> str:
     return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(k, f"{k}th")
+
+
+# ---------------------------------------------------------------------------
+# Misdeal (D19) and bidding over a partner (D22)
+
+
+def misdeal(r: Ruleset) -> Parts:
+    players = sm.seats(r).players
+    dealer, left = players[0], players[1]
+    again = dealer if r.settings["deck"]["misdeal"] == "same-dealer" else left
+    who = "the same dealer" if again == dealer else "the next player (the dealer's left)"
+    return Parts(f"dealt again by {who}",
+                 f"A misdeal (a card turned face up, the wrong number of cards dealt) is thrown in and dealt again by "
+                 f"{who}; nobody scores. pitchkeeper keeps only hands played, so nothing is entered for it.",
+                 f"{dealer} deals, a card turns up: misdeal; {again} deals again", ("deck.misdeal",))
+
+
+def over_partner(r: Ruleset) -> Parts:
+    s = sm.seats(r)
+    b = r.settings["bidding"]
+    lo = b["min"]
+    if s.teams is None and not s.calls:
+        return Parts("no partners: every bid is against the others",
+                     "Everyone plays for himself here, so there is no partner to bid over: any player may outbid "
+                     "any other.", "-", ("players.team_sizes",))
+    if s.teams is None:  # a partner called after the auction: unknown while bidding
+        return Parts("yes: the partner is called after the bid, so nobody bids over a known partner",
+                     "The bidder calls a partner only after the auction, so while bidding nobody has a partner: "
+                     "anyone may outbid anyone.", "-", ("partner.counts", "bidding.over_partner"))
+    a, mate = s.teams[0][1][0], s.teams[0][1][1]
+    if b["over_partner"]:
+        return Parts("yes: a partner's bid may be raised like anyone's",
+                     "Yes. A player may bid over its own partner, as over anyone: the higher bid takes the "
+                     "contract for the side, and the side must make the higher bid.",
+                     f"{a} bids {lo}, {mate} (partner) may bid {lo + 1}: the side must then make {lo + 1}",
+                     ("bidding.over_partner",))
+    return Parts("no: a partner's high bid stands",
+                 "No. While a player's partner holds the high bid, the player may only pass; a bid over the "
+                 "partner is refused (the auction records it as an error).",
+                 f"{a} bids {lo}: {mate} (partner) must pass", ("bidding.over_partner",))

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pitchkeeper.game.cards import pretty
+from pitchkeeper.game.verdicts import BidResult
 
 if TYPE_CHECKING:
     from pitchkeeper.game.bidding import Auction, Outcome
@@ -61,6 +62,14 @@ def _award_words(hand: Mapping[str, Any], a: Mapping[str, Any], labels: Mapping[
     name = (labels or {}).get(a["point"]) or a["point"]
     value = a.get("value", 1)
     return f"{name} {winner_of(hand, a)}" + (f" ×{value}" if value != 1 else "")
+
+
+def bid_name(bid: BidResult | Mapping[str, Any]) -> str:
+    """A bid as the ruleset names it: its number, or the ruleset's own name for the smudge bid
+    (bidding.smudge_name: "shoot", "moon"), from a verdict's BidResult or its JSON `bid`."""
+    if isinstance(bid, BidResult):
+        return str(bid.name or bid.label)
+    return str(bid.get("name") or bid["amount"])
 
 
 def bidders(hand: Mapping[str, Any]) -> str:
@@ -154,7 +163,7 @@ def bid_words(hand: Mapping[str, Any], sale: Outcome | None = None, suit: str | 
         return f"{bidders(hand)} pitched {trump}{called} without a contract"
     tag = sale_tag(sale)
     how = f", {tag}" if tag else ""
-    return f"{bidders(hand)} bid {b['amount']} in {trump}{called}{how} – " + ("made" if b["made"] else "set")
+    return f"{bidders(hand)} bid {bid_name(b)} in {trump}{called}{how} – " + ("made" if b["made"] else "set")
 
 
 def call_words(a: Auction, call: Any) -> str:
