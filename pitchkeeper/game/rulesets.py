@@ -117,6 +117,28 @@ class TrumpView(NamedTuple):
     point_wins: Mapping[str, CardWin] = {}
 
 
+class SettlePlan(NamedTuple):
+    """The settings the settlement of every hand reads (settle, revoke, smudge, sale credit, direction),
+    read from the ruleset once."""
+
+    setback_bid: bool  # settle.setback = "bid": a side set back loses its bid
+    defenders_score: bool  # settle.defenders_score
+    revoke_setback: str  # revoke.setback: "none", "bid" or "points"
+    revoke_points: int
+    bidder_excused: bool
+    offender_scores: bool
+    counters: int  # revoke.counters: stake counters a revoke forfeits
+    unit: str  # stakes.unit
+    smudge_name: str  # bidding.smudge_name
+    smudge_set: str  # smudge.set
+    smudge_set_points: int
+    smudge_made: str  # smudge.made
+    smudge_made_points: int
+    target: int  # win.target
+    sale: bool  # bidding.sale_credit is not "none"
+    down: bool  # scores count down (win.direction = down)
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """A ruleset compiled from its TOML: what the engine reads. (No slots: its digest is worked out on
@@ -212,6 +234,24 @@ class Ruleset:
     def always_said(self) -> int:
         """The bits of PointEntry.always of every point always out: all must be said."""
         return sum(e.always for e in self.entries.values())
+
+    @cached_property
+    def settle_plan(self) -> SettlePlan:
+        """What the settlement reads of the settings, looked up once."""
+        s = self.settings
+        st, rv, sm = s["settle"], s["revoke"], s["smudge"]
+        return SettlePlan(st["setback"] == "bid", bool(st["defenders_score"]), rv["setback"], rv["points"],
+                          bool(rv["bidder_excused"]), bool(rv["offender_scores"]), rv["counters"],
+                          s["stakes"]["unit"], s["bidding"]["smudge_name"], sm["set"], sm["set_points"], sm["made"],
+                          sm["made_points"], s["win"]["target"], s["bidding"]["sale_credit"] != "none",
+                          "down" in self.features)
+
+    @cached_property
+    def plain_bids(self) -> frozenset[int]:
+        """The bids in range that are worth what they say: neither the smudge's worth nor 0 (a pitch without
+        a contract), so a hand that bids one needs no other check of its amount."""
+        b = self.settings["bidding"]
+        return frozenset(range(max(b["min"], 1), b["max"] + 1)) - {b["smudge"]}
 
     @cached_property
     def game_point(self) -> PointRule | None:

@@ -20,7 +20,7 @@ from pitchkeeper.game.kinds import InPlay, Piles, always_out, highest
 from pitchkeeper.game.partners import HandSides, calls, hand_sides
 from pitchkeeper.game.play import Illegal, TrickResult, replay
 from pitchkeeper.game.records import Bid, Hand, Table
-from pitchkeeper.game.rulesets import Ruleset, TrumpView
+from pitchkeeper.game.rulesets import Ruleset, SettlePlan, TrumpView
 from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Instant, Verdict, Why
 
 __all__ = [
@@ -114,15 +114,21 @@ def named_smudge(ruleset: Ruleset, hand: Hand) -> Hand:
 def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = None) -> Verdict:
     """Judge one hand. Raises PitchError on bad input, naming the key; every check in order, each error
     worded where it is found. `target`: the match's (a smudge that costs the target; else the ruleset's)."""
-    hand = named_smudge(ruleset, hand)
     features = ruleset.features
+    said = hand.bid
+    plain = not said.smudge and not hand.auction and said.amount in ruleset.plain_bids  # worth what it says
+    if not plain:
+        hand = named_smudge(ruleset, hand)
     if "jokers-alike" in features:
         hand = name_jokers(ruleset, hand)
     if hand.trump not in ruleset.views:
         raise PitchError(f"'{hand.trump}' is not a suit", "trump")
-    amount = amount_worth(ruleset, hand.bid.amount, hand.bid.smudge, "bid.amount")
-    if amount == 0:
-        check_bid(ruleset, table, hand)  # a pitch without a contract is eldest hand's
+    if plain:
+        amount = said.amount
+    else:
+        amount = amount_worth(ruleset, hand.bid.amount, hand.bid.smudge, "bid.amount")
+        if amount == 0:
+            check_bid(ruleset, table, hand)  # a pitch without a contract is eldest hand's
     sale = check_auction(ruleset, table, hand) if hand.auction else None
     house = bool(features) or hand[_HOUSE:] != _NO_HOUSE  # a house rule's setting, or its keys in the record
     deal = check_deal(ruleset, table, hand) if house else None
@@ -499,39 +505,40 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
     """Each side's score change under the ruleset's setback, smudge, revoke and sale rules, and notes saying
     why. Settled per side of the hand (`taken`), then given to every side of the table in it; a penalty
     or a sale is the player's own."""
-    st = ruleset.settings["settle"]
-    rv = ruleset.settings["revoke"]
+    plan = ruleset.settle_plan
     notes: list[tuple[Any, ...]] = []
     delta: dict[str, int] = {}
-    offenders = list(dict.fromkeys([*hand.revokes, *(i.player for i in illegal)])) if hand.revokes or illegal else []
-    penal = bool(offenders) and rv["setback"] != "none"
+    if hand.revokes or illegal:
+        offenders = list(dict.fromkeys([*hand.revokes, *(i.player for i in illegal)]))
+        penal = plan.revoke_setback != "none"
+    else:
+        offenders, penal = [], False
     side_fn: Callable[[str], str] = table.side_of if hs is None else hs.side_of.__getitem__
-    name = ruleset.settings["bidding"]["smudge_name"] if smudge else ""
+    name = plan.smudge_name if smudge else ""
     off_sides = {side_fn(p) for p in offenders} if penal else _NONE
-    defenders_score = st["defenders_score"]
+    defenders_score = plan.defenders_score
     for side, t in taken.items():
         if side == bid_side:
             if bid.made:
                 if smudge:
-                    delta[side] = _smudge_made(ruleset, side, t, bid, notes, name)
+                    delta[side] = _smudge_made(plan, side, t, bid, notes, name)
                 else:
                     delta[side] = t
                     notes.append(("made" if bid.amount else "no-contract", side, t))
-            elif penal and rv["bidder_excused"] and side not in off_sides:
+            elif penal and plan.bidder_excused and side not in off_sides:
                 delta[side] = t
                 notes.append(("excused", side, t, bid.label))
-            elif smudge and ruleset.settings["smudge"]["set"] in ("points", "target"):
-                sm = ruleset.settings["smudge"]
-                cost = sm["set_points"] if sm["set"] == "points" else target or ruleset.settings["win"]["target"]
+            elif smudge and plan.smudge_set in ("points", "target"):
+                cost = plan.smudge_set_points if plan.smudge_set == "points" else target or plan.target
                 delta[side] = -cost
-                notes.append((f"smudge-set-{sm['set']}", side, name, cost))
-            elif st["setback"] == "bid":
+                notes.append((f"smudge-set-{plan.smudge_set}", side, name, cost))
+            elif plan.setback_bid:
                 delta[side] = -bid.amount
                 notes.append(("set", side, t, bid.label, bid.amount))
             else:
                 delta[side] = 0
                 notes.append(("set-nothing", side, t, bid.label))
-            if smudge and not bid.made and ruleset.settings["smudge"]["set"] == "lose":
+            if smudge and not bid.made and plan.smudge_set == "lose":
                 notes.append(("smudge-lose", side, name))
         elif defenders_score:
             delta[side] = t
@@ -545,45 +552,44 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
     if offenders and not penal:
         notes.append(("no-penalty", ", ".join(offenders), ruleset.name))
     if penal:
-        cost = bid.amount if rv["setback"] == "bid" else rv["points"]
+        cost = bid.amount if plan.revoke_setback == "bid" else plan.revoke_points
         own = ("made", "no-contract", "excused", "set", "set-nothing", "defended")
         for side in sorted({table.side_of(p) for p in offenders}):
-            if not rv["offender_scores"]:
+            if not plan.offender_scores:
                 delta[side] = 0  # the offender's side scores nothing of its own this hand: so say the notes
                 notes = [n for n in notes if not (n[0] in own and n[1] == side)]
                 notes.append(("scores-nothing", side, taken[side_fn(side)]))
         for p in offenders:
             side = table.side_of(p)
             delta[side] -= cost
-            notes.append(("revoked", p, side, cost, " (the amount bid)" if rv["setback"] == "bid" else ""))
-            if rv["counters"]:
+            notes.append(("revoked", p, side, cost, " (the amount bid)" if plan.revoke_setback == "bid" else ""))
+            if plan.counters:
                 counters = counters or {}
-                counters[p] = counters.get(p, 0) + rv["counters"]
-                notes.append(("forfeit", p, rv["counters"], ruleset.settings["stakes"]["unit"]))
+                counters[p] = counters.get(p, 0) + plan.counters
+                notes.append(("forfeit", p, plan.counters, plan.unit))
     # --- sale credit (bidding.sale_credit, sell-out auctions): the price of a sale is scored by the
     # seller, or by the buyer eldest refused; "none" (the default) changes nothing.
-    if ruleset.settings["bidding"]["sale_credit"] != "none":
+    if plan.sale:
         credit = sale_credit(ruleset, table, hand)
         if credit is not None:
             who, price = credit
             delta[table.side_of(who)] += price
             notes.append(("sale", who, price))
-    if "down" in ruleset.features:  # counting down: what a side scores comes off its score
+    if plan.down:  # counting down: what a side scores comes off its score
         delta = {s: -d for s, d in delta.items()}
     return delta, tuple(notes), counters
 
 
-def _smudge_made(ruleset: Ruleset, side: str, took: int, bid: BidResult, notes: list[tuple[Any, ...]],
+def _smudge_made(plan: SettlePlan, side: str, took: int, bid: BidResult, notes: list[tuple[Any, ...]],
                  name: str) -> int:
     """What a smudge made scores (smudge.made): what it took, its worth, a set number; or what it took,
     and it wins the game at once."""
-    sm = ruleset.settings["smudge"]
-    how = sm["made"]
+    how = plan.smudge_made
     if how == "worth":
         notes.append(("smudge-worth", side, name, bid.amount))
         return bid.amount
     if how == "points":
-        notes.append(("smudge-points", side, name, sm["made_points"]))
-        return int(sm["made_points"])
+        notes.append(("smudge-points", side, name, plan.smudge_made_points))
+        return int(plan.smudge_made_points)
     notes.append(("smudge-win", side, name, took) if how == "win" else ("made", side, took))
     return took
