@@ -87,6 +87,11 @@ class Table:
         return {p: t for t, ms in self.teams for p in ms}
 
     @cached_property
+    def key_player(self) -> dict[str, str]:
+        """A key a hand may give -> itself when it is a player (a side's name is no player), looked up once."""
+        return {p: p for p in self.players}
+
+    @cached_property
     def key_side(self) -> dict[str, str]:
         """A key a hand may give (a side or a player) -> the side it scores for, looked up once per table."""
         return {**self._side_map, **{s: s for s in self.sides}}

@@ -99,6 +99,7 @@ class PointEntry(NamedTuple):
     rank: int
     always: int
     bidder_only: bool
+    game: bool  # the point that counts game (its winner is game's)
 
 
 class TrumpView(NamedTuple):
@@ -227,8 +228,8 @@ class Ruleset:
         """Point id -> what quick entry checks of a point said won: looked up once per point entered."""
         known = {p: i for i, p in enumerate(POINT_IDS)}
         always = {p.id for p in self.always_out}
-        return {p.id: PointEntry(p, known.get(p.id, len(known)), 1 << i if p.id in always else 0, p.kind.bidder_only(p))
-                for i, p in enumerate(self.points)}
+        return {p.id: PointEntry(p, known.get(p.id, len(known)), 1 << i if p.id in always else 0, p.kind.bidder_only(p),
+                                 KINDS[p.of].game) for i, p in enumerate(self.points)}
 
     @cached_property
     def always_said(self) -> int:

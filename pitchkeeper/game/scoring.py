@@ -254,9 +254,8 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str,
     point always out, and one only the bidding side may score given to it)."""
     assert hand.points is not None
     entries = ruleset.entries
-    game_id = ruleset.game_point.id if ruleset.game_point is not None else None
     side_of = hs.side_of if hs is not None else table.key_side
-    players = table.players
+    is_player = table.key_player
     awards = []
     said = 0  # the bits of the points always out that were said
     last = 0
@@ -267,16 +266,16 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str,
         if entry is None:
             raise PitchError(f"{ruleset.name} has no point '{pid}'{did_you_mean(pid, entries)} "
                              f"(its points: {', '.join(entries)})", f"points.{pid}")
-        rule, rank, always, bidder_only = entry
-        side = side_of[owner] if hs is not None else side_of.get(owner, owner)
+        rule, rank, always, bidder_only, game_point = entry
+        side = side_of.get(owner, owner)
         if bidder_only and side != bid_side:
             raise PitchError(f"only the bidding side ({bid_side}) can score {rule.label}", f"points.{pid}")
-        awards.append(Award(pid, None, side, owner if owner in players else None, rule.value, "entered", "", rule))
+        awards.append(Award(pid, None, side, is_player.get(owner), rule.value, "entered", "", rule))
         said |= always
         if rank < last:
             ordered = False
         last = rank
-        if pid == game_id and winner is None:
+        if game_point and winner is None:
             winner = side
     if said != ruleset.always_said:
         given = {pid for pid, _ in hand.points}
@@ -286,7 +285,7 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str,
     if not ordered:  # the contract's order of awards, entries of one rank as entered
         awards.sort(key=lambda a: entries[a.point].rank)
     game = None
-    if game_id is not None:
+    if ruleset.game_point is not None:
         game = GameCount({}, winner, f"{winner} won game (entered by hand)" if winner else
                          "game not awarded (tied, entered by hand)")
     return awards, game
