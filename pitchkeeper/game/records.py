@@ -87,6 +87,11 @@ class Table:
         return {p: t for t, ms in self.teams for p in ms}
 
     @cached_property
+    def nothing_taken(self) -> dict[str, int]:
+        """Every side with no points: what a hand's count starts from (copied, never changed)."""
+        return dict.fromkeys(self.sides, 0)
+
+    @cached_property
     def key_player(self) -> dict[str, str]:
         """A key a hand may give -> itself when it is a player (a side's name is no player), looked up once."""
         return {p: p for p in self.players}

@@ -137,10 +137,12 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
     tricks: tuple[TrickResult, ...] = ()
     piles: dict[str, list[Card]] | None = None
     hs: HandSides | None = None
+    bidder = hand.bid.player
+    bidder_side = table.side_of(bidder)  # the bidder's side of the table
     if hand.points is not None:
         if calling:
             hs = hand_sides(ruleset, table, hand, deal)
-        bid_side = hs.bidding if hs else table.side_of(hand.bid.player)
+        bid_side = hs.bidding if hs else bidder_side
         awards, game = _entered(ruleset, table, hand, bid_side, hs)
     else:
         if hand.tricks is not None:
@@ -155,17 +157,16 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
         played = {c: p for t in tricks for p, c in t.plays} if tricks else {}
         if calling:
             hs = hand_sides(ruleset, table, hand, deal, played)
-        bid_side = hs.bidding if hs else table.side_of(hand.bid.player)
+        bid_side = hs.bidding if hs else bidder_side
         awards, game, piles = _won(ruleset, table, hand, captured, where, bid_side, played, deal, hs)
-    taken = dict.fromkeys(hs.names if hs else table.sides, 0)
+    taken = dict.fromkeys(hs.names, 0) if hs else table.nothing_taken.copy()
     for a in awards:
         taken[a.side] += a.value
     smudge = house and hand.bid.smudge and "smudge-rules" in features
     made = amount == 0 or (bid_made(ruleset, bid_side, taken, awards, piles, game) if smudge
                            else taken[bid_side] >= amount)
-    label = hand.bid.label if amount else 0
-    bid = BidResult(bid_side if hs is None else table.side_of(hand.bid.player), hand.bid.player, amount, label, made,
-                    taken[bid_side])
+    label = (amount if plain else hand.bid.label) if amount else 0
+    bid = BidResult(bidder_side, bidder, amount, label, made, taken[bid_side])
     delta, notes, counters = _settle(ruleset, table, hand, taken, bid, bid_side, illegal, hs, smudge, target)
     if not house:
         return Verdict(ruleset.name, hand.trump, tuple(awards), game, taken, bid, delta, illegal, notes, tricks,
@@ -457,9 +458,11 @@ def _dealt_table(ruleset: Ruleset, key: str, table_: tuple[tuple[str, tuple[Card
     listed = 0
     for _, cs in table_:
         listed += len(cs)
-    if len(seen) != listed or not ruleset.deck.issuperset(seen):
+    if len(seen) != listed:
         _bad_dealt(ruleset, key, table_)
-    if not owner.keys() >= seen.keys():
+    if not owner.keys() >= seen.keys():  # (the captured cards are in the deck: so are the dealt ones captured)
+        if not ruleset.deck.issuperset(seen):
+            _bad_dealt(ruleset, key, table_)
         lost = [c for c in seen.keys() - owner.keys() if c in strength]
         if lost:
             c = min(lost)
