@@ -516,59 +516,45 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
     else:
         offenders, penal = [], False
     side_fn: Callable[[str], str] = table.side_of if hs is None else hs.side_of.__getitem__
-    name = plan.smudge_name if smudge else ""
-    off_sides = {side_fn(p) for p in offenders} if penal else _NONE
     defenders_score = plan.defenders_score
     for side, t in taken.items():
-        if side == bid_side:
-            if bid.made:
-                if smudge:
-                    delta[side] = _smudge_made(plan, side, t, bid, notes, name)
-                else:
-                    delta[side] = t
-                    notes.append(("made" if bid.amount else "no-contract", side, t))
-            elif penal and plan.bidder_excused and side not in off_sides:
+        if side != bid_side:
+            if defenders_score:
+                delta[side] = t
+                if t:
+                    notes.append(("defended", side, t))
+            else:
+                delta[side] = 0
+        elif bid.made:
+            if smudge:
+                delta[side] = _smudge_made(plan, side, t, bid, notes, plan.smudge_name)
+            else:
+                delta[side] = t
+                notes.append(("made" if bid.amount else "no-contract", side, t))
+        else:
+            if penal and plan.bidder_excused and side not in {side_fn(p) for p in offenders}:
                 delta[side] = t
                 notes.append(("excused", side, t, bid.label))
             elif smudge and plan.smudge_set in ("points", "target"):
                 cost = plan.smudge_set_points if plan.smudge_set == "points" else target or plan.target
                 delta[side] = -cost
-                notes.append((f"smudge-set-{plan.smudge_set}", side, name, cost))
+                notes.append((f"smudge-set-{plan.smudge_set}", side, plan.smudge_name, cost))
             elif plan.setback_bid:
                 delta[side] = -bid.amount
                 notes.append(("set", side, t, bid.label, bid.amount))
             else:
                 delta[side] = 0
                 notes.append(("set-nothing", side, t, bid.label))
-            if smudge and not bid.made and plan.smudge_set == "lose":
-                notes.append(("smudge-lose", side, name))
-        elif defenders_score:
-            delta[side] = t
-            if t:
-                notes.append(("defended", side, t))
-        else:
-            delta[side] = 0
+            if smudge and plan.smudge_set == "lose":
+                notes.append(("smudge-lose", side, plan.smudge_name))
     if hs is not None:  # every player of a side of the hand scores what the side scores
         delta = {p: delta[hs.side_of[p]] for p in table.sides}
     counters: dict[str, int] | None = None
-    if offenders and not penal:
-        notes.append(("no-penalty", ", ".join(offenders), ruleset.name))
-    if penal:
-        cost = bid.amount if plan.revoke_setback == "bid" else plan.revoke_points
-        own = ("made", "no-contract", "excused", "set", "set-nothing", "defended")
-        for side in sorted({table.side_of(p) for p in offenders}):
-            if not plan.offender_scores:
-                delta[side] = 0  # the offender's side scores nothing of its own this hand: so say the notes
-                notes = [n for n in notes if not (n[0] in own and n[1] == side)]
-                notes.append(("scores-nothing", side, taken[side_fn(side)]))
-        for p in offenders:
-            side = table.side_of(p)
-            delta[side] -= cost
-            notes.append(("revoked", p, side, cost, " (the amount bid)" if plan.revoke_setback == "bid" else ""))
-            if plan.counters:
-                counters = counters or {}
-                counters[p] = counters.get(p, 0) + plan.counters
-                notes.append(("forfeit", p, plan.counters, plan.unit))
+    if offenders:
+        if penal:
+            counters = _penalties(plan, table, taken, offenders, bid, delta, notes, side_fn)
+        else:
+            notes.append(("no-penalty", ", ".join(offenders), ruleset.name))
     # --- sale credit (bidding.sale_credit, sell-out auctions): the price of a sale is scored by the
     # seller, or by the buyer eldest refused; "none" (the default) changes nothing.
     if plan.sale:
@@ -580,6 +566,29 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
     if plan.down:  # counting down: what a side scores comes off its score
         delta = {s: -d for s, d in delta.items()}
     return delta, tuple(notes), counters
+
+
+def _penalties(plan: SettlePlan, table: Table, taken: dict[str, int], offenders: list[str], bid: BidResult,
+               delta: dict[str, int], notes: list[tuple[Any, ...]], side_fn: Callable[[str], str]) -> dict[str, int] | None:
+    """A revoke's penalty (revoke.setback, offender_scores, counters): each offender's side set back, its
+    own score taken away where the ruleset says so (and its notes with it); the counters forfeited."""
+    cost = bid.amount if plan.revoke_setback == "bid" else plan.revoke_points
+    own = ("made", "no-contract", "excused", "set", "set-nothing", "defended")
+    for side in sorted({table.side_of(p) for p in offenders}):
+        if not plan.offender_scores:
+            delta[side] = 0  # the offender's side scores nothing of its own this hand: so say the notes
+            notes[:] = [n for n in notes if not (n[0] in own and n[1] == side)]
+            notes.append(("scores-nothing", side, taken[side_fn(side)]))
+    counters: dict[str, int] | None = None
+    for p in offenders:
+        side = table.side_of(p)
+        delta[side] -= cost
+        notes.append(("revoked", p, side, cost, " (the amount bid)" if plan.revoke_setback == "bid" else ""))
+        if plan.counters:
+            counters = counters or {}
+            counters[p] = counters.get(p, 0) + plan.counters
+            notes.append(("forfeit", p, plan.counters, plan.unit))
+    return counters
 
 
 def _smudge_made(plan: SettlePlan, side: str, took: int, bid: BidResult, notes: list[tuple[Any, ...]],
