@@ -96,6 +96,7 @@ class PointEntry(NamedTuple):
     any other point), its bit when it is always out (else 0), and whether only the bidding side may score it."""
 
     rule: PointRule
+    value: int  # the rule's value
     rank: int
     always: int
     bidder_only: bool
@@ -228,7 +229,7 @@ class Ruleset:
         """Point id -> what quick entry checks of a point said won: looked up once per point entered."""
         known = {p: i for i, p in enumerate(POINT_IDS)}
         always = {p.id for p in self.always_out}
-        return {p.id: PointEntry(p, known.get(p.id, len(known)), 1 << i if p.id in always else 0, p.kind.bidder_only(p),
+        return {p.id: PointEntry(p, p.value, known.get(p.id, len(known)), 1 << i if p.id in always else 0, p.kind.bidder_only(p),
                                  KINDS[p.of].game) for i, p in enumerate(self.points)}
 
     @cached_property

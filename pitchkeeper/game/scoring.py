@@ -143,7 +143,8 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
         if calling:
             hs = hand_sides(ruleset, table, hand, deal)
         bid_side = hs.bidding if hs else bidder_side
-        awards, game = _entered(ruleset, table, hand, bid_side, hs)
+        taken = dict.fromkeys(hs.names, 0) if hs else table.nothing_taken.copy()
+        awards, game = _entered(ruleset, table, hand, bid_side, hs, taken)
     else:
         if hand.tricks is not None:
             rep = replay(ruleset, table, hand, deal=deal)
@@ -159,9 +160,9 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
             hs = hand_sides(ruleset, table, hand, deal, played)
         bid_side = hs.bidding if hs else bidder_side
         awards, game, piles = _won(ruleset, table, hand, captured, where, bid_side, played, deal, hs)
-    taken = dict.fromkeys(hs.names, 0) if hs else table.nothing_taken.copy()
-    for a in awards:
-        taken[a.side] += a.value
+        taken = dict.fromkeys(hs.names, 0) if hs else table.nothing_taken.copy()
+        for a in awards:
+            taken[a.side] += a.value
     smudge = house and hand.bid.smudge and "smudge-rules" in features
     made = amount == 0 or (bid_made(ruleset, bid_side, taken, awards, piles, game) if smudge
                            else taken[bid_side] >= amount)
@@ -249,10 +250,11 @@ def _instant(ruleset: Ruleset, table: Table, hs: HandSides | None, bid_side: str
     return None
 
 
-def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str,
-             hs: HandSides | None) -> tuple[list[Award], GameCount | None]:
+def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: HandSides | None,
+             taken: dict[str, int]) -> tuple[list[Award], GameCount | None]:
     """Quick entry: each point as entered, checked against the ruleset (a point it has, said for every
-    point always out, and one only the bidding side may score given to it)."""
+    point always out, and one only the bidding side may score given to it), and added to what its side
+    `taken`."""
     assert hand.points is not None
     entries = ruleset.entries
     side_of = hs.side_of if hs is not None else table.key_side
@@ -267,11 +269,12 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str,
         if entry is None:
             raise PitchError(f"{ruleset.name} has no point '{pid}'{did_you_mean(pid, entries)} "
                              f"(its points: {', '.join(entries)})", f"points.{pid}")
-        rule, rank, always, bidder_only, game_point = entry
+        rule, value, rank, always, bidder_only, game_point = entry
         side = side_of.get(owner, owner)
         if bidder_only and side != bid_side:
             raise PitchError(f"only the bidding side ({bid_side}) can score {rule.label}", f"points.{pid}")
-        awards.append(Award(pid, None, side, is_player.get(owner), rule.value, "entered", "", rule))
+        awards.append(Award(pid, None, side, is_player.get(owner), value, "entered", "", rule))
+        taken[side] += value
         said |= always
         if rank < last:
             ordered = False
