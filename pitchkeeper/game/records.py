@@ -97,6 +97,12 @@ class Table:
         return {p: p for p in self.players}
 
     @cached_property
+    def key_seat(self) -> dict[str, tuple[str, str | None]]:
+        """A key a hand may give (a side or a player) -> the side it scores for and the player it names (None
+        for a side's name), looked up once per table."""
+        return {k: (s, self.key_player.get(k)) for k, s in self.key_side.items()}
+
+    @cached_property
     def key_side(self) -> dict[str, str]:
         """A key a hand may give (a side or a player) -> the side it scores for, looked up once per table."""
         return {**self._side_map, **{s: s for s in self.sides}}

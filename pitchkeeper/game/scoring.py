@@ -257,8 +257,7 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: Hand
     `taken`."""
     assert hand.points is not None
     entries = ruleset.entries
-    side_of = hs.side_of if hs is not None else table.key_side
-    is_player = table.key_player
+    seat_of = table.key_seat if hs is None else {k: (s, table.key_player.get(k)) for k, s in hs.side_of.items()}
     awards = []
     said = 0  # the bits of the points always out that were said
     last = 0
@@ -270,10 +269,10 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: Hand
             raise PitchError(f"{ruleset.name} has no point '{pid}'{did_you_mean(pid, entries)} "
                              f"(its points: {', '.join(entries)})", f"points.{pid}")
         rule, value, rank, always, bidder_only, game_point = entry
-        side = side_of.get(owner, owner)
+        side, player = seat_of[owner]
         if bidder_only and side != bid_side:
             raise PitchError(f"only the bidding side ({bid_side}) can score {rule.label}", f"points.{pid}")
-        awards.append(Award(pid, None, side, is_player.get(owner), value, "entered", "", rule))
+        awards.append(Award(pid, None, side, player, value, "entered", "", rule))
         taken[side] += value
         said |= always
         if rank < last:
