@@ -257,6 +257,7 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: Hand
     `taken`."""
     assert hand.points is not None
     entries = ruleset.entries
+    game_id = ruleset.game_point.id if ruleset.game_point is not None else None
     seat_of = table.key_seat if hs is None else {k: (s, table.key_player.get(k)) for k, s in hs.side_of.items()}
     awards = []
     said = 0  # the bits of the points always out that were said
@@ -288,7 +289,7 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: Hand
     if not ordered:  # the contract's order of awards, entries of one rank as entered
         awards.sort(key=lambda a: entries[a.point].rank)
     game = None
-    if ruleset.game_point is not None:
+    if game_id is not None:
         game = GameCount({}, winner, f"{winner} won game (entered by hand)" if winner else
                          "game not awarded (tied, entered by hand)")
     return awards, game
