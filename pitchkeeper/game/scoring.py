@@ -159,10 +159,8 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
         if calling:
             hs = hand_sides(ruleset, table, hand, deal, played)
         bid_side = hs.bidding if hs else bidder_side
-        awards, game, piles = _won(ruleset, table, hand, captured, where, bid_side, played, deal, hs)
         taken = dict.fromkeys(hs.names, 0) if hs else table.nothing_taken.copy()
-        for a in awards:
-            taken[a.side] += a.value
+        awards, game, piles = _won(ruleset, table, hand, captured, where, bid_side, played, taken, deal, hs)
     smudge = house and hand.bid.smudge and "smudge-rules" in features
     made = amount == 0 or (bid_made(ruleset, bid_side, taken, awards, piles, game) if smudge
                            else taken[bid_side] >= amount)
@@ -296,10 +294,10 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: Hand
 
 
 def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: str, bid_side: str,
-         played: dict[Card, str], deal: Deal | None = None,
+         played: dict[Card, str], taken: dict[str, int], deal: Deal | None = None,
          hs: HandSides | None = None) -> tuple[list[Award], GameCount | None, dict[str, list[Card]]]:
     """Captured cards (given, or from the tricks played back): checked, then every point asked of its
-    kind, in award order. Also the cards each side took in tricks."""
+    kind, in award order, each added to what its side `taken`. Also the cards each side took in tricks."""
     view = ruleset.views[hand.trump]
     trump_only = ruleset.trump_only
     owner = {c: key for key, cards in captured for c in cards}  # card -> key of `captured` (a side or a player)
@@ -364,6 +362,7 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
             if side_won.side is not None:
                 awards.append(Award(rule.id, None, side_won.side, None, rule.value, side_won.how, side_won.what,
                                     rule))
+                taken[side_won.side] += rule.value
             if rule is ruleset.game_point:
                 game = side_won.what
             continue
@@ -384,6 +383,7 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
             key = owner[card]
             side, player = side_of_key[key], key if key in players else None
         awards.append(Award(rule.id, card, side, player, rule.value, how, won.what, rule))
+        taken[side] += rule.value
     return awards, game, piles
 
 
