@@ -513,12 +513,12 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
     plan = ruleset.settle_plan
     notes: list[tuple[Any, ...]] = []
     delta: dict[str, int] = {}
+    offenders: list[str] = []
+    penal = False
     if hand.revokes or illegal:
         offenders = list(dict.fromkeys([*hand.revokes, *(i.player for i in illegal)]))
         penal = plan.revoke_setback != "none"
-    else:
-        offenders, penal = [], False
-    side_fn: Callable[[str], str] = table.side_of if hs is None else hs.side_of.__getitem__
+        side_fn: Callable[[str], str] = table.side_of if hs is None else hs.side_of.__getitem__
     defenders_score = plan.defenders_score
     for side, t in taken.items():
         if side != bid_side:
