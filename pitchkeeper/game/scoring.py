@@ -263,11 +263,11 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: Hand
     ordered = True
     winner = None
     for pid, owner in hand.points:
-        entry = entries.get(pid)
-        if entry is None:
+        try:
+            rule, value, rank, always, bidder_only, game_point = entries[pid]
+        except KeyError:
             raise PitchError(f"{ruleset.name} has no point '{pid}'{did_you_mean(pid, entries)} "
-                             f"(its points: {', '.join(entries)})", f"points.{pid}")
-        rule, value, rank, always, bidder_only, game_point = entry
+                             f"(its points: {', '.join(entries)})", f"points.{pid}") from None
         side, player = seat_of[owner]
         if bidder_only and side != bid_side:
             raise PitchError(f"only the bidding side ({bid_side}) can score {rule.label}", f"points.{pid}")
