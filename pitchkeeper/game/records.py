@@ -87,6 +87,22 @@ class Table:
         return {p: t for t, ms in self.teams for p in ms}
 
     @cached_property
+    def nothing_taken(self) -> dict[str, int]:
+        """Every side with no points: what a hand's count starts from (copied, never changed)."""
+        return dict.fromkeys(self.sides, 0)
+
+    @cached_property
+    def key_player(self) -> dict[str, str]:
+        """A key a hand may give -> itself when it is a player (a side's name is no player), looked up once."""
+        return {p: p for p in self.players}
+
+    @cached_property
+    def key_seat(self) -> dict[str, tuple[str, str | None]]:
+        """A key a hand may give (a side or a player) -> the side it scores for and the player it names (None
+        for a side's name), looked up once per table."""
+        return {k: (s, self.key_player.get(k)) for k, s in self.key_side.items()}
+
+    @cached_property
     def key_side(self) -> dict[str, str]:
         """A key a hand may give (a side or a player) -> the side it scores for, looked up once per table."""
         return {**self._side_map, **{s: s for s in self.sides}}
