@@ -4,6 +4,7 @@ a write after the win is refused, unknown routes are 404, and every change - the
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -13,10 +14,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from serving import PIN, Api, Events, Server, new_log
 
 import pitchkeeper
+from pitchkeeper.web import site
 from pitchkeeper.web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -333,3 +336,23 @@ def test_the_cli_and_several_clients_at_once_lose_no_hand_and_the_stream_ends_on
             assert len({e["version"] for e in events.items}) == len(events.items) >= len(seen)  # never twice
         finally:
             events.close()
+
+
+def test_a_bug_is_one_line_in_the_players_words_not_a_python_name(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def broken(self: Any) -> Any:
+        raise KeyError("seat")
+
+    monkeypatch.setattr(site.Site, "snapshot", broken)
+    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(log, PIN), raise_app_exceptions=False),
+                               base_url="http://127.0.0.1")
+    loop = asyncio.new_event_loop()
+    try:
+        api_answer = loop.run_until_complete(client.get("/api/match"))
+        page = loop.run_until_complete(client.get("/"))
+    finally:
+        loop.run_until_complete(client.aclose())
+        loop.close()
+    line = one_line_error(api_answer, 500)
+    assert "a bug" in line and "console" in line and "KeyError" not in line
+    assert page.status_code == 500 and "a bug, not your answers" in page.text
+    assert "KeyError" not in page.text and "Traceback" not in page.text

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
 from pitchkeeper.logbook import pool
+from pitchkeeper.reports import stats
 
 DATA = Path(__file__).parent / "data" / "export"
 runner = CliRunner()
@@ -229,3 +230,16 @@ def test_many_logs_read_in_parallel_give_the_same_figures_in_order(tmp_path: Pat
     # Ann plays 5 hands in each cutthroat log and 2 in each cutthroat-2 log.
     assert merged["matches"] == len(files) - 1 == 69
     assert by_name(merged["players"])["Ann"]["hands"] == 22 * 5 + 23 * 2
+
+
+def test_a_program_gathers_what_stats_shows_through_the_library(tmp_path: Path) -> None:
+    """`stats` is the library's gather drawn: a log named twice counts once, a broken one is a line."""
+    torn = tmp_path / "torn.toml"
+    torn.write_text('rules = "cutthroat-pitch"\nplayers = ["Ann", "Bob"\n', encoding="utf-8")
+    one = DATA / "cutthroat.toml"
+    got = stats.gather([one, one.parent / ".." / "export" / one.name, torn])
+    assert (got.read, got.chosen) == (1, 1)
+    assert len(got.errors) == 1 and "torn.toml" in got.errors[0] and "\n" not in got.errors[0]
+    code, shown, _ = stats_json(str(one))
+    assert got.stats.to_json()["players"] == shown["players"] and code == 0
+    assert stats.gather([one], rules="seven-point").chosen == 0

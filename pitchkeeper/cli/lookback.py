@@ -6,7 +6,6 @@ by the drawing paths (render_chart), never for export or --json.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -131,51 +130,17 @@ def stats_cmd(
     files: list[Path] = list(matches or [])
     if not all_logs and not files:
         files = [store.resolve_match_path(None)]
-    seen: set[Path] = set()
-    todo: list[tuple[Path, bool]] = []
-    for f in files:
-        try:
-            key = f.resolve()
-        except (OSError, ValueError):  # a name no file can have: reading it says so
-            key = f
-        if key not in seen:
-            seen.add(key)
-            todo.append((f, False))
-    problems = 0
-    read: list[Any] = []
-    if todo:
-        with _progress(len(todo)) as tick:
-            for r in stats.read_many(todo, progress=tick):
-                if r.error:
-                    problems += 1
-                    sys.stderr.write(f"error: {r.error}\n")
-                elif r.figures is not None:
-                    read.append(r.figures)
-    chosen = stats.keep(read, rules, since, until)
-    groups = stats.grouped(stats.record(f) for f in chosen)
-    n_read, n_chosen = len(read), len(chosen)
-    kept: Any = None
-    if all_logs:
-        # every log of the data folder through the shared index: only the logs changed since are read again,
-        # and SQLite adds up the rest (a log also named above counts once: the index keys files by absolute path)
-        from pitchkeeper.reports import index
-
-        kept = index.kept_tallies(progress=_progress, rules=rules, since=since, until=until,
-                                  leave_out=[os.path.abspath(f) for f, _ in todo])
-        if not kept.files and not files:
-            sys.stderr.write(f"no match logs in {paths.data_dir()}\n")
-        for _path, error in kept.errors:
-            problems += 1
-            sys.stderr.write(f"error: {error}\n")
-        groups += kept.groups
-        n_read += kept.matches
-        n_chosen += sum(n for _layout, n, _sums in kept.groups)
-    result = stats.total(groups)
+    got = stats.gather(files, all_logs, rules, since, until, progress=_progress)
+    for error in got.errors:
+        sys.stderr.write(f"error: {error}\n")
+    if got.folder_empty:
+        sys.stderr.write(f"no match logs in {paths.data_dir()}\n")
+    result, problems, n_read, n_chosen = got.stats, len(got.errors), got.read, got.chosen
     rated = None
     if ratings:
         from pitchkeeper.reports import ratings as rating_mod
 
-        rated = rating_mod.rate_kept(stamps=kept.stamps if all_logs else None)
+        rated = rating_mod.rate_kept(stamps=got.stamps)
     if as_json:
         obj = result.to_json()
         obj["skipped"] = problems

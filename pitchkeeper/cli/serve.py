@@ -67,7 +67,8 @@ def _check_pin(pin: str) -> str:
 
 def _listen(host: str, port: int) -> socket.socket:
     """The listening socket. Made with the TCP protocol named, so that asyncio turns Nagle's algorithm
-    off on each connection (it checks the protocol): else a kept-alive connection waits 40 ms an answer."""
+    off on each connection (it checks the protocol): else a kept-alive connection's answer waits for the
+    phone's delayed acknowledgement."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:

@@ -22,6 +22,7 @@ import asyncio
 import hashlib
 import multiprocessing
 import signal
+import sys
 import threading
 import weakref
 from collections import OrderedDict
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, NamedTuple
 
-from pitchkeeper.errors import PitchError, shown
+from pitchkeeper.errors import PitchError, bug_line, shown
 from pitchkeeper.game import analysis, rulesets
 from pitchkeeper.game.odds import bid_odds
 from pitchkeeper.words.analysis import verdict_line
@@ -98,8 +99,10 @@ def _serve_jobs(conn: Connection) -> None:
             answer: tuple[str, Any] = ("done", _run(job))
         except PitchError as e:  # its words, not the CLI's place (`--rules: ...`): a page says where itself
             answer = ("error", shown(" ".join(e.message.split())))
-        except Exception as e:  # a bug is one line on the page too, never a broken page
-            answer = ("error", f"internal error ({type(e).__name__})")
+        except Exception as e:  # a bug: one line on the page too, never a broken page; its name on the console
+            sys.stderr.write(bug_line(e))
+            answer = ("error", "the analysis hit a bug (the console where serve runs shows it); the score is not "
+                               "affected")
         conn.send(answer)
 
 
@@ -137,7 +140,8 @@ class Worker:
             kind, value = conn.recv()
         except Exception as e:  # no process, a job that cannot be sent, a worker that died: one line
             self.stop()
-            return Outcome("failed", message=f"the analysis stopped ({type(e).__name__})")
+            sys.stderr.write(f"the analysis worker stopped: {shown(type(e).__name__)}: {shown(str(e))}\n")
+            return Outcome("failed", message="the analysis stopped before it finished; the score is not affected")
         return Outcome(kind, value) if kind == "done" else Outcome("error", message=str(value))
 
     def stop(self) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -92,61 +92,57 @@ def api_write_error(site: Site, e: PitchError) -> JSONResponse:
     return api_error(line, 409 if isinstance(e, NotNext | OneMatch) else 400)
 
 
-async def api_post_hand(request: Request) -> Response:
+async def _written(request: Request, write: Callable[[Site], Awaitable[dict[str, Any]]], status: int = 200) -> Response:
+    """Every write of the table's JSON interface: the PIN checked, `write(site)` made (the Logbook's, under
+    the log's lock), then the match as it stands; a write refused gets its one line, nothing written."""
     refused = pin_refused(request)
     if refused:
         return refused
     site = site_of(request)
     try:
-        hand, said = await hand_body(request, None)
-        state = await site.write(site.served.append, hand, if_match(request), said)
+        state = await write(site)
     except PitchError as e:
         return api_write_error(site, e)
-    return JSONResponse(state, status_code=201)
+    return JSONResponse(state, status_code=status)
+
+
+async def api_post_hand(request: Request) -> Response:
+    async def append(site: Site) -> dict[str, Any]:
+        hand, said = await hand_body(request, None)
+        return await site.write(site.served.append, hand, if_match(request), said)
+
+    return await _written(request, append, 201)
 
 
 async def api_put_hand(request: Request) -> Response:
     """An extension of the contract: correct hand N (every later total replayed)."""
-    refused = pin_refused(request)
-    if refused:
-        return refused
-    site = site_of(request)
-    try:
-        n = int(request.path_params["number"])
+    n = int(request.path_params["number"])
+
+    async def replace(site: Site) -> dict[str, Any]:
         hand, _ = await hand_body(request, n)
-        state = await site.write(site.served.replace, n, hand, if_match(request))
-    except PitchError as e:
-        return api_write_error(site, e)
-    return JSONResponse(state)
+        return await site.write(site.served.replace, n, hand, if_match(request))
+
+    return await _written(request, replace)
 
 
 async def api_drop_last(request: Request) -> Response:
-    refused = pin_refused(request)
-    if refused:
-        return refused
-    site = site_of(request)
-    try:
-        state = await site.write(site.served.drop_last, if_match(request))
-    except PitchError as e:
-        return api_write_error(site, e)
-    return JSONResponse(state)
+    async def drop(site: Site) -> dict[str, Any]:
+        return await site.write(site.served.drop_last, if_match(request))
+
+    return await _written(request, drop)
 
 
 async def api_new_match(request: Request) -> Response:
     """The table's next game (spec section 7): it becomes the match served, and every open page follows."""
-    refused = pin_refused(request)
-    if refused:
-        return refused
-    site = site_of(request)
-    if not site.served.follow:
-        return api_write_error(site, OneMatch("this server serves one match (serve --match FILE): it starts no "
-                                              "other; start the next game with `pitchkeeper new` and serve it"))
-    try:
+
+    async def new(site: Site) -> dict[str, Any]:
+        if not site.served.follow:
+            raise OneMatch("this server serves one match (serve --match FILE): it starts no other; start the next "
+                           "game with `pitchkeeper new` and serve it")
         body = await json_body(request, "a new match's keys ({\"rematch\": true}, or rules, players, teams, title)")
-        state = await site.write(site.served.new_match, body, if_match(request))
-    except PitchError as e:
-        return api_write_error(site, e)
-    return JSONResponse(state, status_code=201)
+        return await site.write(site.served.new_match, body, if_match(request))
+
+    return await _written(request, new, 201)
 
 
 async def api_events(request: Request) -> Response:
@@ -214,10 +210,13 @@ async def broken_log(request: Request, exc: Exception) -> Response:
 
 
 async def server_error(request: Request, exc: Exception) -> Response:
-    message = f"internal error: {type(exc).__name__}"
+    """A bug: said in the players' words (serve's console, where Starlette logs the exception, has the
+    rest), never a traceback page."""
     if is_api(request.url.path):
-        return api_error(message, 500)
-    return HTMLResponse(f"<!doctype html><title>error</title><p>{message}</p>", status_code=500)
+        return api_error("internal error (a bug): serve's console shows what happened - please report it", 500)
+    return HTMLResponse("<!doctype html><title>error</title><p>Something went wrong in pitchkeeper: a bug, not your "
+                        "answers. Please report it; the console where serve runs shows what happened.</p>",
+                        status_code=500)
 
 
 def match_routes() -> list[BaseRoute]:
