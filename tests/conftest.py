@@ -30,7 +30,7 @@ LAYERS = {
     "cli": ("test_answer_every_point", "test_api", "test_api_arguments", "test_bid_names", "test_chart",
             "test_cli_adapter", "test_cli_wording_19", "test_entry", "test_entry_22", "test_entry_wording",
             "test_evening_cli", "test_explain", "test_explain_22", "test_explain_misdeal_partner",
-            "test_export", "test_export_22", "test_front_call_partner", "test_history_widths",
+            "test_export", "test_export_22", "test_final_cli", "test_front_call_partner", "test_history_widths",
             "test_house_rules", "test_illegal_plays", "test_judge_cli", "test_loader",
             "test_loader_play_digest", "test_log_index", "test_log_safety", "test_log_shapes",
             "test_match_cli", "test_narrow_screens", "test_odds_errors", "test_play_cli", "test_ratings",
