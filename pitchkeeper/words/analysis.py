@@ -2,8 +2,8 @@
 
 "with every card known, best play by everyone gives Us 4; Us took 3 (their own play gave away 1)"; "trick 3,
 Cy's 9H gave away low (the 2S or 3S kept it)". Each function takes the object `pitchkeeper.analyse_hand`,
-`analyse_match` or `bid_odds` returns, so a front end (the terminal, a web page) shows the same sentences. Sentences, not tables: a terminal
-of 40 columns wraps them at spaces.
+`analyse_match` or `bid_odds` returns, so a front end (the terminal, a web page) shows the same sentences.
+Sentences, not tables: a terminal of 40 columns wraps them at spaces.
 """
 
 from __future__ import annotations
