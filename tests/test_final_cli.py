@@ -50,10 +50,10 @@ def test_check_never_calls_a_log_with_an_error_ok(tmp_path: Path, errors: int) -
     p.write_text(text)
     r = run("check", str(p))
     assert r.exit_code == 2
-    assert "ok" not in r.stdout and "warning" not in r.stdout + r.stderr
+    assert "warning" not in r.stdout + r.stderr
     lines = r.stderr.strip().splitlines()
-    assert len([ln for ln in lines if ln.startswith("error: ")]) == errors
-    assert lines[-1] == f"{errors} problem(s) in {p}"
+    assert len(lines) == errors and all(ln.startswith("error: ") for ln in lines)  # one error: one line
+    assert r.stdout == f"{errors} problem(s) in {p}\n"  # the verdict, never "ok"
     report = json.loads(run("check", str(p), "--json").stdout)
     assert report["ok"] is False and len(report["problems"]) == errors
     assert not any(x["warning"] for x in report["problems"])
