@@ -46,7 +46,8 @@ LAYERS = {
              "test_web_mending",
              "test_solver_compiled", "test_solver_house", "test_terminal_house_rules", "test_whole_games"),
     "browser": ("test_analysis_browser", "test_browser", "test_browser_call_partner", "test_evening_browser",
-                "test_night_browser", "test_night_phones_browser", "test_serve_browser", "test_serve_layout"),
+                "test_night_browser", "test_night_phones_browser", "test_serve_browser", "test_serve_layout",
+                "test_web_mending_browser"),
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}
 

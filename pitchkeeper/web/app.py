@@ -195,7 +195,8 @@ async def not_found(request: Request, exc: Exception) -> Response:
 async def broken_log(request: Request, exc: Exception) -> Response:
     """A PitchError no route placed at its question. Only a log that cannot be read (BrokenLog: edited by
     hand into a broken state, say) blames the log: 503 until it is mended, the file by its name only,
-    and pages that say how to mend it in the players' words and come back by themselves. Any other is bad input: 400 with its one line."""
+    and pages that say how to mend it in the players' words and come back by themselves. Any other is
+    bad input: 400 with its one line."""
     if isinstance(exc, BrokenLog):
         message = one_line(exc)
         if is_api(request.url.path):

@@ -161,20 +161,19 @@ class Served:
         goes on showing the last good score as current. The log is read again only when its bytes moved."""
         book = self.book()
         try:
-            version: str | None = book.version
+            version = book.version
         except PitchError as e:  # gone, or unreadable: no version to show a score of
             return {"version": None, "match": book.path.stem, "broken": broken(e, book.path).words}
         data: dict[str, Any] = {"version": version, "match": book.path.stem}
-        judged = self._judged
-        if judged is None or judged[0] != (book.path, version):
+        if self._judged is None or self._judged[0] != (book.path, version):
+            words: str | None = None
             try:
                 self.snapshot()
-                words = None
             except BrokenLog as e:
                 words = e.words
-            judged = self._judged = ((book.path, version), words)
-        if judged[1] is not None:
-            data["broken"] = judged[1]
+            self._judged = ((book.path, version), words)
+        if words_now := self._judged[1]:
+            data["broken"] = words_now
         return data
 
     # writes: each is the Logbook's own (lock, version check, read, check, atomic write); a bad one writes nothing

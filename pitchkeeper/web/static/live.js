@@ -152,7 +152,7 @@
   source.onmessage = function (e) {
     var data;
     try { data = JSON.parse(e.data); } catch (err) { return; }
-    if (data.broken) { showBroken(data.broken); return; }
+    if (data.broken) { if (!brokenPage) showBroken(data.broken); return; }  // a broken page says so already
     if (brokenPage) { cameBack(); return; }
     mended();
     if (data.match && data.match !== pageMatch()) { follow(true); return; }
