@@ -43,9 +43,11 @@ LAYERS = {
              "test_play_auction_terminal", "test_properties", "test_properties_22", "test_serve_analysis",
              "test_serve_api", "test_serve_attacks", "test_serve_call_partner", "test_serve_cli", "test_serve_keys",
              "test_serve_odds", "test_serve_pages", "test_serve_table", "test_serve_tricks", "test_solver",
+             "test_web_mending",
              "test_solver_compiled", "test_solver_house", "test_terminal_house_rules", "test_whole_games"),
     "browser": ("test_analysis_browser", "test_browser", "test_browser_call_partner", "test_evening_browser",
-                "test_night_browser", "test_night_phones_browser", "test_serve_browser", "test_serve_layout"),
+                "test_night_browser", "test_night_phones_browser", "test_serve_browser", "test_serve_layout",
+                "test_web_mending_browser"),
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}
 
