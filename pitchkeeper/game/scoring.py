@@ -34,6 +34,10 @@ __all__ = [
     "amount_worth",
     "bid_amount",
     "dealt_cards",
+    "kept",
+    "settle",
+    "took_every_point",
+    "took_every_point_out",
     "verdict",
 ]
 
@@ -162,8 +166,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
         taken = dict.fromkeys(hs.names, 0) if hs else table.nothing_taken.copy()
         awards, game, piles = _won(ruleset, table, hand, captured, where, bid_side, played, taken, deal, hs)
     smudge = house and hand.bid.smudge and "smudge-rules" in features
-    made = amount == 0 or (bid_made(ruleset, bid_side, taken, awards, piles, game) if smudge
-                           else taken[bid_side] >= amount)
+    made = bid_made(ruleset, bid_side, taken, awards, piles, game) if smudge else kept(amount, taken[bid_side])
     label = (amount if plain else hand.bid.label) if amount else 0
     bid = BidResult(bidder_side, bidder, amount, label, made, taken[bid_side],
                     name=ruleset.settings["bidding"]["smudge_name"] if label == "smudge" else "")
@@ -182,23 +185,56 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
 
 
 
+def kept(worth: int, took: int) -> bool:
+    """Was a bid worth `worth` made by taking `took` points? (A pitch without a contract always is.)"""
+    return worth == 0 or took >= worth
+
+
+def settle(ruleset: Ruleset, amount: int | str, took: int, made: bool | None = None) -> int:
+    """The bidding side's score change, as the engine settles it (setback, smudge), when it bid `amount` (a
+    number or "smudge") and took `took` points, weighed before the hand is played (game.odds): `made`, whether
+    a smudge was made as smudge.needs asks where that is more than its worth; otherwise the bid was made
+    when it took its worth. Counting down, the change is towards 0 (negative)."""
+    smudge = amount == "smudge"
+    worth = amount_worth(ruleset, 0 if smudge else int(amount), smudge)
+    if made is None:
+        made = kept(worth, took)
+    table = Table(("A", "B"), None)  # the bidding side and the rest: no revoke, no sale, no partner called
+    hand = Hand("B", next(iter(ruleset.views)), Bid("A", worth, smudge))
+    bid = BidResult("A", "A", worth, amount, made, took)
+    delta, _, _ = _settle(ruleset, table, hand, {"A": took, "B": 0}, bid, "A", (),
+                          smudge=smudge and "smudge-rules" in ruleset.features)
+    return delta["A"]
+
+
 def bid_made(ruleset: Ruleset, bid_side: str, taken: Mapping[str, int], awards: Sequence[Award],
              piles: Mapping[str, Sequence[Card]] | None, game: GameCount | None) -> bool:
     """Was a smudge (moon) made, by what smudge.needs asks of the bidding side: at least its worth, every
     point of the catalogue, every point that was out (game won), every trick, or every point and trick."""
     needs = ruleset.settings["smudge"]["needs"]
-    mine = taken[bid_side]
     if needs == "worth":
-        return mine >= ruleset.settings["bidding"]["smudge"]
+        return taken[bid_side] >= ruleset.settings["bidding"]["smudge"]
     ok = True
     if needs in ("every-point", "every-point-and-trick"):
-        ok = mine == ruleset.max_points
+        ok = took_every_point(ruleset, bid_side, taken)
     elif needs == "every-point-out":
-        ok = mine > 0 and all(a.side == bid_side for a in awards) and (
-            ruleset.game_point is None or (game is not None and game.side == bid_side))
+        ok = took_every_point_out(ruleset, bid_side, taken, awards, game)
     if needs in ("every-trick", "every-point-and-trick") and ok:
         ok = took_every_trick(ruleset, bid_side, awards, piles)
     return ok
+
+
+def took_every_point(ruleset: Ruleset, side: str, taken: Mapping[str, int]) -> bool:
+    """Did `side` take every point of the ruleset's catalogue (smudge.needs, win.instant = every-point)?"""
+    return ruleset.max_points > 0 and taken[side] == ruleset.max_points
+
+
+def took_every_point_out(ruleset: Ruleset, side: str, taken: Mapping[str, int], awards: Sequence[Award],
+                         game: GameCount | None) -> bool:
+    """Did `side` take every point that was out: something, every point awarded, and game where the ruleset
+    counts it (a game tied and given to nobody is not taken) - smudge.needs and win.instant = every-point-out."""
+    return taken[side] > 0 and all(a.side == side for a in awards) and (
+        ruleset.game_point is None or (game is not None and game.side == side))
 
 
 def took_every_trick(ruleset: Ruleset, side: str, awards: Sequence[Award],
@@ -223,16 +259,11 @@ def _instant(ruleset: Ruleset, table: Table, hs: HandSides | None, bid_side: str
     team = hs.bid_team[0] if hs else bid_side
     if w["instant"] != "none":
         out = w["instant"] == "every-point-out"
-        g = ruleset.game_point
         for side in taken:
             if w["instant_by"] == "bidder" and side != bid_side:
                 continue
-            if out:
-                every = taken[side] > 0 and all(a.side == side for a in awards) and (
-                    g is None or (game is not None and game.side == side))
-            else:
-                every = ruleset.max_points > 0 and taken[side] == ruleset.max_points
-            if every:
+            if took_every_point_out(ruleset, side, taken, awards, game) if out else took_every_point(ruleset, side,
+                                                                                                     taken):
                 who = team if side == bid_side else side
                 that = " that was out" if out else ""
                 return Instant(who, "every-point", f"{side} took every point{that}: {who} wins at once (win.instant)")
