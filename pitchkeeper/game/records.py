@@ -68,6 +68,11 @@ class Hand(NamedTuple):
     partner: str | None = None  # who held the called card; "": no other player did; None: not given
 
 
+# The keys of a hand that only a house rule's hand gives (a kitty, a draw, a called partner), by name: set
+# to anything but their defaults, they send the hand through the engine's house-rule steps.
+HOUSE_KEYS = ("kitty", "discard", "drawn", "called", "partner")
+
+
 @dataclass(frozen=True)
 class Table:
     """Who sits where and who plays with whom: the sides that score. (No slots: the sides and the

@@ -10,6 +10,7 @@ penalty settings), so a new variant needs a TOML file, not code here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any, NoReturn
 
 from pitchkeeper.errors import PitchError, did_you_mean
@@ -19,7 +20,7 @@ from pitchkeeper.game.deal import Deal, check_deal, name_jokers
 from pitchkeeper.game.kinds import InPlay, Piles, always_out, highest, tie_winner
 from pitchkeeper.game.partners import HandSides, calls, hand_sides
 from pitchkeeper.game.play import Illegal, TrickResult, replay
-from pitchkeeper.game.records import Bid, Hand, Table
+from pitchkeeper.game.records import HOUSE_KEYS, Bid, Hand, Table
 from pitchkeeper.game.rulesets import Ruleset, SettlePlan, TrumpView
 from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Instant, Verdict, Why
 
@@ -41,9 +42,9 @@ __all__ = [
     "verdict",
 ]
 
-# A hand's keys of a kitty, a draw and a called partner are its last fields; unset, they read _NO_HOUSE.
-_HOUSE = Hand._fields.index("kitty")
-_NO_HOUSE = tuple(Hand._field_defaults[f] for f in Hand._fields[_HOUSE:])
+# A hand's keys of a kitty, a draw and a called partner, by name; unset, they read _NO_HOUSE.
+_HOUSE_KEYS = attrgetter(*HOUSE_KEYS)
+_NO_HOUSE = tuple(Hand._field_defaults[f] for f in HOUSE_KEYS)
 _NONE: frozenset[Card] = frozenset()
 
 Captured = tuple[tuple[str, tuple[Card, ...]], ...]  # (a side or a player, the cards it captured), as recorded
@@ -134,7 +135,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
         if amount == 0:
             check_bid(ruleset, table, hand)  # a pitch without a contract is eldest hand's
     sale = check_auction(ruleset, table, hand) if hand.auction else None
-    house = bool(features) or hand[_HOUSE:] != _NO_HOUSE  # a house rule's setting, or its keys in the record
+    house = bool(features) or _HOUSE_KEYS(hand) != _NO_HOUSE  # a house rule's setting, or its keys in the record
     deal = check_deal(ruleset, table, hand) if house else None
     calling = house and (hand.called is not None or hand.partner is not None or calls(ruleset, table))
     illegal: tuple[Illegal, ...] = ()
