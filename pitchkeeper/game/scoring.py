@@ -349,38 +349,25 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
     view = ruleset.views[hand.trump]
     trump_only = ruleset.trump_only
     owner = {c: key for key, cards in captured for c in cards}  # card -> key of `captured` (a side or a player)
-    counted: tuple[Card, ...] = ()
-    sides: tuple[str, ...] = table.sides
-    if deal is None and hs is None:  # the usual hand: the table's sides, no card laid away
-        side_fn: Callable[[str], str] = table.side_of
-        side_of_key: Mapping[str, str] = table.key_side  # a key of `captured` (a side or a player) -> its side
-        piles: dict[str, list[Card]] = {s: [] for s in sides}  # side -> the cards it took in tricks
-        total = 0
-        for key, cards in captured:
-            piles[side_of_key[key]].extend(cards)
-            total += len(cards)
-        # every card once (none listed twice or by two keys), in the deck, and a trump where only trumps are played
-        if len(owner) != total or not ruleset.deck.issuperset(owner) or (
-                trump_only and not view.strength.keys() >= owner.keys()):
-            _bad_captured(ruleset, view, captured, where, trump_only)
+    counted = deal.counted if deal is not None else ()
+    side_fn: Callable[[str], str]
+    side_of_key: Mapping[str, str]  # a key of `captured` (a side or a player) -> its side of the hand
+    if hs is None:
+        sides, side_fn, side_of_key = table.sides, table.side_of, table.key_side
     else:
-        counted = deal.counted if deal is not None else ()
-        total = sum(len(cards) for _, cards in captured)
-        if len(owner) != total or not ruleset.deck.issuperset(owner) or (
-                trump_only and not view.strength.keys() >= owner.keys() - set(counted)):
-            _bad_captured(ruleset, view, captured, where, trump_only, counted)
-        if hs is not None:
-            sides, side_fn = hs.names, hs.side_of.__getitem__
-        else:
-            side_fn = table.side_of
-        if deal is not None and (deal.gone or counted):
-            captured, total = _trick_cards(ruleset, captured, where, deal, bid_side, side_fn)
-            for c in counted:
-                owner.pop(c, None)
+        sides, side_fn = hs.names, hs.side_of.__getitem__
         side_of_key = {key: key if key in sides else side_fn(key) for key, _ in captured}
-        piles = {s: [] for s in sides}
-        for key, cards in captured:
-            piles[side_of_key[key]].extend(cards)
+    piles, total = _piles(captured, sides, side_of_key)
+    # every card once (none listed twice or by two keys), in the deck, and a trump where only trumps are played
+    # (the bidder's counted discard aside)
+    if len(owner) != total or not ruleset.deck.issuperset(owner) or (
+            trump_only and not view.strength.keys() >= (owner.keys() - set(counted) if counted else owner.keys())):
+        _bad_captured(ruleset, view, captured, where, trump_only, counted)
+    if deal is not None and (deal.gone or counted):  # no card laid away or thrown is a trick's
+        captured, _ = _trick_cards(ruleset, captured, where, deal, bid_side, side_fn)
+        for c in counted:
+            owner.pop(c, None)
+        piles, total = _piles(captured, sides, side_of_key)
     if not played:
         _check_whole_tricks(ruleset, captured, total, len(table.players), trump_only, where)
     dealt = _dealt_index(ruleset, hand, owner, view.strength) if hand.dealt or hand.held else {}
@@ -433,6 +420,16 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
         awards.append(Award(rule.id, card, side, player, rule.value, how, won.what, rule))
         taken[side] += rule.value
     return awards, game, piles
+
+
+def _piles(captured: Captured, sides: Sequence[str], side_of_key: Mapping[str, str]) -> tuple[dict[str, list[Card]], int]:
+    """The cards each side took in tricks, and their number."""
+    piles: dict[str, list[Card]] = {s: [] for s in sides}
+    total = 0
+    for key, cards in captured:
+        piles[side_of_key[key]].extend(cards)
+        total += len(cards)
+    return piles, total
 
 
 def _seats(table: Table, hand: Hand, side_fn: Callable[[str], str]) -> tuple[str, ...]:
