@@ -5,7 +5,7 @@ tokens, players, teams); `Table.check_against` and the scoring step check the re
 error names its key ("captured.Us", "hands[3].bid.amount") so the CLI can say where.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
@@ -71,6 +71,17 @@ class Hand(NamedTuple):
 # The keys of a hand that only a house rule's hand gives (a kitty, a draw, a called partner), by name: set
 # to anything but their defaults, they send the hand through the engine's house-rule steps.
 HOUSE_KEYS = ("kitty", "discard", "drawn", "called", "partner")
+
+
+def teams_fit(n: int, size: int) -> bool:
+    """Can `n` players sit in sides of `size` (players.team_sizes): each for himself (1), or two or more whole
+    teams. The one test a table, a ruleset's table sizes and a seating are held to."""
+    return size == 1 or (size > 1 and n % size == 0 and n // size >= 2)
+
+
+def team_sizes_for(sizes: Iterable[int], n: int) -> list[int]:
+    """The sizes of `sizes` (a ruleset's players.team_sizes, in its order) that `n` players can sit in."""
+    return [s for s in sizes if teams_fit(n, s)]
 
 
 @dataclass(frozen=True)
