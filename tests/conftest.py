@@ -23,8 +23,9 @@ def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 # many subprocesses and serve. A new test file gets its layer here (collection stops until it has one).
 LAYERS = {
     "unit": ("test_ansi", "test_auction_taps", "test_bid_answers", "test_bidding", "test_cards",
-             "test_count_down", "test_deal", "test_entry_agreement", "test_guard", "test_layers",
-             "test_match_early", "test_match_end", "test_match_rules_22", "test_notes", "test_partners", "test_play",
+             "test_count_down", "test_deal", "test_entry_agreement", "test_follow_judged", "test_guard",
+             "test_layers", "test_match_early", "test_match_end", "test_match_rules_22", "test_notes", "test_partners",
+             "test_play",
              "test_play_properties", "test_point_kinds", "test_rulesets", "test_scoring", "test_smudge",
              "test_standings", "test_tournament"),
     "cli": ("test_answer_every_point", "test_api", "test_api_arguments", "test_bid_names", "test_chart",
@@ -43,9 +44,11 @@ LAYERS = {
              "test_play_auction_terminal", "test_final_terminal", "test_properties", "test_properties_22", "test_serve_analysis",
              "test_serve_api", "test_serve_attacks", "test_serve_call_partner", "test_serve_cli", "test_serve_keys",
              "test_serve_odds", "test_serve_pages", "test_serve_table", "test_serve_tricks", "test_solver",
+             "test_web_mending",
              "test_solver_compiled", "test_solver_house", "test_terminal_house_rules", "test_whole_games"),
     "browser": ("test_analysis_browser", "test_browser", "test_browser_call_partner", "test_evening_browser",
-                "test_night_browser", "test_night_phones_browser", "test_serve_browser", "test_serve_layout"),
+                "test_night_browser", "test_night_phones_browser", "test_serve_browser", "test_serve_layout",
+                "test_web_mending_browser"),
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}
 

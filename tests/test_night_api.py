@@ -175,7 +175,7 @@ def test_a_progressive_night_seats_and_ranks_as_the_rules_say(tmp_path: Path, _h
     with Night(path, _home) as night:
         events = Events(night.url)
         assert night.state()["seat"] == {"round": 0, "tables": [], "sitting_out": []}
-        assert error(night.call("POST", "/api/rounds", night.pins[1]), 403)
+        assert error(night.call("POST", "/api/rounds", night.pins[1]), 401)
         r = night.seat(round=1)
         assert r.status_code == 201
         expected, out = night_ref.first_round(players, sides, size)
@@ -284,25 +284,26 @@ def score_of(night: Night, table: int, a: int = 21, b: int = 14) -> dict[str, in
 
 def test_a_table_pin_reports_its_own_table_only(night: Night) -> None:
     before = night.path.read_bytes()
-    for other in (2, 3, 4):
-        line = error(night.result(1, score_of(night, 1), pin=night.pins[other], source="127.0.0.11"), 403)
-        assert f"table {other}'s PIN" in line and "its own result" in line
+    for other in (2, 3, 4):  # another table's PIN is any wrong PIN: which table it opens is never said
+        line = error(night.result(1, score_of(night, 1), pin=night.pins[other], source="127.0.0.11"), 401)
+        assert line == "wrong PIN: that PIN does not open table 1"
     assert "PIN" in error(night.call("POST", "/api/tables/1/result", json={"score": score_of(night, 1)}), 401)
-    assert error(night.result(1, score_of(night, 1), pin="0000000000"), 401) == "wrong PIN"
+    assert error(night.result(1, score_of(night, 1), pin="0000000000"), 401) == "wrong PIN: that PIN does not open table 1"
     assert night.path.read_bytes() == before  # nothing written by any of them
     assert night.result(1, score_of(night, 1)).status_code == 201  # its own PIN
     assert night.result(2, score_of(night, 2), pin=ORGANIZER).status_code == 201  # the organizer's: any table
     for route, body in (("/api/rounds", None), ("/api/close", None), ("/api/tables/3/forfeit", {"winner": "x"})):
-        assert "the organizer's" in error(night.call("POST", route, night.pins[3], json=body, source="127.0.0.12"),
-                                          403)
+        line = error(night.call("POST", route, night.pins[3], json=body, source="127.0.0.12"), 401)
+        assert "the organizer's" in line and "table 3" not in line
     correction = {"round": 1, "score": score_of(night, 1, 10, 21)}
     assert "the organizer's" in error(night.call("PUT", "/api/tables/1/result", night.pins[1], json=correction,
-                                                 source="127.0.0.13"), 403)
+                                                 source="127.0.0.13"), 401)
     # the PINs: listed for the organizer only
     assert "pins" not in night.state()
-    assert "pins" not in night.call("GET", "/api/tournament", night.pins[1], source="127.0.0.13").json()
+    listed = night.call("GET", "/api/tournament", night.pins[1], source="127.0.0.13")  # a table's PIN: a wrong one
+    assert listed.status_code == 401 and "pins" not in listed.json()
     assert night.state(ORGANIZER)["pins"] == {str(k): v for k, v in night.pins.items()}
-    assert error(night.call("GET", "/api/tournament", "1234"), 401) == "wrong PIN"
+    assert error(night.call("GET", "/api/tournament", "1234"), 401) == listed.json()["error"]  # the same words
 
 
 def test_stale_duplicate_and_wrong_round_results_are_refused_and_write_nothing(night: Night) -> None:

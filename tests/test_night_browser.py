@@ -242,8 +242,8 @@ def test_a_whole_progressive_night_on_a_hall_screen_four_phones_and_the_organize
                         report(phone, t % 2, (11, 3 + t) if t % 2 == 0 else (5 + t, 11))
                     hall.wait(f'.tbl[data-table="{t}"][data-state="reported"]')
                     assert hall.standings() == expected_standings(url)
-                    assert tv.locator("#hall .count").count() == 0 or \
-                        tv.locator("#hall .count").inner_text() == str(len(api(url)["reported"]))
+                    assert tv.locator("#hall-count").count() == 0 or \
+                        tv.locator("#hall-count").inner_text() == str(len(api(url)["reported"]))
                 tv.screenshot(path=str(shots / f"hall-{2 * rnd + 1}-round-{rnd}-reported.png"))
 
             # the night is over: the final standings, as the library ranks them

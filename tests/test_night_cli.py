@@ -66,7 +66,7 @@ def test_serve_tournament_prints_the_night_and_keeps_its_pins(night: Path, env: 
         seat = httpx.get(url + "/api/tournament").json()["seat"]["tables"][1]
         score = {"&".join(seat["sides"][0]): 21, "&".join(seat["sides"][1]): 12}
         r = httpx.post(url + "/api/tables/2/result", json={"score": score}, headers={"X-Pitchkeeper-Pin": pins[1]})
-        assert r.status_code == 403
+        assert r.status_code == 401  # another table's PIN: a wrong PIN there
         r = httpx.post(url + "/api/tables/2/result", json={"score": score}, headers={"X-Pitchkeeper-Pin": pins[2]})
         assert r.status_code == 201 and r.json()["reported"] == [2]
         # the rules of the table's serve: a foreign Host is refused, wrong PINs are throttled

@@ -81,7 +81,8 @@ def test_the_hall_screen_needs_no_pin_and_shows_seating_and_standings(phone: Bro
     r = phone.get("/")
     assert r.status_code == 200 and 'data-part="/hall"' in r.text and "Legion &lt;hall&gt;" in r.text
     assert re.findall(r'<span class="tno"[^>]*>(\d+)</span>', r.text) == ["1", "2", "3"]
-    assert r.text.count('data-state="playing"') == 3 and "<b class=\"count\">0</b> of 3 tables reported" in r.text
+    assert r.text.count('data-state="playing"') == 3
+    assert '<b class="hall-count" id="hall-count">0</b> of 3 tables reported' in r.text
     assert "ties: points, then wins, then head-to-head" in r.text
     desk.report(path, 2, {sides_of(path, 2)[0]: 21, sides_of(path, 2)[1]: 9})
     part = phone.get("/hall").text  # what the page fetches again on each event
@@ -110,9 +111,10 @@ def test_a_table_reports_with_its_own_pin_after_seeing_the_result(phone: Browser
         ("North", "Ann"), ("East", "Bob"), ("South", "Cy"), ("West", "Dee")]
     assert 'name="pin"' in page and 'id="hand-form"' not in page  # the seats for anyone, the form after the PIN
     phone.post("/table/1/pin", {"pin": "0000000000"})
-    assert messages(phone.page) == ["Wrong PIN: it is the one printed on the card of table 1."]
+    wrong = ["That PIN does not open table 1: its PIN is the one printed on the card of table 1."]
+    assert messages(phone.page) == wrong
     phone.post("/table/1/pin", {"pin": PINS[2]})
-    assert messages(phone.page) == ["That is the PIN of table 2: this is table 1, whose PIN is on its own card."]
+    assert messages(phone.page) == wrong  # another table's PIN: the same words, never which table it opens
     signed_in(phone, 1)
     # nothing answered: the message at the question, in the page's words
     r = phone.post("/table/1/check", {"round": "1"})
@@ -176,8 +178,8 @@ def test_the_organizer_corrects_declares_forfeit_seats_and_closes(app: Any, path
     page = org.get("/organizer").text
     assert 'name="pin"' in page and "The tables" not in page
     org.post("/organizer/pin", {"pin": PINS[1]})
-    assert messages(org.page) == ["That is the PIN of table 1: the organizer&#39;s is the one `pitchkeeper serve` "
-                                  "printed."]
+    assert messages(org.page) == ["That PIN does not open the organizer's page: the organizer's is the one "
+                                  "<code>pitchkeeper serve</code> printed."]
     org.post("/organizer/pin", {"pin": ORGANIZER})
     page = org.page
     assert all(f"<code>{p[:3]} {p[3:6]} {p[6:]}</code>" for p in PINS.values())

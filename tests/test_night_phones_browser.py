@@ -44,7 +44,7 @@ def test_a_phone_whose_table_reports_elsewhere_closes_its_form_and_says_so(tmp_p
             phone.tap("[data-action=pin]")
             phone.wait_for_selector("#q-pin.has-error #error")
             assert phone.locator("#q-pin #error").inner_text() == \
-                "Wrong PIN: it is the one printed on the card of table 1."
+                "That PIN does not open table 1: its PIN is the one printed on the card of table 1."
             assert phone.locator("#pin").get_attribute("aria-invalid") == "true"
             phone.screenshot(path=str(shots / "table-wrong-pin.png"), full_page=True)
             sign_in(phone, url, 1, pins[1])

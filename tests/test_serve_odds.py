@@ -153,7 +153,7 @@ def test_the_cards_tapped_stay_tapped_when_the_answer_is_a_problem(api: Api) -> 
     r = api("GET", "/odds?card=AS&card=KS&card=HJ&go=1")
     assert set(re.findall(r'data-card="(\w+)"><input type="checkbox" name="card" value="\w+" checked', r.text)) == \
         {"AS", "KS", "HJ"}
-    assert re.search(r'<span class="count" id="count" data-size="6">3 of 6</span>', r.text)
+    assert re.search(r'<span class="tapped" id="count" data-size="6">3 of 6</span>', r.text)
 
 
 def test_hostile_questions_are_refused_in_one_line_through_the_shield(api: Api, log: Path) -> None:

@@ -3,14 +3,17 @@ point winning at once (Bicycle's smudge)."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers import variant
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game import records, rulesets, scoring
+from pitchkeeper.game import records, rulesets, sampling, scoring
 from pitchkeeper.game.match import parse_match, replay
 
 HOUSE = Path(__file__).resolve().parent.parent / "examples" / "house-rules"
@@ -159,3 +162,29 @@ def test_every_point_out_wins_at_once_without_a_point_not_out():
     strict = judge(house("bicycle-smudge"), hand("Cy", "Ann", 2, {"high": "Ann", "low": "Ann", "game": "Ann"}),
                    teams=None, players=["Ann", "Bob", "Cy"])
     assert strict.instant is None
+
+
+SETTLED = {**{n: rulesets.load(n) for n in rulesets.builtin_names()},
+           **{p.stem: rulesets.load(p) for p in sorted((Path(__file__).resolve().parent.parent / "examples" /
+                                                         "house-rules").glob("*.toml"))}}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(SETTLED)), st.integers(0, 2**32 - 1))
+def test_settle_scores_a_bid_as_the_verdict_does(name: str, seed: int) -> None:
+    """scoring.settle (what a caller weighing a bid reads) gives the bidding side what the verdict of a
+    whole hand gives it, for the same bid, points taken and made-or-not."""
+    rs = SETTLED[name]
+    rng = random.Random(seed)
+    players, teams = sampling.random_table(rs, rng, seating="any")
+    record = {"players": players, **({"teams": teams} if teams else {}), **sampling.random_hand(rs, rng, players, teams)}
+    table = records.parse_table(record)
+    hand = records.parse_hand(record, table, extra_keys=("players", "teams"))
+    v = scoring.verdict(rs, table, hand)
+    if hand.revokes or v.illegal or hand.auction or v.hand_sides is not None or not v.bid.amount:
+        return
+    side = v.bid.side
+    amount = "smudge" if v.bid.label == "smudge" else v.bid.amount
+    assert scoring.settle(rs, amount, v.bid.took, made=v.bid.made) == v.delta[side]
+    if amount != "smudge":
+        assert v.bid.made == (v.bid.took >= v.bid.amount)

@@ -21,7 +21,7 @@ Rule ids (the `rule` of an illegal play):
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from typing import NamedTuple, TypeVar
 
 from pitchkeeper.errors import PitchError
@@ -266,7 +266,10 @@ def judge_play(ruleset: Ruleset, view: TrumpView, card: Card, holding: Sequence[
         if card in a.cards:
             return Ruling(True, None, _legal_words(ruleset, view, card, holding, led, first), a.cards)
         why = f"{a.words}; {player} could have played {card_list(a.cards)}"
-        if a.rule == "first-lead-trump" and sets_trump(ruleset):
+        if a.rule == "called-first-trick":
+            why = (f"{player} held {pretty(a.cards[0])}, the called card, and must play it to the first trick "
+                   "(partner.first_trick)")
+        elif a.rule == "first-lead-trump" and sets_trump(ruleset):
             why = f"{_pitch_words(ruleset, view, card)}; {why}"
         return Ruling(False, a.rule, why, a.cards)
     # Without the hand: rule on what the card alone shows.
@@ -479,25 +482,21 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
     if not trump_only and len(hand.tricks) != hand_size:
         raise PitchError(f"{len(hand.tricks)} tricks given; a hand of {hand_size} cards each has {hand_size} tricks",
                          where)
-    shown = {} if trump_only else _shown_hands(hand, table.players, held.keys(), where)
-    held.update(shown)
     if len(hand.tricks) > hand_size:
         raise PitchError(f"{len(hand.tricks)} tricks given; at most {hand_size} can be played", where)
+    given = {p: dict.fromkeys(cs) for p, cs in held.items()}  # what each player held when play began, if given
     first_leader = hand.bid.player
     if ruleset.settings["play"]["first_leader"] == "eldest":
         first_leader = table.left_of(hand.dealer)
     seen: dict[Card, int] = {}
     deck = ruleset.deck
     suit = view.suit
-    follow = ruleset.settings["play"]["follow"]
-    must_trump = ruleset.settings["play"]["must_trump"]
-    # the card the bidder called, which its holder must play to trick 1 whatever the follow rules say
-    called = hand.called if ruleset.settings["partner"]["first_trick"] else None
     out = {} if deal is None else {**deal.gone, **dict.fromkeys(deal.kitty or (), deal.bidder)}
     captured: dict[str, list[Card]] = {}
     results: list[TrickResult] = []
-    illegal: list[Illegal] = []
     folded: dict[str, int] = {}  # player -> the trick they folded in (trump-only play)
+    # every play in order, with the effective suit led to it (None: it leads) and whether it is the first lead
+    judged: list[tuple[int, str, Card, str | None, bool]] = []
     prev_winner: str | None = None
     for number, trick in enumerate(hand.tricks, 1):
         w = f"{where}[{number}]"
@@ -529,27 +528,9 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
             if out and card in out:
                 assert deal is not None
                 check_played(deal, player, card, f"{w}.cards[{j}]")
-            s = suit[card]
-            # Most plays keep the rules plainly; only the others are ruled on (and worded) in full.
-            lead = led
-            if lead is None:
-                first = number == 1
-                ruled = not _plain_first_lead(ruleset, view, card, holding) if first else trump_only and s != TRUMP
-                led = s
-            else:
-                first = False
-                ruled = s != TRUMP if trump_only else (holding is not None and s != lead and (
-                    s != TRUMP or follow != "suit-or-trump") and any(suit[c] == lead for c in holding)) or (
-                    must_trump and holding is not None and s != lead and s != TRUMP
-                    and any(suit[c] == TRUMP for c in holding))
-            if ruled and not (number == 1 and card == called and player != hand.bid.player):
-                r = judge_play(ruleset, view, card, holding, lead, first, player)
-                if r.legal is False:
-                    assert r.rule is not None
-                    proof = f" (the tricks show what {player} held: {player} plays them later)" if player in shown \
-                        else ""
-                    illegal.append(Illegal(number, player, card, r.rule,
-                                           f"{player} played {pretty(card)}: {r.why}{proof}"))
+            judged.append((number, player, card, led, led is None and number == 1))
+            if led is None:
+                led = suit[card]
             if holding is not None:
                 holding.remove(card)
         if trump_only:  # an illegal non-trump in trump-only play is taken back, never captured
@@ -562,10 +543,7 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
         captured.setdefault(winner, []).extend(c for _, c in kept)
         results.append(TrickResult(number, trick.leader, tuple(kept), winner, card, view))
         prev_winner = winner
-    if called is not None and results:
-        late = _called_late(results, called, hand.bid.player)
-        if late is not None:
-            illegal.insert(sum(1 for i in illegal if i.trick == 1), late)
+    illegal = _judge_plays(ruleset, view, hand, given, judged, whole=not trump_only)
     if trump_only:
         left = {p: [c for c in cs if view.suit[c] == TRUMP] for p, cs in held.items()}
         left = {p: cs for p, cs in left.items() if cs}
@@ -576,37 +554,55 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
     return Replay(tuple(results), tuple((p, tuple(cs)) for p, cs in captured.items()), tuple(illegal))
 
 
-def _shown_hands(hand: Hand, players: tuple[str, ...], given: Iterable[str], where: str) -> dict[str, list[Card]]:
-    """What each player without `held` held when play began, as a complete trick-by-trick record shows it.
+def _judge_plays(ruleset: Ruleset, view: TrumpView, hand: Hand, held: dict[str, dict[Card, None]],
+                 judged: Sequence[tuple[int, str, Card, str | None, bool]], whole: bool) -> list[Illegal]:
+    """Each play judged by the follow rules (`follow_steps`), the called card's first trick among them.
 
-    In suit-following play every player plays every card held, so the cards a player plays over the
-    hand's tricks are the hand held: a revoke the later tricks prove (a suit "not held" played later) is
-    judged as if `held` had been given. A record the seating cannot read shows nothing here; replay
-    says what is wrong with it."""
-    assert hand.tricks is not None
-    out: dict[str, list[Card]] = {p: [] for p in players if p not in given}
-    if not out:
-        return out
-    try:
-        for number, trick in enumerate(hand.tricks, 1):
-            for p, c, _ in seat_plays(trick, players, {}, False, f"{where}[{number}]")[0]:
-                if p in out:
-                    out[p].append(c)
-    except PitchError:
-        return {}
-    return out
+    What a player held at each play is what `held` gave (less what was played before) and every card the
+    record shows the player playing from then on: all of the hand when `held` gives it, or when every card
+    is played (`whole`: suit-following play, where the tricks show each hand); otherwise (trump-only play)
+    a part of it, which rules a play out only when no step the rest of the hand could meet allows it."""
+    called = hand.called if ruleset.settings["partner"]["first_trick"] else None
+    bidder = hand.bid.player
+    left = dict(held)  # what each player holds, in the order held (or played)
+    for _, p, c, _, _ in judged:
+        if p not in held:
+            left.setdefault(p, {})[c] = None
+    plans: dict[tuple[str | None, bool, Card | None], tuple[FollowStep, ...]] = {}
+    illegal: list[Illegal] = []
+    for number, player, card, led, first in judged:
+        binds = called if number == 1 and player != bidder else None
+        key = (led, first, binds)
+        steps = plans.get(key)
+        if steps is None:
+            steps = plans[key] = follow_steps(ruleset, view, led, first, called=binds)
+        known = left[player]
+        full = whole or player in held
+        step = _ruled_out(steps, card, known, full)
+        if step is not None:
+            assert step.rule is not None  # a step without a rule allows every card
+            r = judge_play(ruleset, view, card, list(known) if full else None, led, first, player, called=binds)
+            shown = player not in held and (full or r.legal is not False or r.rule != step.rule)
+            if not full and shown:  # the card alone does not show it; the cards played later do
+                r = judge_play(ruleset, view, card, list(known), led, first, player, called=binds)
+            proof = f" (the tricks show what {player} held: {player} plays them later)" if shown else ""
+            illegal.append(Illegal(number, player, card, step.rule, f"{player} played {pretty(card)}: {r.why}{proof}"))
+        del known[card]
+    return illegal
 
 
-def _called_late(results: Sequence[TrickResult], called: Card, bidder: str) -> Illegal | None:
-    """The holder of the called card who did not play it to the first trick (partner.first_trick): an
-    illegal play of trick 1, found from the trick it was played in (no held cards needed)."""
-    for t in results[1:]:
-        for p, c in t.plays:
-            if c == called and p != bidder:
-                first = next((c1 for p1, c1 in results[0].plays if p1 == p), None)
-                return Illegal(1, p, first, "called-first-trick",
-                               f"{p} played {pretty(first) if first else 'nothing'}: {p} held {pretty(called)}, the "
-                               "called card, and must play it to the first trick (partner.first_trick)")
+def _ruled_out(steps: Sequence[FollowStep], card: Card, known: Mapping[Card, None], whole: bool) -> FollowStep | None:
+    """The follow step that rules out playing `card` from a holding of `known` (the whole of it when `whole`,
+    else a part), or None when the card may be played. The first step the holding meets decides, as in
+    `allowed`; from a part of a holding, an earlier step the rest could meet must rule the card out too."""
+    named = None
+    for step in steps:
+        if not step.when.isdisjoint(known):
+            return None if card in step.allow else (named or step)
+        if not whole:
+            if card in step.allow:
+                return None
+            named = named or step
     return None
 
 
@@ -625,14 +621,6 @@ def _bad_plays(ruleset: Ruleset, plays: list[tuple[str, Card, int]], seen: Mappi
         if holding is not None and card not in holding:
             raise PitchError(f"{player} plays {card}, which is not among {player}'s held cards", cw)
     raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _plain_first_lead(ruleset: Ruleset, view: TrumpView, card: Card, holding: Sequence[Card] | None) -> bool:
-    """Does the hand's first lead surely keep the rules? (A trump where a trump must lead; one that sets
-    this trump where the lead sets it.) False sends it to `judge_play`, which rules on it and says why."""
-    if sets_trump(ruleset):
-        return view.trump in first_lead_suits(ruleset, card)
-    return view.suit[card] == TRUMP
 
 
 def _held(ruleset: Ruleset, view: TrumpView, hand: Hand, trump_only: bool, where: str) -> dict[str, list[Card]]:

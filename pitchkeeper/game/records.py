@@ -68,6 +68,11 @@ class Hand(NamedTuple):
     partner: str | None = None  # who held the called card; "": no other player did; None: not given
 
 
+# The keys of a hand that only a house rule's hand gives (a kitty, a draw, a called partner), by name: set
+# to anything but their defaults, they send the hand through the engine's house-rule steps.
+HOUSE_KEYS = ("kitty", "discard", "drawn", "called", "partner")
+
+
 def teams_fit(n: int, size: int) -> bool:
     """Can `n` players sit in sides of `size` (players.team_sizes): each for himself (1), or two or more whole
     teams. The one test a table, a ruleset's table sizes and a seating are held to."""

@@ -10,6 +10,7 @@ penalty settings), so a new variant needs a TOML file, not code here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any, NoReturn
 
 from pitchkeeper.errors import PitchError, did_you_mean
@@ -19,7 +20,7 @@ from pitchkeeper.game.deal import Deal, check_deal, name_jokers
 from pitchkeeper.game.kinds import InPlay, Piles, always_out, highest, tie_winner
 from pitchkeeper.game.partners import HandSides, calls, hand_sides
 from pitchkeeper.game.play import Illegal, TrickResult, replay
-from pitchkeeper.game.records import Bid, Hand, Table
+from pitchkeeper.game.records import HOUSE_KEYS, Bid, Hand, Table
 from pitchkeeper.game.rulesets import Ruleset, SettlePlan, TrumpView
 from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Instant, Verdict, Why
 
@@ -34,12 +35,16 @@ __all__ = [
     "amount_worth",
     "bid_amount",
     "dealt_cards",
+    "kept",
+    "settle",
+    "took_every_point",
+    "took_every_point_out",
     "verdict",
 ]
 
-# A hand's keys of a kitty, a draw and a called partner are its last fields; unset, they read _NO_HOUSE.
-_HOUSE = Hand._fields.index("kitty")
-_NO_HOUSE = tuple(Hand._field_defaults[f] for f in Hand._fields[_HOUSE:])
+# A hand's keys of a kitty, a draw and a called partner, by name; unset, they read _NO_HOUSE.
+_HOUSE_KEYS = attrgetter(*HOUSE_KEYS)
+_NO_HOUSE = tuple(Hand._field_defaults[f] for f in HOUSE_KEYS)
 _NONE: frozenset[Card] = frozenset()
 
 Captured = tuple[tuple[str, tuple[Card, ...]], ...]  # (a side or a player, the cards it captured), as recorded
@@ -130,7 +135,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
         if amount == 0:
             check_bid(ruleset, table, hand)  # a pitch without a contract is eldest hand's
     sale = check_auction(ruleset, table, hand) if hand.auction else None
-    house = bool(features) or hand[_HOUSE:] != _NO_HOUSE  # a house rule's setting, or its keys in the record
+    house = bool(features) or _HOUSE_KEYS(hand) != _NO_HOUSE  # a house rule's setting, or its keys in the record
     deal = check_deal(ruleset, table, hand) if house else None
     calling = house and (hand.called is not None or hand.partner is not None or calls(ruleset, table))
     illegal: tuple[Illegal, ...] = ()
@@ -162,8 +167,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
         taken = dict.fromkeys(hs.names, 0) if hs else table.nothing_taken.copy()
         awards, game, piles = _won(ruleset, table, hand, captured, where, bid_side, played, taken, deal, hs)
     smudge = house and hand.bid.smudge and "smudge-rules" in features
-    made = amount == 0 or (bid_made(ruleset, bid_side, taken, awards, piles, game) if smudge
-                           else taken[bid_side] >= amount)
+    made = bid_made(ruleset, bid_side, taken, awards, piles, game) if smudge else kept(amount, taken[bid_side])
     label = (amount if plain else hand.bid.label) if amount else 0
     bid = BidResult(bidder_side, bidder, amount, label, made, taken[bid_side],
                     name=ruleset.settings["bidding"]["smudge_name"] if label == "smudge" else "")
@@ -182,23 +186,56 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
 
 
 
+def kept(worth: int, took: int) -> bool:
+    """Was a bid worth `worth` made by taking `took` points? (A pitch without a contract always is.)"""
+    return worth == 0 or took >= worth
+
+
+def settle(ruleset: Ruleset, amount: int | str, took: int, made: bool | None = None) -> int:
+    """The bidding side's score change, as the engine settles it (setback, smudge), when it bid `amount` (a
+    number or "smudge") and took `took` points, weighed before the hand is played (game.odds): `made`, whether
+    a smudge was made as smudge.needs asks where that is more than its worth; otherwise the bid was made
+    when it took its worth. Counting down, the change is towards 0 (negative)."""
+    smudge = amount == "smudge"
+    worth = amount_worth(ruleset, 0 if smudge else int(amount), smudge)
+    if made is None:
+        made = kept(worth, took)
+    table = Table(("A", "B"), None)  # the bidding side and the rest: no revoke, no sale, no partner called
+    hand = Hand("B", next(iter(ruleset.views)), Bid("A", worth, smudge))
+    bid = BidResult("A", "A", worth, amount, made, took)
+    delta, _, _ = _settle(ruleset, table, hand, {"A": took, "B": 0}, bid, "A", (),
+                          smudge=smudge and "smudge-rules" in ruleset.features)
+    return delta["A"]
+
+
 def bid_made(ruleset: Ruleset, bid_side: str, taken: Mapping[str, int], awards: Sequence[Award],
              piles: Mapping[str, Sequence[Card]] | None, game: GameCount | None) -> bool:
     """Was a smudge (moon) made, by what smudge.needs asks of the bidding side: at least its worth, every
     point of the catalogue, every point that was out (game won), every trick, or every point and trick."""
     needs = ruleset.settings["smudge"]["needs"]
-    mine = taken[bid_side]
     if needs == "worth":
-        return mine >= ruleset.settings["bidding"]["smudge"]
+        return taken[bid_side] >= ruleset.settings["bidding"]["smudge"]
     ok = True
     if needs in ("every-point", "every-point-and-trick"):
-        ok = mine == ruleset.max_points
+        ok = took_every_point(ruleset, bid_side, taken)
     elif needs == "every-point-out":
-        ok = mine > 0 and all(a.side == bid_side for a in awards) and (
-            ruleset.game_point is None or (game is not None and game.side == bid_side))
+        ok = took_every_point_out(ruleset, bid_side, taken, awards, game)
     if needs in ("every-trick", "every-point-and-trick") and ok:
         ok = took_every_trick(ruleset, bid_side, awards, piles)
     return ok
+
+
+def took_every_point(ruleset: Ruleset, side: str, taken: Mapping[str, int]) -> bool:
+    """Did `side` take every point of the ruleset's catalogue (smudge.needs, win.instant = every-point)?"""
+    return ruleset.max_points > 0 and taken[side] == ruleset.max_points
+
+
+def took_every_point_out(ruleset: Ruleset, side: str, taken: Mapping[str, int], awards: Sequence[Award],
+                         game: GameCount | None) -> bool:
+    """Did `side` take every point that was out: something, every point awarded, and game where the ruleset
+    counts it (a game tied and given to nobody is not taken) - smudge.needs and win.instant = every-point-out."""
+    return taken[side] > 0 and all(a.side == side for a in awards) and (
+        ruleset.game_point is None or (game is not None and game.side == side))
 
 
 def took_every_trick(ruleset: Ruleset, side: str, awards: Sequence[Award],
@@ -223,16 +260,11 @@ def _instant(ruleset: Ruleset, table: Table, hs: HandSides | None, bid_side: str
     team = hs.bid_team[0] if hs else bid_side
     if w["instant"] != "none":
         out = w["instant"] == "every-point-out"
-        g = ruleset.game_point
         for side in taken:
             if w["instant_by"] == "bidder" and side != bid_side:
                 continue
-            if out:
-                every = taken[side] > 0 and all(a.side == side for a in awards) and (
-                    g is None or (game is not None and game.side == side))
-            else:
-                every = ruleset.max_points > 0 and taken[side] == ruleset.max_points
-            if every:
+            if took_every_point_out(ruleset, side, taken, awards, game) if out else took_every_point(ruleset, side,
+                                                                                                     taken):
                 who = team if side == bid_side else side
                 that = " that was out" if out else ""
                 return Instant(who, "every-point", f"{side} took every point{that}: {who} wins at once (win.instant)")
@@ -317,38 +349,25 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
     view = ruleset.views[hand.trump]
     trump_only = ruleset.trump_only
     owner = {c: key for key, cards in captured for c in cards}  # card -> key of `captured` (a side or a player)
-    counted: tuple[Card, ...] = ()
-    sides: tuple[str, ...] = table.sides
-    if deal is None and hs is None:  # the usual hand: the table's sides, no card laid away
-        side_fn: Callable[[str], str] = table.side_of
-        side_of_key: Mapping[str, str] = table.key_side  # a key of `captured` (a side or a player) -> its side
-        piles: dict[str, list[Card]] = {s: [] for s in sides}  # side -> the cards it took in tricks
-        total = 0
-        for key, cards in captured:
-            piles[side_of_key[key]].extend(cards)
-            total += len(cards)
-        # every card once (none listed twice or by two keys), in the deck, and a trump where only trumps are played
-        if len(owner) != total or not ruleset.deck.issuperset(owner) or (
-                trump_only and not view.strength.keys() >= owner.keys()):
-            _bad_captured(ruleset, view, captured, where, trump_only)
+    counted = deal.counted if deal is not None else ()
+    side_fn: Callable[[str], str]
+    side_of_key: Mapping[str, str]  # a key of `captured` (a side or a player) -> its side of the hand
+    if hs is None:
+        sides, side_fn, side_of_key = table.sides, table.side_of, table.key_side
     else:
-        counted = deal.counted if deal is not None else ()
-        total = sum(len(cards) for _, cards in captured)
-        if len(owner) != total or not ruleset.deck.issuperset(owner) or (
-                trump_only and not view.strength.keys() >= owner.keys() - set(counted)):
-            _bad_captured(ruleset, view, captured, where, trump_only, counted)
-        if hs is not None:
-            sides, side_fn = hs.names, hs.side_of.__getitem__
-        else:
-            side_fn = table.side_of
-        if deal is not None and (deal.gone or counted):
-            captured, total = _trick_cards(ruleset, captured, where, deal, bid_side, side_fn)
-            for c in counted:
-                owner.pop(c, None)
+        sides, side_fn = hs.names, hs.side_of.__getitem__
         side_of_key = {key: key if key in sides else side_fn(key) for key, _ in captured}
-        piles = {s: [] for s in sides}
-        for key, cards in captured:
-            piles[side_of_key[key]].extend(cards)
+    piles, total = _piles(captured, sides, side_of_key)
+    # every card once (none listed twice or by two keys), in the deck, and a trump where only trumps are played
+    # (the bidder's counted discard aside)
+    if len(owner) != total or not ruleset.deck.issuperset(owner) or (
+            trump_only and not view.strength.keys() >= (owner.keys() - set(counted) if counted else owner.keys())):
+        _bad_captured(ruleset, view, captured, where, trump_only, counted)
+    if deal is not None and (deal.gone or counted):  # no card laid away or thrown is a trick's
+        captured, _ = _trick_cards(ruleset, captured, where, deal, bid_side, side_fn)
+        for c in counted:
+            owner.pop(c, None)
+        piles, total = _piles(captured, sides, side_of_key)
     if not played:
         _check_whole_tricks(ruleset, captured, total, len(table.players), trump_only, where)
     dealt = _dealt_index(ruleset, hand, owner, view.strength) if hand.dealt or hand.held else {}
@@ -401,6 +420,16 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
         awards.append(Award(rule.id, card, side, player, rule.value, how, won.what, rule))
         taken[side] += rule.value
     return awards, game, piles
+
+
+def _piles(captured: Captured, sides: Sequence[str], side_of_key: Mapping[str, str]) -> tuple[dict[str, list[Card]], int]:
+    """The cards each side took in tricks, and their number."""
+    piles: dict[str, list[Card]] = {s: [] for s in sides}
+    total = 0
+    for key, cards in captured:
+        piles[side_of_key[key]].extend(cards)
+        total += len(cards)
+    return piles, total
 
 
 def _seats(table: Table, hand: Hand, side_fn: Callable[[str], str]) -> tuple[str, ...]:

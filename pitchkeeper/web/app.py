@@ -195,14 +195,14 @@ async def not_found(request: Request, exc: Exception) -> Response:
 async def broken_log(request: Request, exc: Exception) -> Response:
     """A PitchError no route placed at its question. Only a log that cannot be read (BrokenLog: edited by
     hand into a broken state, say) blames the log: 503 until it is mended, the file by its name only,
-    and pages that say how to mend it. Any other is bad input: 400 with its one line."""
+    and pages that say how to mend it in the players' words and come back by themselves. Any other is
+    bad input: 400 with its one line."""
     if isinstance(exc, BrokenLog):
         message = one_line(exc)
         if is_api(request.url.path):
             return api_error(message, 503, {"Retry-After": "5"})
-        return site_of(request).render("error.html", 503, message=(
-            f"The match log cannot be read: {message}. Mend it (pitchkeeper check shows every problem); this page "
-            "works again at once."))
+        # the page's words, never the CLI's line and key; it reloads itself once the log is mended (live.js)
+        return site_of(request).render("error.html", 503, message=exc.words or message, broken=True)
     message = file_names_only(one_line(exc))
     if is_api(request.url.path):
         return api_error(message, 400)

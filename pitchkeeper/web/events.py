@@ -11,6 +11,11 @@ events go out in the order the file moved.
 When `serve` follows the table (no --match), the data read also names the match served; when a new
 game starts (from a page, the CLI or the API), the event says so: `{"version": ..., "match": NAME}`,
 and every open page moves to it.
+
+When the log cannot be read (edited by hand into a broken state), the event says so at once -
+`{"version": ..., "broken": "The match log cannot be read: ..."}` - and every open page stops showing
+the score as current until an event without `broken` (the log mended) brings it back: nothing in the
+data folder leaves a page showing a stale score.
 """
 
 from __future__ import annotations
@@ -37,22 +42,28 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.last: dict[str, Any] = self._read_or_last()
         self.sent: dict[str, Any] = {"version": self.last.get("version")}  # the data of the last event
+        if self.last.get("broken"):
+            self.sent["broken"] = self.last["broken"]
 
     def _read_or_last(self) -> dict[str, Any]:
         try:
             return self.read()
-        except Exception:  # a log broken by hand, or caught mid-edit: keep the last good version
+        except Exception:  # a bug in reading (a log that cannot be read is `read()`'s "broken"): no event
             return getattr(self, "last", {"version": None})
 
     def check(self) -> bool:
-        """Look at the file now; tell every subscriber if its version (or the match served) changed. True if
-        it did. The event names the match only when it is another one than before."""
+        """Look at the file now; tell every subscriber if its version, the match served or whether it can be
+        read changed. True if it did. The event names the match only when it is another one than before, and
+        says `broken` for as long as the log cannot be read."""
         seen = self._read_or_last()
-        if (seen.get("version"), seen.get("match")) == (self.last.get("version"), self.last.get("match")):
+        keys = ("version", "match", "broken")
+        if tuple(seen.get(k) for k in keys) == tuple(self.last.get(k) for k in keys):
             return False
         data = {"version": seen.get("version")}
         if seen.get("match") != self.last.get("match"):
             data["match"] = seen.get("match")
+        if seen.get("broken"):
+            data["broken"] = seen["broken"]
         self.last = seen
         self.sent = data
         for q in self.subscribers:
@@ -94,8 +105,8 @@ class Hub:
             if self.closing:
                 return
             yield "retry: 1000\n: pitchkeeper events\n\n"
-            if last_seen and last_seen != self.last.get("version"):
-                yield _event(self.sent)
+            if (last_seen and last_seen != self.last.get("version")) or self.sent.get("broken"):
+                yield _event(self.sent)  # what it missed; and a log that cannot be read, said at once
             while True:
                 try:
                     data = await asyncio.wait_for(q.get(), KEEPALIVE)

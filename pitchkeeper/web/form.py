@@ -199,27 +199,17 @@ def to_hand(a: Answers, f: Form) -> Any:
     """The hand the answers describe: the library's HandEntry (the CLI's too), which checks names, bids,
     cards and points against the log it goes to. Here only what the page itself asks: that each
     question was answered (with the ruleset's own question, so "who was dealt low?" is named so)."""
-    if not a.bidder:
-        raise PitchError("no answer yet: tap the player who won the bid (or the auction's calls above)", "bidder")
-    if not a.amount:
-        raise PitchError("no answer yet: tap the amount bid", "amount")
-    if not a.trump:
-        raise PitchError("no answer yet: tap the suit", "trump")
+    missing = gaps(a, f)
+    if missing:
+        raise missing[0]  # `problem` names every other one too
     called = partner = None
     if f.calls:  # the page's own words; the library checks the card and the holder against the hand
-        if not a.called:
-            raise PitchError(f"no answer yet: type the card {a.bidder} called, such as AH", "called")
-        if not a.partner:
-            raise PitchError("no answer yet: tap who held it, or nobody", "partner")
         if a.partner == a.bidder:
             raise PitchError(f"{a.bidder} won the bid: tap who else held {a.called}, or nobody", "partner")
         called, partner = a.called, a.partner
     kitty = discard = None
     if a.mode in ("cards", "tricks") and f.kitty:
         kitty = a.kitty or None
-        if f.discard_counts and not a.discard:
-            raise PitchError(f"no answer yet: the cards {a.bidder} laid away count for the bidding side: type "
-                             "them", "discard")
         discard = {"": a.discard} if a.discard else None
     points: dict[str, Any] = {}
     cards = dealt = None
@@ -232,16 +222,39 @@ def to_hand(a: Answers, f: Form) -> Any:
             raise PitchError("type the cards each side took, or switch to who won each point", "cards")
         dealt = {player: text for player, text in a.dealt.items() if text.strip()} or None
     else:
-        unanswered = [q for q in f.questions if q.id not in a.points]
-        if unanswered:
-            hint = unanswered_hint(unanswered)
-            raise PitchError("no answer yet: " + "; ".join(q.text.lower() for q in unanswered)
-                             + f" ({hint[:1].lower()}{hint[1:]})", "points")
         points = {pid: NOBODY if who in (NOT_OUT, TIE) else who for pid, who in a.points.items()}
     return HandEntry(bidder=a.bidder, amount=a.amount, trump=a.trump, dealer=a.dealer or None,
                      auction=a.auction or None, points=points, cards=cards, dealt=dealt, tricks=tricks,
                      revokes=list(a.revokes) or None, note=a.note or None, require_every_point=a.mode == "points",
                      labels=WEB_LABELS, called=called, partner=partner, kitty=kitty, discard=discard)
+
+
+def gaps(a: Answers, f: Form) -> list[PitchError]:
+    """Every question the page asks that was left unanswered, in the form's order, each its own problem:
+    a tap of "Check the verdict" names them all at once (`problem`), not one a tap."""
+    out: list[PitchError] = []
+    if not a.bidder:
+        out.append(PitchError("no answer yet: tap the player who won the bid (or the auction's calls above)", "bidder"))
+    if not a.amount:
+        out.append(PitchError("no answer yet: tap the amount bid", "amount"))
+    if not a.trump:
+        out.append(PitchError("no answer yet: tap the suit", "trump"))
+    if f.calls:  # the page's own words; the library checks the card and the holder against the hand
+        if not a.called:
+            out.append(PitchError(f"no answer yet: type the card {a.bidder or 'the bidder'} called, such as AH",
+                                  "called"))
+        if not a.partner:
+            out.append(PitchError("no answer yet: tap who held it, or nobody", "partner"))
+    if a.mode in ("cards", "tricks") and f.kitty and f.discard_counts and not a.discard:
+        out.append(PitchError(f"no answer yet: the cards {a.bidder or 'the bidder'} laid away count for the bidding "
+                              "side: type them", "discard"))
+    if a.mode == "points":
+        unanswered = [q for q in f.questions if q.id not in a.points]
+        if unanswered:
+            hint = unanswered_hint(unanswered)
+            out.append(PitchError("no answer yet: " + "; ".join(q.text.lower() for q in unanswered)
+                                  + f" ({hint[:1].lower()}{hint[1:]})", "points"))
+    return out
 
 
 def typed_tricks(a: Answers, f: Form) -> list[str]:
@@ -318,6 +331,11 @@ class Problem:
     field: str  # the field it sits next to ("bidder", "amount", "trump", "auction", "p.game", ...; "" the verdict's)
     text: str
     fields: tuple[str, ...] = ()  # every question to highlight (all those left unanswered)
+    others: tuple[tuple[str, str], ...] = ()  # (field, text): the other questions left unanswered, each at its own
+
+    def at(self, name: str) -> str | None:
+        """The message that sits next to field `name`: the problem's own, or one of the others'."""
+        return self.text if name == self.field else dict(self.others).get(name)
 
 
 _FIELD_OF = (  # the key a problem names (the log's, or HandEntry's WEB_LABELS) -> the form's field
@@ -370,6 +388,19 @@ def problem(e: PitchError | str, f: Form, a: Answers | None = None) -> Problem:
         name = f"ng.{key}" if key in NEW_GAME_QUESTIONS else "ng."
         text = e.message[:1].upper() + e.message[1:]
         return Problem(name, f"{NEW_GAME_QUESTIONS.get(key, '')} {text}".strip(), (name,))
+    if a is not None and e.message.startswith("no answer yet"):
+        missing = gaps(a, f)
+        if missing:  # every question left unanswered at once, each message next to its question
+            said = [_one(g, f, a) for g in missing]
+            others = tuple((p.field, p.text) for p in said[1:])
+            others += tuple((name, "No answer yet.") for p in said for name in p.fields
+                            if name.startswith("p.") and name != p.field)
+            fields = tuple(name for p in said for name in (p.fields or (p.field,)))
+            return Problem(said[0].field, said[0].text, fields, others)
+    return _one(e, f, a)
+
+
+def _one(e: PitchError, f: Form, a: Answers | None) -> Problem:
     name = field_of(e.where, f)
     text = e.message.replace(" (nothing was written)", "")
     text = re.sub(r"\bhands\[\d+\]\.?", "", text).strip()

@@ -4,7 +4,7 @@
   with the organizer's PIN, every table's PIN;
 - `POST /api/tables/T/result` `{"score": {...}, "winner": W, "round": N}`: 201 and the tournament object;
   400 a bad result (an unknown side, a table of another round, a table reported already); 401 no PIN or a
-  wrong one; 403 another table's PIN; 412 stale;
+  wrong one (another table's PIN too, counted as a guess and never named); 412 stale;
 - the organizer's: `PUT /api/tables/T/result` (a correction, any round), `POST /api/tables/T/forfeit`,
   `POST /api/rounds` (409 while a table has not reported, when N is not the next round, after the last),
   `POST /api/close`;
@@ -38,8 +38,8 @@ CONFLICTS = (NotNext, desk.Unreported, desk.Over)
 
 def refused(request: Request, guard: Guard, night: Night, table: int | None, organizer_only: str = "") -> Response | None:
     """The PIN in the header, checked (through the throttle): None when `guard` takes it. 401 without one or
-    with a wrong one; 403 with a table's PIN where it does not open (another table, or the organizer's
-    part: `organizer_only` says what)."""
+    with a wrong one - another table's PIN too, where it does not open (another table, or the organizer's
+    part: `organizer_only` says what), never named."""
     given = request.headers.get(PIN_HEADER)
     whose = "the organizer's PIN" if organizer_only or table is None else f"table {table}'s PIN (or the organizer's)"
     if given is None:
@@ -51,13 +51,11 @@ def refused(request: Request, guard: Guard, night: Night, table: int | None, org
                          {"Retry-After": tried.retry_after})
     if tried.ok:
         return None
-    other = night.pin_of_table(given)
-    if tried.known and other is not None:
-        if organizer_only:
-            return api_error(f"that is table {other}'s PIN: {organizer_only} is the organizer's", 403)
-        return api_error(f"that is table {other}'s PIN: a table reports its own result only (this is table {table})",
-                         403)
-    return api_error("wrong PIN", 401)
+    # another table's PIN is answered as any wrong PIN (and counted as one): a guesser is never told that a
+    # number opens something elsewhere
+    if organizer_only:
+        return api_error(f"wrong PIN: {organizer_only} is the organizer's (the PIN serve printed)", 401)
+    return api_error("wrong PIN" if table is None else f"wrong PIN: that PIN does not open table {table}", 401)
 
 
 UNWRITTEN = "nothing was written: send it again once it is mended"
@@ -108,9 +106,9 @@ async def api_tournament(request: Request) -> Response:
     pins = None
     if request.headers.get(PIN_HEADER) is not None:
         no = refused(request, night.organizer, night, None, "listing the tables' PINs")
-        if no is not None and no.status_code != 403:
+        if no is not None:  # a table's PIN too: 401 as any wrong PIN, so the answer confirms no PIN
             return no
-        pins = night.pins if no is None else None
+        pins = night.pins
     snap = await night.snap()
     return JSONResponse(snap.api_json(pins), headers=etag(snap.version))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from markupsafe import Markup
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -206,11 +207,9 @@ async def table_pin(request: Request) -> Response:
                                 f"{tried.retry_after} seconds.")
         resp.headers["Retry-After"] = tried.retry_after
         return resp
-    if not tried.ok:
-        other = night.pin_of_table(pin) if tried.known else None
-        return await table_page(request, field="pin", error=f"That is the PIN of table {other}: this is table {table}, whose PIN "
-                                "is on its own card." if other is not None else
-                                f"Wrong PIN: it is the one printed on the card of table {table}.")
+    if not tried.ok:  # another table's PIN too: never said which table it opens (a guesser learns nothing)
+        return await table_page(request, field="pin", error=f"That PIN does not open table {table}: its PIN is the one "
+                                f"printed on the card of table {table}.")
     client, new = client_id(request)
     return with_cookies(RedirectResponse(f"/table/{table}", status_code=303), request, client, new,
                         session=guard.session_for(pin))
@@ -333,11 +332,10 @@ async def organizer_pin(request: Request) -> Response:
                                     f"{tried.retry_after} seconds.")
         resp.headers["Retry-After"] = tried.retry_after
         return resp
-    if not tried.ok:
-        other = night.pin_of_table(pin) if tried.known else None
-        return await organizer_page(request, pin_error=f"That is the PIN of table {other}: the organizer's is the one "
-                                    "`pitchkeeper serve` printed." if other is not None else
-                                    "Wrong PIN: the organizer's is the one `pitchkeeper serve` printed.")
+    if not tried.ok:  # a table's PIN too: never said whose it is
+        return await organizer_page(request, pin_error=Markup("That PIN does not open the organizer's page: the "
+                                                              "organizer's is the one <code>pitchkeeper serve</code> "
+                                                              "printed."))
     client, new = client_id(request)
     return with_cookies(RedirectResponse("/organizer", status_code=303), request, client, new,
                         session=night.organizer.session_for(pin))

@@ -33,7 +33,11 @@ class OneMatch(PitchError):
 
 class BrokenLog(PitchError):
     """The log served cannot be read now (edited by hand into a broken state, say): every page and
-    `GET /api/match` say so (503) until it is mended, and work again at once."""
+    `GET /api/match` say so (503) until it is mended, and work again at once. `words`: what a page says
+    (the players' words: the file by its name, the hand, never a line or a key - those are the CLI's);
+    the one line (`str`) is the JSON interface's, as `pitchkeeper check` prints it."""
+
+    words: str = ""
 
 
 _FOLDERS = re.compile(r"(?<![\w.~-])(?:[A-Za-z]:)?[/\\](?:[^/\\\s:'\"]+[/\\])+")
@@ -45,11 +49,19 @@ def file_names_only(text: str) -> str:
     return _FOLDERS.sub("", text)
 
 
-def broken(e: PitchError) -> BrokenLog:
+_HAND = re.compile(r"\bhands\[(\d+)\]")
+
+
+def broken(e: PitchError, path: Path) -> BrokenLog:
     """A reading's error as a client is shown it: one line, files by their names, and nothing said of
-    writing (a reading writes nothing)."""
+    writing (a reading writes nothing); and the page's sentence (`BrokenLog.words`)."""
     message = file_names_only(e.message.replace("; the log was not changed", ""))
-    return BrokenLog(message, file_names_only(e.where) if e.where else None)
+    out = BrokenLog(message, file_names_only(e.where) if e.where else None)
+    hand = _HAND.search(e.where or "")
+    at = f", hand {hand.group(1)}" if hand else ""
+    out.words = (f"The match log cannot be read: someone edited it by hand ({path.name}{at}). Mend it (pitchkeeper "
+                 "check shows where); this page comes back by itself.")
+    return out
 
 
 @dataclass(frozen=True)
@@ -101,6 +113,7 @@ class Served:
         self._books: dict[Path, Logbook] = {}
         self._lock = threading.Lock()
         self._last: tuple[Reading, Snapshot] | None = None
+        self._judged: tuple[tuple[Path, str], str | None] | None = None  # (log, version) -> broken words or None
         self.book()  # a missing or broken log stops `serve` before it listens
         self.book().read()
 
@@ -126,10 +139,11 @@ class Served:
 
     def snapshot(self) -> Snapshot:
         """The log as it stands (BrokenLog when it cannot be read)."""
+        book = self.book()
         try:
-            reading = self.book().read()  # the bytes, read now; parsed and replayed again only if they changed
+            reading = book.read()  # the bytes, read now; parsed and replayed again only if they changed
         except PitchError as e:
-            raise broken(e) from None
+            raise broken(e, book.path) from None
         with self._lock:
             if self._last is not None and self._last[0] is reading:
                 return self._last[1]
@@ -142,10 +156,25 @@ class Served:
         return snap
 
     def event(self) -> dict[str, Any]:
-        """The data of the event sent when the table changes: the log's version (a digest of the file: no
-        replay on the loop) and the match served."""
+        """The data of the event sent when the table changes: the log's version (a digest of the file), the
+        match served, and - when the log cannot be read - `broken`, the page's sentence, so that no open page
+        goes on showing the last good score as current. The log is read again only when its bytes moved."""
         book = self.book()
-        return {"version": book.version, "match": book.path.stem}
+        try:
+            version = book.version
+        except PitchError as e:  # gone, or unreadable: no version to show a score of
+            return {"version": None, "match": book.path.stem, "broken": broken(e, book.path).words}
+        data: dict[str, Any] = {"version": version, "match": book.path.stem}
+        if self._judged is None or self._judged[0] != (book.path, version):
+            words: str | None = None
+            try:
+                self.snapshot()
+            except BrokenLog as e:
+                words = e.words
+            self._judged = ((book.path, version), words)
+        if words_now := self._judged[1]:
+            data["broken"] = words_now
+        return data
 
     # writes: each is the Logbook's own (lock, version check, read, check, atomic write); a bad one writes nothing
 

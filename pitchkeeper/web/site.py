@@ -59,7 +59,7 @@ class Site:
                  secret: bytes | None = None, follow: bool = False, *, guard: Guard | None = None,
                  env: jinja2.Environment | None = None, base: str = "", night: dict[str, Any] | None = None,
                  pin_words: str = "the table's PIN (the one <code>pitchkeeper serve</code> printed)",
-                 wrong_pin: str = "Wrong PIN: it is the one `pitchkeeper serve` printed.",
+                 wrong_pin: str = "Wrong PIN: it is the one <code>pitchkeeper serve</code> printed.",
                  analysts: tuple[analysed.Analyst, analysed.Analyst] | None = None) -> None:
         self.served = Served(path, follow)
         self.guard = guard or Guard(pin, secret)
@@ -71,7 +71,7 @@ class Site:
         self.base = base
         self.night = night
         self.pin_words = Markup(pin_words)  # our own words (a <code> in them), never a visitor's
-        self.wrong_pin = wrong_pin
+        self.wrong_pin = Markup(wrong_pin)  # our own words too (a page shows no Markdown: <code>, not backticks)
         self.after_write: Callable[[], Awaitable[None]] | None = None
         self.analyst, self.odds = analysts or analysed.pair()
 

@@ -50,7 +50,12 @@
     touched = false;
     var target = document.getElementById("error") || document.getElementById("conflict") ||
                  document.getElementById("preview");
-    if (target && target.scrollIntoView) target.scrollIntoView({ block: "center" });
+    if (target && target.scrollIntoView) {
+      target.scrollIntoView({ block: "center" });
+      // the form's address ends in #verdict, which the browser scrolls to once the page has loaded: a
+      // message (the first question left unanswered) is what must be in view
+      if (target.id === "error") window.addEventListener("load", function () { target.scrollIntoView({ block: "center" }); });
+    }
     if (!form || form.getAttribute("data-ready")) return;
     form.setAttribute("data-ready", "1");
     form.addEventListener("input", keepTyped);

@@ -3,8 +3,11 @@
 // here). When the table moves on to another game (the event names the new match, or the part fetched
 // says so), a page marked data-follow="page" fetches itself again and swaps its whole content: the
 // TV and every phone follow the next game without a reload. A part still being analysed (a hand's par,
-// data-analysing) is fetched again a few seconds later, until it is done. Hand-written, no library;
-// runs under the page's CSP (script-src 'self').
+// data-analysing) is fetched again a few seconds later, until it is done. When the log cannot be read
+// (an event says `broken`), the page stops showing its score as current: a message covers it, in the
+// players' words, until an event says the log is mended (the page marked data-broken="page", served while
+// the log was broken, then fetches itself again). Hand-written, no library; runs under the page's CSP
+// (script-src 'self').
 "use strict";
 (function () {
   var live = document.getElementById("live");
@@ -16,6 +19,7 @@
   var wholePage = live.getAttribute("data-follow") === "page";
   var base = live.getAttribute("data-base") || "";  // the path the page is served under ("/table/3/game" at a night)
   var home = live.getAttribute("data-home") || base + "/enter";  // the page to fetch when the game moves on
+  var brokenPage = live.getAttribute("data-broken") === "page";  // served while the log could not be read
   var fetching = false, again = false, following = false, followAgain = null;
 
   function attr(id, name) {
@@ -114,12 +118,43 @@
       });
   }
 
+  function showBroken(words) {  // the log cannot be read: nothing on this page is the score now
+    var box = document.getElementById("log-broken");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "log-broken";
+      box.className = "log-broken";
+      box.setAttribute("role", "alert");
+      box.appendChild(document.createElement("p"));
+      document.body.appendChild(box);
+    }
+    box.firstChild.textContent = words;
+    document.documentElement.classList.add("log-broken-on");
+  }
+  function mended() {
+    var box = document.getElementById("log-broken");
+    if (!box) return false;
+    box.remove();
+    document.documentElement.classList.remove("log-broken-on");
+    return true;
+  }
+  function cameBack() { location.assign(pageUrl()); }
+
   var source = new EventSource(base + "/api/events");
-  source.onopen = function () { live.classList.remove("stale"); live.classList.add("on"); };
+  source.onopen = function () {
+    live.classList.remove("stale"); live.classList.add("on");
+    if (brokenPage) {  // mended before this stream opened: no event will say so
+      fetch(base + "/api/match", { cache: "no-store", credentials: "same-origin" })
+        .then(function (r) { if (r.ok) cameBack(); }).catch(function () {});
+    }
+  };
   source.onerror = function () { live.classList.remove("on"); live.classList.add("stale"); };
   source.onmessage = function (e) {
     var data;
     try { data = JSON.parse(e.data); } catch (err) { return; }
+    if (data.broken) { if (!brokenPage) showBroken(data.broken); return; }  // a broken page says so already
+    if (brokenPage) { cameBack(); return; }
+    mended();
     if (data.match && data.match !== pageMatch()) { follow(true); return; }
     // a night's event may name the tables whose game kept hand by hand moved (the file's version the same)
     if (data.tables || (data.version && data.version !== attr(targetId, "data-version"))) refresh();
