@@ -128,7 +128,8 @@ def _rows_in_order(p: Progression, idx: int, row_of: Any, nrows: int) -> dict[st
     row (the higher goes a row up, or the lower a row down at the top of its band), so the chart shows
     sides level only when they are, and never in the wrong order. The goal line is a border: a side that
     has not reached it is drawn below it (counting down, above it), never on it, so the line is touched
-    only by a score at or past the goal."""
+    only by a score at or past the goal (unless more different scores fall on one side of it than it has
+    rows: then the order wins)."""
     trow = row_of(p.line)
     down = p.direction == "down"
     rows: dict[str, int] = {}
@@ -141,6 +142,9 @@ def _rows_in_order(p: Progression, idx: int, row_of: Any, nrows: int) -> dict[st
         if top > bottom:  # no room beyond the line (never at the scale `text_chart` draws): the whole height
             top, bottom = 0, nrows - 1
         rows.update(_in_band(p, idx, band, row_of, top, bottom))
+    if any(rows[a] <= rows[b] for a in p.sides for b in p.sides if p.scores[a][idx] < p.scores[b][idx]):
+        # more different scores on one side of the line than it has rows: the order matters more
+        return _in_band(p, idx, list(p.sides), row_of, 0, nrows - 1)
     return rows
 
 
