@@ -813,6 +813,10 @@ class Search:
         """The trick in progress as (seat, card), in playing order."""
         return [(self.tseat[i], self.tcard[i]) for i in range(self.tbase, self.tbase + self.tk)]
 
+    def share(self, memo: dict) -> None:
+        """Keep the side points in `memo`, shared with other searches of the same deal (game.solver.Shared)."""
+        self.memo = memo
+
     def switches(self, tt: bool, equiv: bool) -> None:
         """Turn the transposition table and card equivalence on or off (the naive baseline of the benchmark)."""
         self.use_tt, self.use_equiv = tt, equiv

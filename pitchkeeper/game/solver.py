@@ -380,7 +380,7 @@ def setup(deal: Deal, pos: Position) -> Setup:
     order = deal.seats
 
     def side_fn(pile_masks: Sequence[int], count_list: Sequence[int]) -> int:
-        piles_now = {s: [card_of[c] for c in range(len(card_of)) if pile_masks[k] >> c & 1] for k, s in enumerate(sides)}
+        piles_now = {s: _cards_of(card_of, pile_masks[k]) for k, s in enumerate(sides)}
         return _side_value(ruleset, trump, side_rules, piles_now, bid, order, game_discard)
 
     if len(sides) * ((sum(values.values()) + 1).bit_length() + 1) > 62:
@@ -398,6 +398,16 @@ def setup(deal: Deal, pos: Position) -> Setup:
             (jmode, jhi, jlo, jdealt))
     start = (hands, piles, counts, banked, leader, pos.first, trick)
     return Setup(t, seats, sides, init, start, equivalence)
+
+
+def _cards_of(cards: Sequence[Card], mask: int) -> list[Card]:
+    """The cards of a mask over card indices, in index order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(cards[low.bit_length() - 1])
+        mask ^= low
+    return out
 
 
 def _renamed(pos: Position) -> Position:
@@ -462,18 +472,38 @@ def core(name: str | None = None) -> ModuleType:
     return have[name]
 
 
+class Shared:
+    """What the searches of many layouts of one Deal share (game.odds: every layout of one trump).
+
+    The side points the bidding side takes (game, all the tricks) given a summary of what each side took:
+    the search asks the point kinds once per summary and keeps the answer. The answer depends on the
+    summary and on the Deal alone - its ruleset and trump (the point kinds, the tables' card indices), its
+    seating (the sides, the bidding side, the elder hand for a tie) and the discard that counts - never on
+    the cards of one layout: the summary holds all of the taken cards that the side points read (each
+    side's game count and whether it took a trick, or the piles themselves). So one memo serves them all."""
+
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+        self.side_points: dict[Any, int] = {}
+
+
 class Solver:
     """One deal, searched from a position: play cards on with push/pop, ask value/keeps; one table
-    serves every position asked (an analysis of a whole hand shares it)."""
+    serves every position asked (an analysis of a whole hand shares it). `shared`: work shared with the
+    solvers of other positions of the same Deal (see Shared)."""
 
     def __init__(self, deal: Deal, pos: Position, core_name: str | None = None, tt: bool = True,
-                 equivalence: bool = True) -> None:
+                 equivalence: bool = True, shared: Shared | None = None) -> None:
         self.deal = deal
         s = setup(deal, pos)
         self.seats, self.cards = s.seats, s.tables.cards
         self.index = s.tables.index_of
         self.search = core(core_name).Search(*s.init)
         self.search.switches(tt, equivalence and s.equivalence)
+        if shared is not None:
+            if shared.deal != deal:
+                raise ValueError("work shared between solvers of two different deals")
+            self.search.share(shared.side_points)
         try:
             self.search.start(*s.start)
         except ValueError as e:
