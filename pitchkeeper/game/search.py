@@ -35,8 +35,8 @@ except ImportError:  # no Cython: the declarations are no-ops (game.cython_shado
 COMPILED = cython.compiled  # True in the compiled build
 # The last tricks not worth a table look-up: compiled, searching the last two is cheaper than looking them up
 # (a look-up builds Python objects, a node does not); as plain Python every node costs as much as a look-up.
-UNTABLED = 2 if cython.compiled else 0
-LEAD = 5  # the "suit led" of the card that leads a trick
+UNTABLED = cython.declare(cython.int, 2 if cython.compiled else 0)
+LEAD = cython.declare(cython.int, 5)  # the "suit led" of the card that leads a trick (C constants, compiled)
 # The sizes of the arrays below (game.solver.setup refuses a position that would not fit them):
 SEATS = 9  # players (the rulesets allow 2-9)
 HELD = 13  # cards in one hand
@@ -215,6 +215,7 @@ class Search:
     # The rules, read from the tables
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     @cython.locals(i=cython.int, k=cython.int, held=cython.ulonglong)
     def _allowed(self, seat: cython.int, led: cython.int, first: cython.bint) -> cython.ulonglong:
         """The cards `seat` may play to a trick so led (game.play.follow_steps, as masks; `first`: in the
@@ -240,6 +241,7 @@ class Search:
         return self.lead_fn(self.n, self.leader, out)
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     @cython.locals(one=cython.ulonglong, r=cython.int)
     def _play(self, seat: cython.int, c: cython.int) -> cython.void:
         one = 1
@@ -275,6 +277,7 @@ class Search:
             self._win()
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     @cython.locals(w=cython.int)
     def _win(self) -> cython.void:
         w = self.side_of[self.best_seat]
@@ -290,6 +293,7 @@ class Search:
         self.tcv = self.tgw = 0
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     def _renames(self, c: cython.int) -> cython.bint:
         """Does playing `c` make it the higher joker? It is named the lower, and it falls first while the
         other is still held (jmode 1), or after the other in one trick (jmode 2)."""
@@ -300,6 +304,7 @@ class Search:
         return ((self.tmask >> self.jhi) & 1) != 0
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     @cython.locals(i=cython.int, k=cython.int, a=cython.int, b=cython.int, na=cython.int, nb=cython.int,
                    old_live=cython.ulonglong, old_t=cython.ulonglong, r=cython.int)
     def _rename(self) -> cython.void:
@@ -351,6 +356,7 @@ class Search:
         self.banked += self.jdealt if self.jswap else -self.jdealt
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     @cython.locals(one=cython.ulonglong, ha=cython.ulonglong, hb=cython.ulonglong)
     def _swapped(self, m: cython.ulonglong) -> cython.ulonglong:
         """A mask with the two jokers' bits exchanged."""
@@ -361,6 +367,7 @@ class Search:
         return m | (hb << self.jhi) | (ha << self.jlo)
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     def _jswing(self) -> cython.int:
         """What a renaming of the jokers still to come would add to `banked` (0 when none can come)."""
         if not self.jdealt or not (self.live >> self.jlo) & 1:
@@ -420,11 +427,12 @@ class Search:
     # The search
 
     @cython.cfunc
+    @cython.exceptval(-1, check=True)
     @cython.locals(lead=cython.int, old=cython.int, fb=cython.int, lo=cython.int, hi=cython.int, r=cython.bint,
                    c=cython.int, first_side=cython.int, sure=cython.int, against=cython.int, i=cython.int,
                    hi_side=cython.int, lo_side=cython.int, run=cython.ulonglong, run_gw=cython.longlong,
                    rest=cython.ulonglong, one=cython.ulonglong, swing=cython.int, low=cython.int, high=cython.int)
-    def _boundary(self, beta: cython.int) -> cython.bint:
+    def _boundary(self, beta: cython.int) -> cython.int:
         """A trick boundary: the end of the hand, a bound, the table, or the search of the next lead."""
         one = 1
         lead = self._lead_seat()
@@ -556,6 +564,7 @@ class Search:
         self.tt[key] = (lo, hi, hint)
 
     @cython.cfunc
+    @cython.exceptval(-1, check=True)
     @cython.locals(seat=cython.int, mine=cython.ulonglong, maxi=cython.bint, r=cython.bint, c=cython.int,
                    prev=cython.int, nm=cython.int, i=cython.int, j=cython.int, score=cython.int, x=cython.int, carry=cython.int,
                    hint=cython.int,
@@ -564,7 +573,7 @@ class Search:
                    s_tmask=cython.ulonglong, s_tcv=cython.int, s_tgw=cython.longlong, s_led=cython.int,
                    s_rank=cython.int, s_best=cython.int, s_first=cython.bint, s_tk=cython.int, renamed=cython.bint,
                    s_tbase=cython.int)
-    def _turn(self, beta: cython.int) -> cython.bint:
+    def _turn(self, beta: cython.int) -> cython.int:
         """The seat at `self.turn` of the trick in progress plays (or folds); a trick every seat has answered
         is won, and the next starts at a boundary."""
         moves: cython.int[13]
@@ -590,7 +599,9 @@ class Search:
         self.nodes += 1
         hint = self.hint if not self.tk else -1
         self.hint = -1
-        seat = (self.leader + self.turn) % self.n
+        seat = self.leader + self.turn  # < 2n: both below n
+        if seat >= self.n:
+            seat -= self.n
         mine = self._allowed(seat, self.led if self.tk else LEAD, self.first)
         if not mine:  # a fold (trump-only play): the next seat
             self.turn += 1
@@ -683,8 +694,8 @@ class Search:
     def test(self, beta: cython.int) -> bool:
         """Is the value of the position at least `beta`?"""
         if self.tk:
-            return self._turn(beta)
-        return self._boundary(beta)
+            return self._turn(beta) != 0
+        return self._boundary(beta) != 0
 
     def bounds(self) -> tuple:
         """(lower, upper): the value lies between them (the bounds from the points still out)."""
