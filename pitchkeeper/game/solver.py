@@ -105,6 +105,7 @@ class Tables(NamedTuple):
     follow: tuple[tuple[tuple[int, int], ...], ...]  # [first * 6 + led] -> the follow steps as masks (first: trick 1)
     membership: tuple[tuple[bool, ...], ...]  # index -> its place in every follow step (part of its signature)
     ordered: bool  # the strengths order each group alike for every suit led (equivalent cards are sound)
+    trumps: tuple[int, int, bool]  # the trumps are the indices lo..hi; sure tricks are sound (game.search)
 
 
 _TABLES: dict[tuple[int, str, Card | None], tuple[Ruleset, Tables]] = {}  # (ruleset object, trump, called) -> tables
@@ -146,8 +147,15 @@ def _engine_tables(ruleset: Ruleset, trump: Suit, called: Card | None = None) ->
             for s in steps:
                 for i, c in enumerate(cards):
                     member[i] += [c in s.when, c in s.allow]
-    return Tables(cards, index, tuple(group[c] for c in cards), tuple(rank), tuple(follow),
-                  tuple(tuple(m) for m in member), _ordered(cards, group, rank))
+    groups = tuple(group[c] for c in cards)
+    ordered = _ordered(cards, group, rank)
+    trumps = [i for i, g in enumerate(groups) if g == 4]
+    tlo, thi = (trumps[0], trumps[-1]) if trumps else (1, 0)
+    # sure tricks (game.search) need every trump above every other card for every suit led, trumps in order
+    above = all(min((rank[led * 64 + i] for i in trumps), default=1) > max(
+        (rank[led * 64 + i] for i, g in enumerate(groups) if g != 4), default=0) for led in range(5))
+    return Tables(cards, index, groups, tuple(rank), tuple(follow), tuple(tuple(m) for m in member), ordered,
+                  (tlo, thi, ordered and above and trumps == list(range(tlo, thi + 1))))
 
 
 def _mask(index: Mapping[Card, int], cards: Iterable[Card]) -> int:
@@ -328,7 +336,7 @@ def setup(deal: Deal, pos: Position) -> Setup:
         for i in laid:
             piles[side_ix[deal.bid_side]] |= 1 << i
     # who was dealt each card: its holder, or as `dealt` says for a card no longer held
-    dealt = {t.cards[c]: seats[i] for i in range(n) for c in range(64) if hands[i] >> c & 1}
+    dealt = {c: seats[i] for i in range(n) for c in _cards_of(t.cards, hands[i])}
     dealt.update({c: seats[i] for i, c in ((i, t.cards[c]) for i, c in trick)})
     for c, p in pos.dealt.items():
         seat(p, f"dealt.{c}")
@@ -363,10 +371,10 @@ def setup(deal: Deal, pos: Position) -> Setup:
     reads = {r for _, r in side_rules}
     values = _game_values(ruleset)
     gw = [values.get(c, 0) for c in t.cards] + [0] * (64 - len(t.cards))
-    counts = [sum(gw[c] for c in range(64) if piles[s] >> c & 1) for s in range(len(sides))]
+    counts = [sum(gw[t.index_of[c]] for c in _cards_of(t.cards, piles[s])) for s in range(len(sides))]
     game_discard = tuple(deal.counted) if deal.counts == "game" else ()
     counts[side_ix[bid]] += sum(values.get(c, 0) for c in game_discard)
-    banked = fixed + sum(cv[c] for c in range(64) if piles[side_ix[bid]] >> c & 1)
+    banked = fixed + sum(cv[t.index_of[c]] for c in _cards_of(t.cards, piles[side_ix[bid]]))
     # what tells two cards of a group apart besides their strength: points, game count, follow rules, and
     # being one of two look-alike jokers (renamed as they fall: never equivalent to another card)
     sigs: dict[tuple[Any, ...], int] = {}
@@ -386,14 +394,9 @@ def setup(deal: Deal, pos: Position) -> Setup:
     if len(sides) * ((sum(values.values()) + 1).bit_length() + 1) > 62:
         reads.add("piles")  # a summary too long for one number: the search keeps the piles instead (always enough)
     equivalence = t.ordered and "piles" not in reads
-    trumps = [i for i, g in enumerate(t.group) if g == 4]
-    tlo, thi = (trumps[0], trumps[-1]) if trumps else (1, 0)
-    # sure tricks (game.search) need every trump above every other card for every suit led, trumps in order
-    above = all(min((t.rank[led * 64 + i] for i in trumps), default=1) > max(
-        (t.rank[led * 64 + i] for i, g in enumerate(t.group) if g != 4), default=0) for led in range(5))
     init = (n, len(sides), side_ix[bid], side_of, pad, list(t.rank), cv, gw, sig, list(t.follow),
             sum(r.value for r, _ in side_rules), ("count" in reads, "took" in reads, "piles" in reads),
-            sum(values.values()) + 1, side_fn, _next_in, (tlo, thi, t.ordered and above and trumps == list(range(tlo, thi + 1))),
+            sum(values.values()) + 1, side_fn, _next_in, t.trumps,
             [classes.setdefault((t.group[i], sig[i]), len(classes)) for i in range(len(t.cards))],
             (jmode, jhi, jlo, jdealt))
     start = (hands, piles, counts, banked, leader, pos.first, trick)
