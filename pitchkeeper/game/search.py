@@ -756,27 +756,19 @@ class Search:
 
     def push(self, c: cython.int) -> None:
         """Play card `c` from the hand of the seat due (it must be among `moves`)."""
-        seat: cython.int = self.to_play()
         if c not in self.moves():
             raise ValueError("not a card the seat due may play")
-        self.history.append(self._state())
-        if not self.tk:
-            self.leader = seat
-            self.turn = 0
-        else:
-            self.turn = (seat - self.leader) % self.n
-        if self.jmode and self._renames(c):
-            self._rename()
-            c = self.jhi
-        self._play(seat, c)
-        self.turn += 1
-        self._settle()
+        self._push(self.to_play(), c)
 
     def push_any(self, seat: cython.int, c: cython.int) -> None:
         """Play card `c` from `seat`'s hand whatever the follow rules say (a record's illegal play);
         the seats between are taken to have folded."""
         if not (self.hands[seat] >> c) & 1:
             raise ValueError("the seat does not hold that card")
+        self._push(seat, c)
+
+    def _push(self, seat: cython.int, c: cython.int) -> None:
+        """`seat` plays `c` (checked by the caller), undone by `pop`."""
         self.history.append(self._state())
         if not self.tk:
             self.leader = seat
