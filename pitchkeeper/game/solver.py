@@ -19,8 +19,6 @@ with the same answers: `cores()` says which are there.
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import itertools
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
@@ -29,11 +27,11 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game import play, search
+from pitchkeeper.game import hand_state, play, search
 from pitchkeeper.game.cards import SUITS, Card, Suit
+from pitchkeeper.game.hand_state import HELD, SEATS, STEPS
 from pitchkeeper.game.kinds import KINDS, InPlay, Piles
 from pitchkeeper.game.rulesets import PointRule, Ruleset
-from pitchkeeper.game.search import HELD, SEATS, STEPS
 
 SUIT_ORDER: tuple[str, ...] = (*SUITS, play.TRUMP)  # a card's group (effective suit): 0-3 the plain suits, 4 trumps
 LEAD = 5  # game.search.LEAD: the "suit led" of a lead
@@ -428,17 +426,6 @@ def _renamed(pos: Position) -> Position:
 # The cores: the compiled search where it was built, the plain Python one always
 
 
-def _pure_core() -> ModuleType:
-    """game/search.py loaded as Python source, even where the compiled module sits beside it."""
-    path = Path(__file__).with_name("search.py")
-    loader = importlib.machinery.SourceFileLoader("pitchkeeper.game._search_source", str(path))
-    spec = importlib.util.spec_from_loader(loader.name, loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
 _CORES: dict[str, ModuleType] = {}
 
 
@@ -447,20 +434,23 @@ def cores() -> dict[str, ModuleType]:
     (a compiled module older than search.py, left by an earlier editable install, is not used)."""
     if not _CORES:
         if search.COMPILED:
-            if compiled_is_fresh():
+            if compiled_is_fresh() and hand_state.COMPILED:
                 _CORES["compiled"] = search
-            _CORES["pure"] = _pure_core()
+            _CORES["pure"] = hand_state.source("search")  # on the state's source too (game.search)
         else:
             _CORES["pure"] = search
     return _CORES
 
 
+CORE_SOURCES = ("hand_state.pxd", "hand_state.py", "search.py")  # what the compiled core is built from (hatch_build.py)
+
+
 def compiled_is_fresh() -> bool:
-    """Was the compiled core built from search.py as it is now? (hatch_build.py writes the checksum.)"""
+    """Was the compiled core built from its sources as they are now? (hatch_build.py writes the checksum.)"""
     here = Path(__file__).parent
     try:
         built = (here / "search.built").read_text(encoding="ascii").strip()
-        return built == f"{zlib.crc32((here / 'search.py').read_bytes()):08x}"
+        return built == f"{zlib.crc32(b''.join((here / name).read_bytes() for name in CORE_SOURCES)):08x}"
     except OSError:
         return False
 
