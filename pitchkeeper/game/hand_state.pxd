@@ -86,6 +86,8 @@ cdef class HandState:
     cpdef object summary(self)
     cdef object _summary(self, int a, unsigned long long more_a, long long gw_a, int b, unsigned long long more_b,
                          long long gw_b)
+    cdef long long _number(self, int a, unsigned long long more_a, long long gw_a, int b, unsigned long long more_b,
+                           long long gw_b) noexcept
     cdef int _side(self, int a, unsigned long long more_a, long long gw_a, int b, unsigned long long more_b,
                    long long gw_b) except *
     cdef int _final(self) except *

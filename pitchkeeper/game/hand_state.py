@@ -386,7 +386,7 @@ class HandState:
         return self._summary(-1, 0, 0, -1, 0, 0)
 
     @cython.cfunc
-    @cython.locals(i=cython.int, took=cython.bint, n=cython.longlong)
+    @cython.locals(i=cython.int)
     def _summary(self, a: cython.int, more_a: cython.ulonglong, gw_a: cython.longlong, b: cython.int,
                  more_b: cython.ulonglong, gw_b: cython.longlong) -> object:
         """The summary were side `a` to take the cards `more_a` too, counting `gw_a` for game, and side `b`
@@ -395,6 +395,14 @@ class HandState:
         if self.need_piles:
             return tuple([self.pile[i] | (more_a if i == a else 0) | (more_b if i == b else 0)
                           for i in range(self.nsides)])
+        return self._number(a, more_a, gw_a, b, more_b, gw_b)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(i=cython.int, took=cython.bint, n=cython.longlong)
+    def _number(self, a: cython.int, more_a: cython.ulonglong, gw_a: cython.longlong, b: cython.int,
+                more_b: cython.ulonglong, gw_b: cython.longlong) -> cython.longlong:
+        """`_summary` where it is one number (the piles not needed)."""
         n = 0
         if self.need_took:
             for i in range(self.nsides):

@@ -40,11 +40,25 @@ COMPILED = cython.compiled  # True in the compiled build
 # (a look-up builds Python objects, a node does not); as plain Python every node costs as much as a look-up.
 UNTABLED = cython.declare(cython.int, 2 if cython.compiled else 0)
 LEAD = cython.declare(cython.int, 5)  # hand_state.LEAD (a C constant of each module, compiled)
+# Compiled, those last tricks have a table of their own in C arrays instead (no Python object): SMALL cards
+# held at most (their holders fit one 64-bit number, four bits a card), SLOTS entries (a power of two).
+SMALL = cython.declare(cython.int, 16)
+SLOTS = cython.declare(cython.int, 4096)
 
 
 @cython.cclass
 class Search(HandState):
     """One position of one deal, searched in place: play cards with push/pop (HandState), ask test/value."""
+
+    # the small table (compiled): each slot's key - the cards held, their holders, the summary (or side points),
+    # the leader and first trick and jokers' names - and its bounds of the points to come and its lead to try
+    s_live: cython.ulonglong[4096]  # 0: an empty slot (a position in the table holds some card)
+    s_hold: cython.ulonglong[4096]
+    s_sum: cython.longlong[4096]
+    s_flags: cython.int[4096]
+    s_lo: cython.int[4096]
+    s_hi: cython.int[4096]
+    s_hint: cython.int[4096]
 
     # ------------------------------------------------------------------
     # The search
@@ -54,7 +68,8 @@ class Search(HandState):
     @cython.locals(lead=cython.int, old=cython.int, fb=cython.int, lo=cython.int, hi=cython.int, r=cython.bint,
                    c=cython.int, first_side=cython.int, sure=cython.int, against=cython.int, i=cython.int,
                    hi_side=cython.int, lo_side=cython.int, run=cython.ulonglong, run_gw=cython.longlong,
-                   rest=cython.ulonglong, one=cython.ulonglong, swing=cython.int, low=cython.int, high=cython.int)
+                   rest=cython.ulonglong, one=cython.ulonglong, swing=cython.int, low=cython.int, high=cython.int,
+                   hold=cython.ulonglong, sm=cython.longlong, flags=cython.int, slot=cython.int)
     def _boundary(self, beta: cython.int) -> cython.int:
         """A trick boundary: the end of the hand, a bound, the table, or the search of the next lead."""
         one = 1
@@ -100,6 +115,10 @@ class Search(HandState):
             return True
         fb = beta - self.banked
         key = None
+        slot = -1
+        hold = 0
+        sm = 0
+        flags = 0
         hint: cython.int = -1
         # The side points lie between what they give were one defending side to take every card still held
         # (the least of those) and what they give were the bidding side to take them all: a side never
@@ -127,7 +146,25 @@ class Search(HandState):
             return False
         if low + sure + lo_side >= beta:
             return True
-        if self.use_tt and self.live_n > UNTABLED * self.n:
+        if cython.compiled and self.use_tt and not self.need_piles and self.n < self.live_n <= SMALL:
+            # The same table for the last tricks, compiled: keyed by the cards themselves (not up to cards
+            # that play alike) and their holders, with the same summary and flags; a slot answers only for
+            # its whole key, and a newer position takes the slot of an older one.
+            hold = 0
+            for c in range(self.ncards):
+                if (self.live >> c) & 1:
+                    hold = (hold << 4) | self.cseat[c]
+            sm = self._number(-1, 0, 0, -1, 0, 0) if lo_side != hi_side or not self.side_max else -1 - lo_side
+            flags = (lead * 2 + self.first) * 2 + self.jswap
+            slot = (self.live ^ (self.live >> 23) ^ hold ^ (hold >> 29) ^ (sm * 31) ^ flags) & (SLOTS - 1)
+            if self.s_live[slot] == self.live and self.s_hold[slot] == hold and self.s_sum[slot] == sm and \
+                    self.s_flags[slot] == flags:
+                hint = self.s_hint[slot]
+                if self.s_lo[slot] >= fb:
+                    return True
+                if self.s_hi[slot] < fb:
+                    return False
+        elif self.use_tt and self.live_n > UNTABLED * self.n:
             # The table holds bounds of the points still to come (the value less `banked`), keyed by all
             # that those points depend on at a trick boundary: the cards each seat still holds (the union of
             # the hands tells each seat's, as every card was dealt to one seat; two look-alike jokers were
@@ -153,9 +190,28 @@ class Search(HandState):
         self.leader = lead
         self.hint = hint
         r = self._turn(beta)
-        self._store(key, fb, r, self.cut if self.cut >= 0 else hint)
+        if slot >= 0:
+            self._keep(slot, hold, sm, flags, fb, r, self.cut if self.cut >= 0 else hint)
+        else:
+            self._store(key, fb, r, self.cut if self.cut >= 0 else hint)
         self.leader = old
         return r
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _keep(self, slot: cython.int, hold: cython.ulonglong, sm: cython.longlong, flags: cython.int, fb: cython.int,
+              r: cython.bint, hint: cython.int) -> cython.void:
+        """`_store` for the small table: the slot's bounds narrowed if it still holds this position, else the
+        slot taken for it."""
+        if not (self.s_live[slot] == self.live and self.s_hold[slot] == hold and self.s_sum[slot] == sm and
+                self.s_flags[slot] == flags):
+            self.s_live[slot], self.s_hold[slot], self.s_sum[slot], self.s_flags[slot] = self.live, hold, sm, flags
+            self.s_lo[slot], self.s_hi[slot] = -(1 << 20), 1 << 20
+        if r:
+            self.s_lo[slot] = max(self.s_lo[slot], fb)
+        else:
+            self.s_hi[slot] = min(self.s_hi[slot], fb - 1)
+        self.s_hint[slot] = hint
 
     @cython.cfunc
     @cython.locals(c=cython.int, k=cython.int)
