@@ -40,9 +40,8 @@ COMPILED = cython.compiled  # True in the compiled build
 # (a look-up builds Python objects, a node does not); as plain Python every node costs as much as a look-up.
 UNTABLED = cython.declare(cython.int, 2 if cython.compiled else 0)
 LEAD = cython.declare(cython.int, 5)  # hand_state.LEAD (a C constant of each module, compiled)
-# Compiled, those last tricks have a table of their own in C arrays instead (no Python object): SMALL cards
-# held at most (their holders fit one 64-bit number, four bits a card), SLOTS entries (a power of two).
-SMALL = cython.declare(cython.int, 16)
+# Compiled, positions whose cards' holders fit one 64-bit number have a table of their own in C arrays instead
+# (no Python object), of SLOTS entries (a power of two).
 SLOTS = cython.declare(cython.int, 4096)
 
 
@@ -69,7 +68,8 @@ class Search(HandState):
                    c=cython.int, first_side=cython.int, sure=cython.int, against=cython.int, i=cython.int,
                    hi_side=cython.int, lo_side=cython.int, run=cython.ulonglong, run_gw=cython.longlong,
                    rest=cython.ulonglong, one=cython.ulonglong, swing=cython.int, low=cython.int, high=cython.int,
-                   hold=cython.ulonglong, sm=cython.longlong, flags=cython.int, slot=cython.int)
+                   hold=cython.ulonglong, sm=cython.longlong, flags=cython.int, slot=cython.int,
+                   bits=cython.int)
     def _boundary(self, beta: cython.int) -> cython.int:
         """A trick boundary: the end of the hand, a bound, the table, or the search of the next lead."""
         one = 1
@@ -146,14 +146,15 @@ class Search(HandState):
             return False
         if low + sure + lo_side >= beta:
             return True
-        if cython.compiled and self.use_tt and not self.need_piles and self.n < self.live_n <= SMALL:
-            # The same table for the last tricks, compiled: keyed by the cards themselves (not up to cards
-            # that play alike) and their holders, with the same summary and flags; a slot answers only for
-            # its whole key, and a newer position takes the slot of an older one.
+        bits = 2 if self.n <= 4 else 3 if self.n <= 8 else 4  # to write a seat
+        if cython.compiled and self.use_tt and not self.need_piles and self.n < self.live_n and self.live_n * bits <= 64:
+            # The same table, compiled, while the holders of the cards held fit one 64-bit number: keyed by
+            # the cards themselves (not up to cards that play alike) and their holders, with the same summary
+            # and flags; a slot answers only for its whole key, and a newer position takes an older one's slot.
             hold = 0
             for c in range(self.ncards):
                 if (self.live >> c) & 1:
-                    hold = (hold << 4) | self.cseat[c]
+                    hold = (hold << bits) | self.cseat[c]
             sm = self._number(-1, 0, 0, -1, 0, 0) if lo_side != hi_side or not self.side_max else -1 - lo_side
             flags = (lead * 2 + self.first) * 2 + self.jswap
             slot = (self.live ^ (self.live >> 23) ^ hold ^ (hold >> 29) ^ (sm * 31) ^ flags) & (SLOTS - 1)
