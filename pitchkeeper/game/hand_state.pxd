@@ -40,6 +40,8 @@ cdef class HandState:
     cdef object side_fn  # (piles, counts) -> the side points the bidding side takes (game.solver)
     cdef object lead_fn  # (seats, due, out) -> who leads when `due` is out (game.play.next_in)
     cdef dict memo  # summary -> side points (side_fn's answers)
+    cdef long long side_key[1024]  # compiled: the summaries last answered, one more (0: none) ...
+    cdef int side_val[1024]  # ... and their side points
     cdef dict tt  # (cards still held, summary, leader and first) -> (lower, upper) bound of the points still to come
     cdef bint use_tt
     cdef bint use_equiv

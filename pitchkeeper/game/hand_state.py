@@ -34,6 +34,7 @@ LEAD = cython.declare(cython.int, 5)  # the "suit led" of the card that leads a 
 SEATS = 9  # players (the rulesets allow 2-9)
 HELD = 13  # cards in one hand
 STEPS = 4  # steps of one follow rule (game.play.follow_steps)
+SIDE_SLOTS = cython.declare(cython.int, 1024)  # compiled: the C arrays of side points last answered (a power of two)
 
 
 def source(name: str) -> ModuleType:
@@ -89,6 +90,8 @@ class HandState:
     side_fn: Any
     lead_fn: Any
     memo: dict[Any, Any]
+    side_key: list[int]
+    side_val: list[int]
     tt: dict[Any, Any]
     use_tt: bool
     use_equiv: bool
@@ -414,11 +417,28 @@ class HandState:
         return n
 
     @cython.cfunc
-    @cython.locals(i=cython.int)
+    @cython.locals(i=cython.int, n=cython.longlong, slot=cython.int)
     def _side(self, a: cython.int, more_a: cython.ulonglong, gw_a: cython.longlong, b: cython.int,
               more_b: cython.ulonglong, gw_b: cython.longlong) -> cython.int:
         """The side points the bidding side takes at the end of the hand, were sides `a` and `b` to take
-        those cards too (-1: nobody; see `_summary`): asked of game.solver (the point kinds) once per summary."""
+        those cards too (-1: nobody; see `_summary`): asked of game.solver (the point kinds) once per summary.
+        Compiled, a summary that is one number is looked up first in C arrays of the last ones answered
+        (a slot answers only for its whole summary)."""
+        if cython.compiled and not self.need_piles:
+            n = self._number(a, more_a, gw_a, b, more_b, gw_b)
+            slot = (n ^ (n >> 11) ^ (n >> 23)) & (SIDE_SLOTS - 1)
+            if self.side_key[slot] == n + 1:
+                return self.side_val[slot]
+            got = self.memo.get(n)
+            if got is None:
+                got = self.side_fn([self.pile[i] | (more_a if i == a else 0) | (more_b if i == b else 0)
+                                    for i in range(self.nsides)],
+                                   [self.count[i] + (gw_a if i == a else 0) + (gw_b if i == b else 0)
+                                    for i in range(self.nsides)])
+                self.memo[n] = got
+            self.side_key[slot] = n + 1
+            self.side_val[slot] = got
+            return got
         key = self._summary(a, more_a, gw_a, b, more_b, gw_b)
         got = self.memo.get(key)
         if got is None:
