@@ -40,8 +40,8 @@ COMPILED = cython.compiled  # True in the compiled build
 # (a look-up builds Python objects, a node does not); as plain Python every node costs as much as a look-up.
 UNTABLED = cython.declare(cython.int, 2 if cython.compiled else 0)
 LEAD = cython.declare(cython.int, 5)  # hand_state.LEAD (a C constant of each module, compiled)
-# Compiled, positions whose cards' holders fit one 64-bit number have a table of their own in C arrays instead
-# (no Python object), of SLOTS entries (a power of two).
+# Compiled, the table is in C arrays instead (no Python object), of SLOTS entries (a power of two); the piles
+# in the summary (`need_piles`) take the Python one.
 SLOTS = cython.declare(cython.int, 4096)
 
 
@@ -49,10 +49,13 @@ SLOTS = cython.declare(cython.int, 4096)
 class Search(HandState):
     """One position of one deal, searched in place: play cards with push/pop (HandState), ask test/value."""
 
-    # the small table (compiled): each slot's key - the cards held, their holders, the summary (or side points),
+    # the C table (compiled): each slot's key - the cards held, their holders, the summary (or side points),
     # the leader and first trick and jokers' names - and its bounds of the points to come and its lead to try
     s_live: cython.ulonglong[4096]  # 0: an empty slot (a position in the table holds some card)
-    s_hold: cython.ulonglong[4096]
+    s_p0: cython.ulonglong[4096]  # the cards of the seats 1, 3, 5 ...; of 2, 3, 6, 7 ...; of 4-7 ...; of 8 ...
+    s_p1: cython.ulonglong[4096]
+    s_p2: cython.ulonglong[4096]
+    s_p3: cython.ulonglong[4096]
     s_sum: cython.longlong[4096]
     s_flags: cython.int[4096]
     s_lo: cython.int[4096]
@@ -68,8 +71,8 @@ class Search(HandState):
                    c=cython.int, first_side=cython.int, sure=cython.int, against=cython.int, i=cython.int,
                    hi_side=cython.int, lo_side=cython.int, run=cython.ulonglong, run_gw=cython.longlong,
                    rest=cython.ulonglong, one=cython.ulonglong, swing=cython.int, low=cython.int, high=cython.int,
-                   hold=cython.ulonglong, sm=cython.longlong, flags=cython.int, slot=cython.int,
-                   bits=cython.int)
+                   sm=cython.longlong, flags=cython.int, slot=cython.int,
+                   p0=cython.ulonglong, p1=cython.ulonglong, p2=cython.ulonglong, p3=cython.ulonglong)
     def _boundary(self, beta: cython.int) -> cython.int:
         """A trick boundary: the end of the hand, a bound, the table, or the search of the next lead."""
         one = 1
@@ -116,7 +119,7 @@ class Search(HandState):
         fb = beta - self.banked
         key = None
         slot = -1
-        hold = 0
+        p0 = p1 = p2 = p3 = 0
         sm = 0
         flags = 0
         hint: cython.int = -1
@@ -146,19 +149,27 @@ class Search(HandState):
             return False
         if low + sure + lo_side >= beta:
             return True
-        bits = 2 if self.n <= 4 else 3 if self.n <= 8 else 4  # to write a seat
-        if cython.compiled and self.use_tt and not self.need_piles and self.n < self.live_n and self.live_n * bits <= 64:
-            # The same table, compiled, while the holders of the cards held fit one 64-bit number: keyed by
-            # the cards themselves (not up to cards that play alike) and their holders, with the same summary
-            # and flags; a slot answers only for its whole key, and a newer position takes an older one's slot.
-            hold = 0
-            for c in range(self.ncards):
-                if (self.live >> c) & 1:
-                    hold = (hold << bits) | self.cseat[c]
+        if cython.compiled and self.use_tt and not self.need_piles and self.live_n > self.n:
+            # The table below, compiled, in C arrays: keyed by the cards themselves (not up to cards that play
+            # alike) and their holders - the cards held, and for each bit of a seat's number the cards of the
+            # seats with that bit - with the same summary and flags; a slot answers only for its whole key,
+            # and a newer position takes an older one's slot.
+            p0 = p1 = p2 = p3 = 0
+            for i in range(1, self.n):
+                if i & 1:
+                    p0 |= self.hands[i]
+                if i & 2:
+                    p1 |= self.hands[i]
+                if i & 4:
+                    p2 |= self.hands[i]
+                if i & 8:
+                    p3 |= self.hands[i]
             sm = self._number(-1, 0, 0, -1, 0, 0) if lo_side != hi_side or not self.side_max else -1 - lo_side
             flags = (lead * 2 + self.first) * 2 + self.jswap
-            slot = (self.live ^ (self.live >> 23) ^ hold ^ (hold >> 29) ^ (sm * 31) ^ flags) & (SLOTS - 1)
-            if self.s_live[slot] == self.live and self.s_hold[slot] == hold and self.s_sum[slot] == sm and \
+            slot = (self.live ^ (self.live >> 29) ^ (p0 * 3) ^ (p1 * 5) ^ (p2 * 7) ^ (p3 >> 7) ^ (p0 >> 31) ^
+                    (p1 >> 17) ^ (sm * 31) ^ flags) & (SLOTS - 1)
+            if self.s_live[slot] == self.live and self.s_p0[slot] == p0 and self.s_p1[slot] == p1 and \
+                    self.s_p2[slot] == p2 and self.s_p3[slot] == p3 and self.s_sum[slot] == sm and \
                     self.s_flags[slot] == flags:
                 hint = self.s_hint[slot]
                 if self.s_lo[slot] >= fb:
@@ -192,7 +203,7 @@ class Search(HandState):
         self.hint = hint
         r = self._turn(beta)
         if slot >= 0:
-            self._keep(slot, hold, sm, flags, fb, r, self.cut if self.cut >= 0 else hint)
+            self._keep(slot, p0, p1, p2, p3, sm, flags, fb, r, self.cut if self.cut >= 0 else hint)
         else:
             self._store(key, fb, r, self.cut if self.cut >= 0 else hint)
         self.leader = old
@@ -200,13 +211,15 @@ class Search(HandState):
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    def _keep(self, slot: cython.int, hold: cython.ulonglong, sm: cython.longlong, flags: cython.int, fb: cython.int,
-              r: cython.bint, hint: cython.int) -> cython.void:
-        """`_store` for the small table: the slot's bounds narrowed if it still holds this position, else the
+    def _keep(self, slot: cython.int, p0: cython.ulonglong, p1: cython.ulonglong, p2: cython.ulonglong,
+              p3: cython.ulonglong, sm: cython.longlong, flags: cython.int, fb: cython.int, r: cython.bint,
+              hint: cython.int) -> cython.void:
+        """`_store` for the C table: the slot's bounds narrowed if it still holds this position, else the
         slot taken for it."""
-        if not (self.s_live[slot] == self.live and self.s_hold[slot] == hold and self.s_sum[slot] == sm and
-                self.s_flags[slot] == flags):
-            self.s_live[slot], self.s_hold[slot], self.s_sum[slot], self.s_flags[slot] = self.live, hold, sm, flags
+        if not (self.s_live[slot] == self.live and self.s_p0[slot] == p0 and self.s_p1[slot] == p1 and
+                self.s_p2[slot] == p2 and self.s_p3[slot] == p3 and self.s_sum[slot] == sm and self.s_flags[slot] == flags):
+            self.s_live[slot], self.s_sum[slot], self.s_flags[slot] = self.live, sm, flags
+            self.s_p0[slot], self.s_p1[slot], self.s_p2[slot], self.s_p3[slot] = p0, p1, p2, p3
             self.s_lo[slot], self.s_hi[slot] = -(1 << 20), 1 << 20
         if r:
             self.s_lo[slot] = max(self.s_lo[slot], fb)
