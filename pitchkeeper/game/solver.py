@@ -431,7 +431,7 @@ _CORES: dict[str, ModuleType] = {}
 
 def cores() -> dict[str, ModuleType]:
     """The search cores here: "pure" always, "compiled" where the install built it from this very source
-    (a compiled module older than search.py, left by an earlier editable install, is not used)."""
+    (a compiled core older than its sources, left by an earlier editable install, is not used)."""
     if not _CORES:
         if search.COMPILED:
             if compiled_is_fresh() and hand_state.COMPILED:
