@@ -104,6 +104,7 @@ class Tables(NamedTuple):
     membership: tuple[tuple[bool, ...], ...]  # index -> its place in every follow step (part of its signature)
     ordered: bool  # the strengths order each group alike for every suit led (equivalent cards are sound)
     trumps: tuple[int, int, bool]  # the trumps are the indices lo..hi; sure tricks are sound (game.search)
+    by_byte: tuple[tuple[tuple[Card, ...], ...], ...]  # [k][b]: the cards of the mask b << 8k, in index order
 
 
 _TABLES: dict[tuple[int, str, Card | None], tuple[Ruleset, Tables]] = {}  # (ruleset object, trump, called) -> tables
@@ -153,7 +154,9 @@ def _engine_tables(ruleset: Ruleset, trump: Suit, called: Card | None = None) ->
     above = all(min((rank[led * 64 + i] for i in trumps), default=1) > max(
         (rank[led * 64 + i] for i, g in enumerate(groups) if g != 4), default=0) for led in range(5))
     return Tables(cards, index, groups, tuple(rank), tuple(follow), tuple(tuple(m) for m in member), ordered,
-                  (tlo, thi, ordered and above and trumps == list(range(tlo, thi + 1))))
+                  (tlo, thi, ordered and above and trumps == list(range(tlo, thi + 1))),
+                  tuple(tuple(tuple(cards[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i < len(cards))
+                              for b in range(256)) for k in range(8)))
 
 
 def _mask(index: Mapping[Card, int], cards: Iterable[Card]) -> int:
@@ -334,7 +337,7 @@ def setup(deal: Deal, pos: Position) -> Setup:
         for i in laid:
             piles[side_ix[deal.bid_side]] |= 1 << i
     # who was dealt each card: its holder, or as `dealt` says for a card no longer held
-    dealt = {c: seats[i] for i in range(n) for c in _cards_of(t.cards, hands[i])}
+    dealt = {c: seats[i] for i in range(n) for c in _cards_of(t.by_byte, hands[i])}
     dealt.update({c: seats[i] for i, c in ((i, t.cards[c]) for i, c in trick)})
     for c, p in pos.dealt.items():
         seat(p, f"dealt.{c}")
@@ -369,10 +372,10 @@ def setup(deal: Deal, pos: Position) -> Setup:
     reads = {r for _, r in side_rules}
     values = _game_values(ruleset)
     gw = [values.get(c, 0) for c in t.cards] + [0] * (64 - len(t.cards))
-    counts = [sum(gw[t.index_of[c]] for c in _cards_of(t.cards, piles[s])) for s in range(len(sides))]
+    counts = [sum(gw[t.index_of[c]] for c in _cards_of(t.by_byte, piles[s])) for s in range(len(sides))]
     game_discard = tuple(deal.counted) if deal.counts == "game" else ()
     counts[side_ix[bid]] += sum(values.get(c, 0) for c in game_discard)
-    banked = fixed + sum(cv[t.index_of[c]] for c in _cards_of(t.cards, piles[side_ix[bid]]))
+    banked = fixed + sum(cv[t.index_of[c]] for c in _cards_of(t.by_byte, piles[side_ix[bid]]))
     # what tells two cards of a group apart besides their strength: points, game count, follow rules, and
     # being one of two look-alike jokers (renamed as they fall: never equivalent to another card)
     sigs: dict[tuple[Any, ...], int] = {}
@@ -382,11 +385,11 @@ def setup(deal: Deal, pos: Position) -> Setup:
     pad = list(t.group) + [0] * (64 - len(t.group))
     classes: dict[tuple[int, int], int] = {}
     side_of = [side_ix[deal.side_of[p]] for p in seats]
-    card_of = t.cards
+    by_byte = t.by_byte
     order = deal.seats
 
     def side_fn(pile_masks: Sequence[int], count_list: Sequence[int]) -> int:
-        piles_now = {s: _cards_of(card_of, pile_masks[k]) for k, s in enumerate(sides)}
+        piles_now = {s: _cards_of(by_byte, pile_masks[k]) for k, s in enumerate(sides)}
         return _side_value(ruleset, trump, side_rules, piles_now, bid, order, game_discard)
 
     if len(sides) * ((sum(values.values()) + 1).bit_length() + 1) > 62:
@@ -401,13 +404,15 @@ def setup(deal: Deal, pos: Position) -> Setup:
     return Setup(t, seats, sides, init, start, equivalence)
 
 
-def _cards_of(cards: Sequence[Card], mask: int) -> list[Card]:
-    """The cards of a mask over card indices, in index order."""
-    out = []
+def _cards_of(by_byte: Sequence[Sequence[tuple[Card, ...]]], mask: int) -> list[Card]:
+    """The cards of a mask over card indices, in index order, eight at a time (Tables.by_byte)."""
+    out: list[Card] = []
+    k = 0
     while mask:
-        low = mask & -mask
-        out.append(cards[low.bit_length() - 1])
-        mask ^= low
+        if mask & 255:
+            out += by_byte[k][mask & 255]
+        mask >>= 8
+        k += 1
     return out
 
 
