@@ -24,7 +24,7 @@ def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 LAYERS = {
     "unit": ("test_ansi", "test_auction_taps", "test_bid_answers", "test_bidding", "test_cards",
              "test_count_down", "test_deal", "test_entry_agreement", "test_guard", "test_layers",
-             "test_match_end", "test_match_rules_22", "test_notes", "test_partners", "test_play",
+             "test_match_early", "test_match_end", "test_match_rules_22", "test_notes", "test_partners", "test_play",
              "test_play_properties", "test_point_kinds", "test_rulesets", "test_scoring", "test_smudge",
              "test_standings", "test_tournament"),
     "cli": ("test_answer_every_point", "test_api", "test_api_arguments", "test_bid_names", "test_chart",

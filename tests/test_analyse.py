@@ -315,3 +315,51 @@ def test_a_game_tie_to_the_elder_hand_says_where_the_pitcher_sits() -> None:
     assert a["notes"] == ["a tie for game goes to the elder hand (points.game.tie): the pitcher is taken as the elder "
                           "hand, the dealer on its right"]
     assert "notes" not in pitchkeeper.bid_odds("AS KS 5S 2H 9D JC", "seven-point", trump="S", samples=5, seed=1)
+
+
+def _looped() -> list[Any]:
+    loop: list[Any] = []
+    loop.append(loop)
+    return loop
+
+
+def _deep() -> list[Any]:
+    deep: list[Any] = ["AS"]
+    for _ in range(12):
+        deep = [deep]
+    return deep
+
+
+# What a program may pass for a record by mistake, each as a change to a good hand record.
+MALFORMED = {
+    "a key that is not text": lambda rec: {**rec, 1: 2},
+    "a tuple for a key": lambda rec: {**rec, (1, 2): 3},
+    "a bid keyed by a number": lambda rec: {**rec, "bid": {1: 2}},
+    "a trick keyed by a number": lambda rec: {**rec, "tricks": [{**rec["tricks"][0], 0: "Ann"}, *rec["tricks"][1:]]},
+    "a list holding itself": lambda rec: {**rec, "tricks": [{**rec["tricks"][0], "rules": _looped()}]},
+    "a list nested too deep": lambda rec: {**rec, "held": {**rec["held"], "Ann": _deep()}},
+    "not a record at all": lambda rec: [rec],
+}
+
+
+def _refusal(fn: Any, record: object) -> str:
+    with pytest.raises(PitchError) as e:
+        fn(record)
+    return str(e.value)
+
+
+@settings(max_examples=30, deadline=None)
+@given(how=st.sampled_from(sorted(MALFORMED)), seed=st.integers(0, 2**16), whole_match=st.booleans())
+def test_analysis_refuses_a_malformed_record_with_the_judges_one_line(how: str, seed: int, whole_match: bool) -> None:
+    """analyse_hand/analyse_match read a record through the same check as judge_hand/judge_match: a
+    program's mistake is the same one-line PitchError, never an AttributeError from deep inside."""
+    g, _, rec = played("seven-point", seed)
+    bad = MALFORMED[how](rec)
+    if whole_match:
+        hand = {k: v for k, v in bad.items() if k not in ("players", "teams", "rules")} if isinstance(bad, dict) else bad
+        record: object = {"rules": "seven-point", "players": list(g.players), "teams": g.teams, "hands": [hand]}
+        judged, analysed = _refusal(pitchkeeper.judge_match, record), _refusal(pitchkeeper.analyse_match, record)
+    else:
+        judged, analysed = _refusal(pitchkeeper.judge_hand, bad), _refusal(pitchkeeper.analyse_hand, bad)
+    assert analysed == judged
+    assert "\n" not in analysed and analysed

@@ -223,3 +223,54 @@ def test_the_odds_of_a_bid_are_refused_where_a_partner_is_called():
     assert (e.value.where, e.value.message) == (
         "players", "call-partner-5 calls a partner's card with 5 players (partner.counts): the odds would need the "
                      "card called, so none are given")
+
+
+# ---------------------------------------------------------------------------
+# Seating in teams: one test of "can n players form teams of this size", one crosswise seating
+
+
+SEATS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lu"]
+
+
+@pytest.mark.parametrize("n", range(2, 13))
+def test_crosswise_seats_partners_apart_exactly_when_the_players_make_whole_teams(n: int) -> None:
+    players = SEATS[:n]
+    for size in range(1, 5):
+        teams = partners.crosswise(players, size)
+        assert (teams is not None) == (size > 1 and records.teams_fit(n, size)) == (
+            size > 1 and n % size == 0 and n >= 2 * size)
+        if teams is None:
+            continue
+        k = len(teams)
+        assert sorted(p for _, ms in teams for p in ms) == sorted(players) and {len(ms) for _, ms in teams} == {size}
+        team_of = {p: t for t, ms in teams for p in ms}
+        assert all(team_of[players[i]] == team_of[players[i % k]] for i in range(n))  # every k-th seat a partner
+        assert all(team_of[players[i]] != team_of[players[(i + 1) % n]] for i in range(n))  # never side by side
+
+
+@pytest.mark.parametrize("name", rulesets.builtin_names())
+def test_a_random_table_is_seated_as_a_new_match_seats_it(name: str) -> None:
+    r = rulesets.load(name)
+    for seed in range(12):
+        players, teams = sampling.random_table(r, random.Random(seed))
+        sizes = records.team_sizes_for(r.settings["players"]["team_sizes"], len(players))
+        if teams is None:
+            assert 1 in sizes
+            continue
+        crossed = partners.crosswise(players, len(next(iter(teams.values()))))
+        assert crossed is not None and [tuple(ms) for ms in teams.values()] == [ms for _, ms in crossed]
+
+
+@pytest.mark.parametrize(("counts", "sizes", "fits"), [
+    ([4, 6], [2], True), ([5], [2], False), ([6], [3], True), ([3], [3], False), ([5], [2, 1], True),
+])
+def test_a_ruleset_with_a_table_its_teams_cannot_fill_is_refused_in_one_line(tmp_path: Path, counts: list[int],
+                                                                          sizes: list[int], fits: bool) -> None:
+    f = tmp_path / "house.toml"
+    f.write_text(f'extends = "trickster-4"\n[players]\ncounts = {counts}\nteam_sizes = {sizes}\n', encoding="utf-8")
+    if fits:
+        assert rulesets.load(f).settings["players"]["counts"] == counts
+        return
+    with pytest.raises(PitchError, match=rf"players.counts: {counts[0]} players cannot form teams of \{sizes}") as e:
+        rulesets.load(f)
+    assert "\n" not in str(e.value)

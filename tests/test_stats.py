@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
 from pitchkeeper.logbook import pool
-from pitchkeeper.reports import stats
+from pitchkeeper.reports import gather
 
 DATA = Path(__file__).parent / "data" / "export"
 runner = CliRunner()
@@ -237,9 +237,9 @@ def test_a_program_gathers_what_stats_shows_through_the_library(tmp_path: Path) 
     torn = tmp_path / "torn.toml"
     torn.write_text('rules = "cutthroat-pitch"\nplayers = ["Ann", "Bob"\n', encoding="utf-8")
     one = DATA / "cutthroat.toml"
-    got = stats.gather([one, one.parent / ".." / "export" / one.name, torn])
+    got = gather.gather([one, one.parent / ".." / "export" / one.name, torn])
     assert (got.read, got.chosen) == (1, 1)
     assert len(got.errors) == 1 and "torn.toml" in got.errors[0] and "\n" not in got.errors[0]
     code, shown, _ = stats_json(str(one))
-    assert got.stats.to_json()["players"] == shown["players"] and code == 0
-    assert stats.gather([one], rules="seven-point").chosen == 0
+    assert got.figures.to_json()["players"] == shown["players"] and code == 0
+    assert gather.gather([one], rules="seven-point").chosen == 0

@@ -118,7 +118,7 @@ def stats_cmd(
     A log that cannot be read is named on standard error (one line) and left out; the others are
     still counted. The exit status is 0 unless --strict is given, or no log at all could be read.
     """
-    from pitchkeeper.reports import stats
+    from pitchkeeper.reports import gather, stats
 
     since = stats.day(since, "--since") if since is not None else None
     until = stats.day(until, "--until") if until is not None else None
@@ -130,12 +130,12 @@ def stats_cmd(
     files: list[Path] = list(matches or [])
     if not all_logs and not files:
         files = [store.resolve_match_path(None)]
-    got = stats.gather(files, all_logs, rules, since, until, progress=_progress)
+    got = gather.gather(files, all_logs, rules, since, until, progress=_progress)
     for error in got.errors:
         sys.stderr.write(f"error: {error}\n")
     if got.folder_empty:
         sys.stderr.write(f"no match logs in {paths.data_dir()}\n")
-    result, problems, n_read, n_chosen = got.stats, len(got.errors), got.read, got.chosen
+    result, problems, n_read, n_chosen = got.figures, len(got.errors), got.read, got.chosen
     rated = None
     if ratings:
         from pitchkeeper.reports import ratings as rating_mod

@@ -113,16 +113,6 @@ def parse_suit(text: object) -> Suit:
     raise PitchError(f"{text!r} is not a suit{hint} (use S, H, D, C, spades, hearts, diamonds or clubs)")
 
 
-def is_joker(card: Card) -> bool:
-    """Jokers have no printed suit: the ruleset's trump order places them."""
-    return card in JOKERS
-
-
-def rank_of(card: Card) -> str | None:
-    """The printed rank (`10`, `J`...), None for a joker."""
-    return _RANK_OF.get(card)
-
-
 def suit_of(card: Card) -> Suit | None:
     """The printed suit, None for a joker."""
     return _SUIT_OF.get(card)

@@ -8,7 +8,7 @@ Scores are shown as the table keeps them: counting up from 0 to the target, or, 
 made on a side's progress towards the goal (`progress`), so one rule serves both directions.
 """
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, control_free, unknown_key
@@ -38,6 +38,7 @@ class Ending(NamedTuple):
     winner: str
     hand: int
     reason: str
+    how: str = "target"  # "target": a side got there (decide); else the EarlyEnd.how that ended the game sooner
 
 
 class MatchState(NamedTuple):
@@ -146,25 +147,70 @@ def goal_score(ruleset: Ruleset, target: int) -> int:
     return shown(ruleset, target, _goal(ruleset, target))
 
 
-def is_out(ruleset: Ruleset, score: int, target: int) -> bool:
-    return progress(ruleset, target, score) >= _goal(ruleset, target)
+class EarlyEnd(NamedTuple):
+    """A rule that ends a game before its winner gets to the target. `how` is the ending the engine gives
+    when the rule ends a game (the verdict's Instant.how, or this module's "sets-out": Ending.how); `on`:
+    does the ruleset have the rule; `words`: the rule as the table says it."""
+
+    how: str
+    on: Callable[[Ruleset], bool]
+    words: Callable[[Ruleset], str]
 
 
-def ends_early(ruleset: Ruleset) -> str:
-    """How a game of `ruleset` can end before its winner gets to the target, in words ("" where it cannot):
-    a side taking every point (win.instant), a smudge that wins or loses the game (smudge.made = win,
-    smudge.set = lose), a side set too often (win.sets_out). A result reported by its final scores is
-    checked against it (tournament.book)."""
-    w, sm = ruleset.settings["win"], ruleset.settings["smudge"]
-    if w["instant"] != "none":
-        return "a side that takes every point wins at once"
-    if sm["made"] == "win":
-        return "a smudge made wins the game at once"
-    if sm["set"] == "lose":
-        return "a smudge set loses the game at once"
-    if w["sets_out"] > 0:
-        return f"a side set {w['sets_out']} times is out of the game"
-    return ""
+# Every way a game ends sooner. The engine names the one that ended a game (Ending.how), and a game
+# reported by its final scores is judged by this same table (`reported`): an ending missing here would
+# have the engine end games the tournament refuses (a property test replays games to hold them together).
+EARLY_ENDINGS: tuple[EarlyEnd, ...] = (
+    EarlyEnd("every-point", lambda r: r.settings["win"]["instant"] != "none",
+             lambda r: "a side that takes every point wins at once"),
+    EarlyEnd("smudge-made", lambda r: r.settings["smudge"]["made"] == "win",
+             lambda r: "a smudge made wins the game at once"),
+    EarlyEnd("smudge-set", lambda r: r.settings["smudge"]["set"] == "lose",
+             lambda r: "a smudge set loses the game at once"),
+    EarlyEnd("sets-out", lambda r: r.settings["win"]["sets_out"] > 0,
+             lambda r: f"a side set {r.settings['win']['sets_out']} times is out of the game"),
+)
+
+
+def early_endings(ruleset: Ruleset) -> tuple[EarlyEnd, ...]:
+    """The rules of `ruleset` that can end a game before its winner gets to the target."""
+    return tuple(e for e in EARLY_ENDINGS if e.on(ruleset))
+
+
+def leaders(ruleset: Ruleset, target: int, scores: Sequence[int]) -> list[int]:
+    """The sides (by position in `scores`) with the best score: the highest, or the lowest counting down."""
+    ahead = [progress(ruleset, target, s) for s in scores]
+    return [i for i, a in enumerate(ahead) if a == max(ahead)]
+
+
+class Reported(NamedTuple):
+    """A game reported by its final scores and its winner, as the ruleset reads it."""
+
+    reached: bool  # the winner came as far as the target
+    early: str  # how the ruleset ends a game sooner, in words ("" where it cannot)
+    behind: bool  # another side has the better score
+    why_behind: str  # the rule that lets a side behind win, in words ("" where none says so)
+
+    @property
+    def possible(self) -> bool:
+        """Could the game have ended so: the winner got to the target, or a rule ends games sooner."""
+        return self.reached or bool(self.early)
+
+
+def reported(ruleset: Ruleset, scores: Sequence[int], won: int, target: int | None = None) -> Reported:
+    """What the ruleset says of a game that ended with `scores`, won by the side at position `won`.
+
+    "Reached" is lenient by one point: a winner at the very target is taken where win.reach = exceed asks
+    to pass it (tables write the target as the winning score, and it is no typo). A side behind may have
+    won where the bidding side goes out first (decide: win.only_bidder, win.precedence) or a game ends
+    sooner (EARLY_ENDINGS)."""
+    target = ruleset.settings["win"]["target"] if target is None else target
+    early = next((e.words(ruleset) for e in early_endings(ruleset)), "")
+    w = ruleset.settings["win"]
+    bidder_first = w["only_bidder"] or "bidder" in w["precedence"]
+    return Reported(progress(ruleset, target, scores[won]) >= target, early,
+                    won not in leaders(ruleset, target, scores),
+                    "the bidding side goes out first" if bidder_first else early)
 
 
 def _got_there(ruleset: Ruleset, target: int) -> str:
@@ -351,10 +397,12 @@ def score_hand(ruleset: Ruleset, table: Table, before: Mapping[str, int], hand: 
                 for s in v.bidding_team:
                     sets[s] += 1
     winner, why = decide(ruleset, active, after, v, target)
+    how = "target" if v.instant is None else v.instant.how
     if winner is None and sets is not None:
         winner, why, out = _sets_out(ruleset, active, sets, out, number)
+        how = "sets-out"
     return (HandResult(number, v, after, sets, out),
-            Ending(winner, number, why) if winner is not None else None)
+            Ending(winner, number, why, how) if winner is not None else None)
 
 
 _MATCH_RULES = frozenset({"smudge-rules", "stop-short", "sets-out"})

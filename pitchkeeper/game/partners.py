@@ -18,7 +18,7 @@ from pitchkeeper.errors import PitchError
 from pitchkeeper.game.cards import SUIT_NAMES, Card, suit_of
 from pitchkeeper.game.deal import TRUMP, Deal, check_deal
 from pitchkeeper.game.play import replay
-from pitchkeeper.game.records import Hand, Table
+from pitchkeeper.game.records import Hand, Table, teams_fit
 from pitchkeeper.game.rulesets import Ruleset
 
 
@@ -49,10 +49,9 @@ def crosswise(players: Sequence[str], size: int) -> Teams | None:
     """Teams of `size` seated crosswise (players 1 and 3 against 2 and 4; in threes, every third seat), two
     teams named Us and Them, more by their members; None when the players do not make two or more such teams.
     The seating a new match gives partners (logbook.book.auto_teams), and the examples' table (words.samples)."""
-    n = len(players)
-    if size < 2 or n % size or n // size < 2:
+    if size < 2 or not teams_fit(len(players), size):
         return None
-    k = n // size
+    k = len(players) // size
     groups = [tuple(players[i::k]) for i in range(k)]
     names = ["Us", "Them"] if k == 2 else [team_name(g) for g in groups]
     return tuple(zip(names, groups, strict=True))

@@ -5,7 +5,7 @@ tokens, players, teams); `Table.check_against` and the scoring step check the re
 error names its key ("captured.Us", "hands[3].bid.amount") so the CLI can say where.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
@@ -68,6 +68,17 @@ class Hand(NamedTuple):
     partner: str | None = None  # who held the called card; "": no other player did; None: not given
 
 
+def teams_fit(n: int, size: int) -> bool:
+    """Can `n` players sit in sides of `size` (players.team_sizes): each for himself (1), or two or more whole
+    teams. The one test a table, a ruleset's table sizes and a seating are held to."""
+    return size == 1 or (size > 1 and n % size == 0 and n // size >= 2)
+
+
+def team_sizes_for(sizes: Iterable[int], n: int) -> list[int]:
+    """The sizes of `sizes` (a ruleset's players.team_sizes, in its order) that `n` players can sit in."""
+    return [s for s in sizes if teams_fit(n, s)]
+
+
 @dataclass(frozen=True)
 class Table:
     """Who sits where and who plays with whom: the sides that score. (No slots: the sides and the
@@ -85,6 +96,22 @@ class Table:
         if not self.teams:
             return {p: p for p in self.players}
         return {p: t for t, ms in self.teams for p in ms}
+
+    @cached_property
+    def nothing_taken(self) -> dict[str, int]:
+        """Every side with no points: what a hand's count starts from (copied, never changed)."""
+        return dict.fromkeys(self.sides, 0)
+
+    @cached_property
+    def key_player(self) -> dict[str, str]:
+        """A key a hand may give -> itself when it is a player (a side's name is no player), looked up once."""
+        return {p: p for p in self.players}
+
+    @cached_property
+    def key_seat(self) -> dict[str, tuple[str, str | None]]:
+        """A key a hand may give (a side or a player) -> the side it scores for and the player it names (None
+        for a side's name), looked up once per table."""
+        return {k: (s, self.key_player.get(k)) for k, s in self.key_side.items()}
 
     @cached_property
     def key_side(self) -> dict[str, str]:

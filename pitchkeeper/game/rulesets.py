@@ -96,9 +96,11 @@ class PointEntry(NamedTuple):
     any other point), its bit when it is always out (else 0), and whether only the bidding side may score it."""
 
     rule: PointRule
+    value: int  # the rule's value
     rank: int
     always: int
     bidder_only: bool
+    game: bool  # the point that counts game (its winner is game's)
 
 
 class TrumpView(NamedTuple):
@@ -115,6 +117,28 @@ class TrumpView(NamedTuple):
     low_order: tuple[Card, ...] = ()  # the trumps from the lowest up, those that never count as low left out
     # a card's point: point id -> what wins it when it is in play (its card, and the card in words: "the jack of trumps")
     point_wins: Mapping[str, CardWin] = {}
+
+
+class SettlePlan(NamedTuple):
+    """The settings the settlement of every hand reads (settle, revoke, smudge, sale credit, direction),
+    read from the ruleset once."""
+
+    setback_bid: bool  # settle.setback = "bid": a side set back loses its bid
+    defenders_score: bool  # settle.defenders_score
+    revoke_setback: str  # revoke.setback: "none", "bid" or "points"
+    revoke_points: int
+    bidder_excused: bool
+    offender_scores: bool
+    counters: int  # revoke.counters: stake counters a revoke forfeits
+    unit: str  # stakes.unit
+    smudge_name: str  # bidding.smudge_name
+    smudge_set: str  # smudge.set
+    smudge_set_points: int
+    smudge_made: str  # smudge.made
+    smudge_made_points: int
+    target: int  # win.target
+    sale: bool  # bidding.sale_credit is not "none"
+    down: bool  # scores count down (win.direction = down)
 
 
 @dataclass(frozen=True)
@@ -205,13 +229,31 @@ class Ruleset:
         """Point id -> what quick entry checks of a point said won: looked up once per point entered."""
         known = {p: i for i, p in enumerate(POINT_IDS)}
         always = {p.id for p in self.always_out}
-        return {p.id: PointEntry(p, known.get(p.id, len(known)), 1 << i if p.id in always else 0, p.kind.bidder_only(p))
-                for i, p in enumerate(self.points)}
+        return {p.id: PointEntry(p, p.value, known.get(p.id, len(known)), 1 << i if p.id in always else 0, p.kind.bidder_only(p),
+                                 KINDS[p.of].game) for i, p in enumerate(self.points)}
 
     @cached_property
     def always_said(self) -> int:
         """The bits of PointEntry.always of every point always out: all must be said."""
         return sum(e.always for e in self.entries.values())
+
+    @cached_property
+    def settle_plan(self) -> SettlePlan:
+        """What the settlement reads of the settings, looked up once."""
+        s = self.settings
+        st, rv, sm = s["settle"], s["revoke"], s["smudge"]
+        return SettlePlan(st["setback"] == "bid", bool(st["defenders_score"]), rv["setback"], rv["points"],
+                          bool(rv["bidder_excused"]), bool(rv["offender_scores"]), rv["counters"],
+                          s["stakes"]["unit"], s["bidding"]["smudge_name"], sm["set"], sm["set_points"], sm["made"],
+                          sm["made_points"], s["win"]["target"], s["bidding"]["sale_credit"] != "none",
+                          "down" in self.features)
+
+    @cached_property
+    def plain_bids(self) -> frozenset[int]:
+        """The bids in range that are worth what they say: neither the smudge's worth nor 0 (a pitch without
+        a contract), so a hand that bids one needs no other check of its amount."""
+        b = self.settings["bidding"]
+        return frozenset(range(max(b["min"], 1), b["max"] + 1)) - {b["smudge"]}
 
     @cached_property
     def game_point(self) -> PointRule | None:

@@ -15,8 +15,9 @@ from typing import Any, NamedTuple
 
 from pitchkeeper.game.cards import SUITS, Card
 from pitchkeeper.game.deal import TRUMP, may_lay_away, must_throw
+from pitchkeeper.game.partners import crosswise
 from pitchkeeper.game.play import allowed, first_lead_suits, sets_trump, winner_index
-from pitchkeeper.game.records import parse_hand, parse_table
+from pitchkeeper.game.records import parse_hand, parse_table, team_sizes_for
 from pitchkeeper.game.rulesets import Ruleset, TrumpView
 from pitchkeeper.game.scoring import verdict
 
@@ -31,17 +32,17 @@ def random_table(ruleset: Ruleset, rng: random.Random,
     ps = ruleset.settings["players"]
     n = rng.choice(ps["counts"])
     players = list(NAMES[:n])
-    sizes = [s for s in ps["team_sizes"] if s == 1 or (n % s == 0 and n // s >= 2)]
-    size = rng.choice(sizes)
+    size = rng.choice(team_sizes_for(ps["team_sizes"], n))
     if size == 1:
         return players, None
-    k = n // size  # number of teams
     if seating == "any":
         seats = list(range(n))
         rng.shuffle(seats)
-        return players, {f"T{t + 1}": [players[i] for i in sorted(seats[t * size:(t + 1) * size])] for t in range(k)}
-    # player i sits in team i % k, so partners alternate
-    return players, {f"T{t + 1}": [players[i] for i in range(n) if i % k == t] for t in range(k)}
+        return players, {f"T{t + 1}": [players[i] for i in sorted(seats[t * size:(t + 1) * size])]
+                         for t in range(n // size)}
+    crossed = crosswise(players, size)  # partners alternate: the logbook's seating, named T1, T2, ...
+    assert crossed is not None  # the size is one n players can sit in (team_sizes_for)
+    return players, {f"T{t + 1}": list(members) for t, (_, members) in enumerate(crossed)}
 
 
 def random_bid(ruleset: Ruleset, rng: random.Random, players: list[str], dealer: str) -> dict[str, Any]:

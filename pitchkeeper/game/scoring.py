@@ -20,7 +20,7 @@ from pitchkeeper.game.kinds import InPlay, Piles, always_out, highest, tie_winne
 from pitchkeeper.game.partners import HandSides, calls, hand_sides
 from pitchkeeper.game.play import Illegal, TrickResult, replay
 from pitchkeeper.game.records import Bid, Hand, Table
-from pitchkeeper.game.rulesets import Ruleset, TrumpView
+from pitchkeeper.game.rulesets import Ruleset, SettlePlan, TrumpView
 from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Instant, Verdict, Why
 
 __all__ = [
@@ -114,15 +114,21 @@ def named_smudge(ruleset: Ruleset, hand: Hand) -> Hand:
 def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = None) -> Verdict:
     """Judge one hand. Raises PitchError on bad input, naming the key; every check in order, each error
     worded where it is found. `target`: the match's (a smudge that costs the target; else the ruleset's)."""
-    hand = named_smudge(ruleset, hand)
     features = ruleset.features
+    said = hand.bid
+    plain = not said.smudge and not hand.auction and said.amount in ruleset.plain_bids  # worth what it says
+    if not plain:
+        hand = named_smudge(ruleset, hand)
     if "jokers-alike" in features:
         hand = name_jokers(ruleset, hand)
     if hand.trump not in ruleset.views:
         raise PitchError(f"'{hand.trump}' is not a suit", "trump")
-    amount = amount_worth(ruleset, hand.bid.amount, hand.bid.smudge, "bid.amount")
-    if amount == 0:
-        check_bid(ruleset, table, hand)  # a pitch without a contract is eldest hand's
+    if plain:
+        amount = said.amount
+    else:
+        amount = amount_worth(ruleset, hand.bid.amount, hand.bid.smudge, "bid.amount")
+        if amount == 0:
+            check_bid(ruleset, table, hand)  # a pitch without a contract is eldest hand's
     sale = check_auction(ruleset, table, hand) if hand.auction else None
     house = bool(features) or hand[_HOUSE:] != _NO_HOUSE  # a house rule's setting, or its keys in the record
     deal = check_deal(ruleset, table, hand) if house else None
@@ -131,11 +137,14 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
     tricks: tuple[TrickResult, ...] = ()
     piles: dict[str, list[Card]] | None = None
     hs: HandSides | None = None
+    bidder = hand.bid.player
+    bidder_side = table.side_of(bidder)  # the bidder's side of the table
     if hand.points is not None:
         if calling:
             hs = hand_sides(ruleset, table, hand, deal)
-        bid_side = hs.bidding if hs else table.side_of(hand.bid.player)
-        awards, game = _entered(ruleset, table, hand, bid_side, hs)
+        bid_side = hs.bidding if hs else bidder_side
+        taken = dict.fromkeys(hs.names, 0) if hs else table.nothing_taken.copy()
+        awards, game = _entered(ruleset, table, hand, bid_side, hs, taken)
     else:
         if hand.tricks is not None:
             rep = replay(ruleset, table, hand, deal=deal)
@@ -149,17 +158,15 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
         played = {c: p for t in tricks for p, c in t.plays} if tricks else {}
         if calling:
             hs = hand_sides(ruleset, table, hand, deal, played)
-        bid_side = hs.bidding if hs else table.side_of(hand.bid.player)
-        awards, game, piles = _won(ruleset, table, hand, captured, where, bid_side, played, deal, hs)
-    taken = dict.fromkeys(hs.names if hs else table.sides, 0)
-    for a in awards:
-        taken[a.side] += a.value
+        bid_side = hs.bidding if hs else bidder_side
+        taken = dict.fromkeys(hs.names, 0) if hs else table.nothing_taken.copy()
+        awards, game, piles = _won(ruleset, table, hand, captured, where, bid_side, played, taken, deal, hs)
     smudge = house and hand.bid.smudge and "smudge-rules" in features
     made = amount == 0 or (bid_made(ruleset, bid_side, taken, awards, piles, game) if smudge
                            else taken[bid_side] >= amount)
-    label = hand.bid.label if amount else 0
-    bid = BidResult(bid_side if hs is None else table.side_of(hand.bid.player), hand.bid.player, amount, label, made,
-                    taken[bid_side], name=ruleset.settings["bidding"]["smudge_name"] if label == "smudge" else "")
+    label = (amount if plain else hand.bid.label) if amount else 0
+    bid = BidResult(bidder_side, bidder, amount, label, made, taken[bid_side],
+                    name=ruleset.settings["bidding"]["smudge_name"] if label == "smudge" else "")
     delta, notes, counters = _settle(ruleset, table, hand, taken, bid, bid_side, illegal, hs, smudge, target)
     if not house:
         return Verdict(ruleset.name, hand.trump, tuple(awards), game, taken, bid, delta, illegal, notes, tricks,
@@ -242,35 +249,36 @@ def _instant(ruleset: Ruleset, table: Table, hs: HandSides | None, bid_side: str
     return None
 
 
-def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str,
-             hs: HandSides | None) -> tuple[list[Award], GameCount | None]:
+def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: HandSides | None,
+             taken: dict[str, int]) -> tuple[list[Award], GameCount | None]:
     """Quick entry: each point as entered, checked against the ruleset (a point it has, said for every
-    point always out, and one only the bidding side may score given to it)."""
+    point always out, and one only the bidding side may score given to it), and added to what its side
+    `taken`."""
     assert hand.points is not None
     entries = ruleset.entries
     game_id = ruleset.game_point.id if ruleset.game_point is not None else None
-    side_of = hs.side_of if hs is not None else table.key_side
-    players = table.players
+    seat_of = table.key_seat if hs is None else {k: (s, table.key_player.get(k)) for k, s in hs.side_of.items()}
     awards = []
     said = 0  # the bits of the points always out that were said
     last = 0
     ordered = True
     winner = None
     for pid, owner in hand.points:
-        entry = entries.get(pid)
-        if entry is None:
+        try:
+            rule, value, rank, always, bidder_only, game_point = entries[pid]
+        except KeyError:
             raise PitchError(f"{ruleset.name} has no point '{pid}'{did_you_mean(pid, entries)} "
-                             f"(its points: {', '.join(entries)})", f"points.{pid}")
-        rule, rank, always, bidder_only = entry
-        side = side_of[owner] if hs is not None else side_of.get(owner, owner)
+                             f"(its points: {', '.join(entries)})", f"points.{pid}") from None
+        side, player = seat_of[owner]
         if bidder_only and side != bid_side:
             raise PitchError(f"only the bidding side ({bid_side}) can score {rule.label}", f"points.{pid}")
-        awards.append(Award(pid, None, side, owner if owner in players else None, rule.value, "entered", "", rule))
+        awards.append(Award(pid, None, side, player, value, "entered", "", rule))
+        taken[side] += value
         said |= always
         if rank < last:
             ordered = False
         last = rank
-        if pid == game_id and winner is None:
+        if game_point and winner is None:
             winner = side
     if said != ruleset.always_said:
         given = {pid for pid, _ in hand.points}
@@ -296,15 +304,16 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str,
                 game = GameCount({}, winner, f"game was tied (entered by hand): it goes to {to}, {winner} "
                                              f"(points.{g.id}.tie)", tie=g.tie)
                 awards.append(Award(g.id, None, winner, None, g.value, g.kind.id, game, g))
+                taken[winner] += g.value
                 awards.sort(key=lambda a: entries[a.point].rank)
     return awards, game
 
 
 def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: str, bid_side: str,
-         played: dict[Card, str], deal: Deal | None = None,
+         played: dict[Card, str], taken: dict[str, int], deal: Deal | None = None,
          hs: HandSides | None = None) -> tuple[list[Award], GameCount | None, dict[str, list[Card]]]:
     """Captured cards (given, or from the tricks played back): checked, then every point asked of its
-    kind, in award order. Also the cards each side took in tricks."""
+    kind, in award order, each added to what its side `taken`. Also the cards each side took in tricks."""
     view = ruleset.views[hand.trump]
     trump_only = ruleset.trump_only
     owner = {c: key for key, cards in captured for c in cards}  # card -> key of `captured` (a side or a player)
@@ -369,6 +378,7 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
             if side_won.side is not None:
                 awards.append(Award(rule.id, None, side_won.side, None, rule.value, side_won.how, side_won.what,
                                     rule))
+                taken[side_won.side] += rule.value
             if rule is ruleset.game_point:
                 game = side_won.what
             continue
@@ -389,6 +399,7 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
             key = owner[card]
             side, player = side_of_key[key], key if key in players else None
         awards.append(Award(rule.id, card, side, player, rule.value, how, won.what, rule))
+        taken[side] += rule.value
     return awards, game, piles
 
 
@@ -466,9 +477,11 @@ def _dealt_table(ruleset: Ruleset, key: str, table_: tuple[tuple[str, tuple[Card
     listed = 0
     for _, cs in table_:
         listed += len(cs)
-    if len(seen) != listed or not ruleset.deck.issuperset(seen):
+    if len(seen) != listed:
         _bad_dealt(ruleset, key, table_)
-    if not owner.keys() >= seen.keys():
+    if not owner.keys() >= seen.keys():  # (the captured cards are in the deck: so are the dealt ones captured)
+        if not ruleset.deck.issuperset(seen):
+            _bad_dealt(ruleset, key, table_)
         lost = [c for c in seen.keys() - owner.keys() if c in strength]
         if lost:
             c = min(lost)
@@ -513,91 +526,100 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
     """Each side's score change under the ruleset's setback, smudge, revoke and sale rules, and notes saying
     why. Settled per side of the hand (`taken`), then given to every side of the table in it; a penalty
     or a sale is the player's own."""
-    st = ruleset.settings["settle"]
-    rv = ruleset.settings["revoke"]
+    plan = ruleset.settle_plan
     notes: list[tuple[Any, ...]] = []
     delta: dict[str, int] = {}
-    offenders = list(dict.fromkeys([*hand.revokes, *(i.player for i in illegal)])) if hand.revokes or illegal else []
-    penal = bool(offenders) and rv["setback"] != "none"
-    side_fn: Callable[[str], str] = table.side_of if hs is None else hs.side_of.__getitem__
-    name = ruleset.settings["bidding"]["smudge_name"] if smudge else ""
-    off_sides = {side_fn(p) for p in offenders} if penal else _NONE
-    defenders_score = st["defenders_score"]
+    offenders: list[str] = []
+    penal = False
+    if hand.revokes or illegal:
+        offenders = list(dict.fromkeys([*hand.revokes, *(i.player for i in illegal)]))
+        penal = plan.revoke_setback != "none"
+        side_fn: Callable[[str], str] = table.side_of if hs is None else hs.side_of.__getitem__
+    defenders_score = plan.defenders_score
     for side, t in taken.items():
-        if side == bid_side:
-            if bid.made:
-                if smudge:
-                    delta[side] = _smudge_made(ruleset, side, t, bid, notes, name)
-                else:
-                    delta[side] = t
-                    notes.append(("made" if bid.amount else "no-contract", side, t))
-            elif penal and rv["bidder_excused"] and side not in off_sides:
+        if side != bid_side:
+            if defenders_score:
+                delta[side] = t
+                if t:
+                    notes.append(("defended", side, t))
+            else:
+                delta[side] = 0
+        elif bid.made:
+            if smudge:
+                delta[side] = _smudge_made(plan, side, t, bid, notes, plan.smudge_name)
+            else:
+                delta[side] = t
+                notes.append(("made" if bid.amount else "no-contract", side, t))
+        else:
+            if penal and plan.bidder_excused and side not in {side_fn(p) for p in offenders}:
                 delta[side] = t
                 notes.append(("excused", side, t, bid.label))
-            elif smudge and ruleset.settings["smudge"]["set"] in ("points", "target"):
-                sm = ruleset.settings["smudge"]
-                cost = sm["set_points"] if sm["set"] == "points" else target or ruleset.settings["win"]["target"]
+            elif smudge and plan.smudge_set in ("points", "target"):
+                cost = plan.smudge_set_points if plan.smudge_set == "points" else target or plan.target
                 delta[side] = -cost
-                notes.append((f"smudge-set-{sm['set']}", side, name, cost))
-            elif st["setback"] == "bid":
+                notes.append((f"smudge-set-{plan.smudge_set}", side, plan.smudge_name, cost))
+            elif plan.setback_bid:
                 delta[side] = -bid.amount
                 notes.append(("set", side, t, bid.label, bid.amount))
             else:
                 delta[side] = 0
                 notes.append(("set-nothing", side, t, bid.label))
-            if smudge and not bid.made and ruleset.settings["smudge"]["set"] == "lose":
-                notes.append(("smudge-lose", side, name))
-        elif defenders_score:
-            delta[side] = t
-            if t:
-                notes.append(("defended", side, t))
-        else:
-            delta[side] = 0
+            if smudge and plan.smudge_set == "lose":
+                notes.append(("smudge-lose", side, plan.smudge_name))
     if hs is not None:  # every player of a side of the hand scores what the side scores
         delta = {p: delta[hs.side_of[p]] for p in table.sides}
     counters: dict[str, int] | None = None
-    if offenders and not penal:
-        notes.append(("no-penalty", ", ".join(offenders), ruleset.name))
-    if penal:
-        cost = bid.amount if rv["setback"] == "bid" else rv["points"]
-        own = ("made", "no-contract", "excused", "set", "set-nothing", "defended")
-        for side in sorted({table.side_of(p) for p in offenders}):
-            if not rv["offender_scores"]:
-                delta[side] = 0  # the offender's side scores nothing of its own this hand: so say the notes
-                notes = [n for n in notes if not (n[0] in own and n[1] == side)]
-                notes.append(("scores-nothing", side, taken[side_fn(side)]))
-        for p in offenders:
-            side = table.side_of(p)
-            delta[side] -= cost
-            notes.append(("revoked", p, side, cost, " (the amount bid)" if rv["setback"] == "bid" else ""))
-            if rv["counters"]:
-                counters = counters or {}
-                counters[p] = counters.get(p, 0) + rv["counters"]
-                notes.append(("forfeit", p, rv["counters"], ruleset.settings["stakes"]["unit"]))
+    if offenders:
+        if penal:
+            counters = _penalties(plan, table, taken, offenders, bid, delta, notes, side_fn)
+        else:
+            notes.append(("no-penalty", ", ".join(offenders), ruleset.name))
     # --- sale credit (bidding.sale_credit, sell-out auctions): the price of a sale is scored by the
     # seller, or by the buyer eldest refused; "none" (the default) changes nothing.
-    if ruleset.settings["bidding"]["sale_credit"] != "none":
+    if plan.sale:
         credit = sale_credit(ruleset, table, hand)
         if credit is not None:
             who, price = credit
             delta[table.side_of(who)] += price
             notes.append(("sale", who, price))
-    if "down" in ruleset.features:  # counting down: what a side scores comes off its score
+    if plan.down:  # counting down: what a side scores comes off its score
         delta = {s: -d for s, d in delta.items()}
     return delta, tuple(notes), counters
 
 
-def _smudge_made(ruleset: Ruleset, side: str, took: int, bid: BidResult, notes: list[tuple[Any, ...]],
+def _penalties(plan: SettlePlan, table: Table, taken: dict[str, int], offenders: list[str], bid: BidResult,
+               delta: dict[str, int], notes: list[tuple[Any, ...]], side_fn: Callable[[str], str]) -> dict[str, int] | None:
+    """A revoke's penalty (revoke.setback, offender_scores, counters): each offender's side set back, its
+    own score taken away where the ruleset says so (and its notes with it); the counters forfeited."""
+    cost = bid.amount if plan.revoke_setback == "bid" else plan.revoke_points
+    own = ("made", "no-contract", "excused", "set", "set-nothing", "defended")
+    for side in sorted({table.side_of(p) for p in offenders}):
+        if not plan.offender_scores:
+            delta[side] = 0  # the offender's side scores nothing of its own this hand: so say the notes
+            notes[:] = [n for n in notes if not (n[0] in own and n[1] == side)]
+            notes.append(("scores-nothing", side, taken[side_fn(side)]))
+    counters: dict[str, int] | None = None
+    for p in offenders:
+        side = table.side_of(p)
+        delta[side] -= cost
+        notes.append(("revoked", p, side, cost, " (the amount bid)" if plan.revoke_setback == "bid" else ""))
+        if plan.counters:
+            counters = counters or {}
+            counters[p] = counters.get(p, 0) + plan.counters
+            notes.append(("forfeit", p, plan.counters, plan.unit))
+    return counters
+
+
+def _smudge_made(plan: SettlePlan, side: str, took: int, bid: BidResult, notes: list[tuple[Any, ...]],
                  name: str) -> int:
     """What a smudge made scores (smudge.made): what it took, its worth, a set number; or what it took,
     and it wins the game at once."""
-    sm = ruleset.settings["smudge"]
-    how = sm["made"]
+    how = plan.smudge_made
     if how == "worth":
         notes.append(("smudge-worth", side, name, bid.amount))
         return bid.amount
     if how == "points":
-        notes.append(("smudge-points", side, name, sm["made_points"]))
-        return int(sm["made_points"])
+        notes.append(("smudge-points", side, name, plan.smudge_made_points))
+        return int(plan.smudge_made_points)
     notes.append(("smudge-win", side, name, took) if how == "win" else ("made", side, took))
     return took

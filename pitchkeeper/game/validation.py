@@ -14,6 +14,7 @@ from typing import Any
 from pitchkeeper.errors import CONTROL, did_you_mean, or_list, shown, unknown_key_words
 from pitchkeeper.game.cards import JOKERS, RANKS, Card
 from pitchkeeper.game.kinds import KINDS
+from pitchkeeper.game.records import team_sizes_for, teams_fit
 from pitchkeeper.game.settings import COMMON_POINT_KEYS, SECTIONS, TOP_KEYS, F, point_fields, settings_of
 
 _CITED = re.compile(r"\b(?:(" + "|".join(SECTIONS) + r")\.([a-z_]+)|points\.([a-z0-9-]+)(?:\.([a-z_]+))?)\b")
@@ -138,7 +139,7 @@ def validate(data: Mapping[str, Any]) -> list[str]:
             more = f" and a kitty of {kitty}" if kitty else ""
             out.append(f"players.counts: {n} players of {deal} cards{more} need {n * deal + kitty} cards; "
                        f"the deck has {n_cards}")
-        if not any(size == 1 or (n % size == 0 and n // size >= 2) for size in s["players"]["team_sizes"]):
+        if not team_sizes_for(s["players"]["team_sizes"], n):
             out.append(f"players.counts: {n} players cannot form teams of {s['players']['team_sizes']}")
     # points
     pts = data.get("points", {})
@@ -303,7 +304,7 @@ def _shapes(s: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, int]]:
             if size == 1:
                 out.append((f"{n} players each calling a partner" if n in calls else f"{n} players each for himself",
                             n))
-            elif n % size == 0 and n // size >= 2:
+            elif teams_fit(n, size):
                 out.append((f"{n} players in teams of {size}", n // size))
     return out
 

@@ -205,8 +205,9 @@ def _named(e: PitchError, name: str | None) -> PitchError:
 # The judge of the public API (spec sections 5 and 6)
 
 
-def _a_record(record: object, kind: str) -> None:
-    """A program's mistake (None, a list) is bad input too: a PitchError, never a TypeError."""
+def check_record(record: object, kind: str) -> None:
+    """A program's mistake (None, a list, a key that is not text) is bad input too: a PitchError, never a
+    TypeError. Every entry of the public API that takes a record ("hand" or "match") checks it here."""
     if not isinstance(record, Mapping | str | os.PathLike):
         raise PitchError(f"a {kind} record is a mapping of its keys or the path of its file, not {type(record).__name__}")
     if isinstance(record, Mapping):
@@ -265,7 +266,7 @@ def _place(parts: tuple[Any, ...]) -> str:
 
 def judge_hand(record: Mapping[str, Any] | str | Path, rules: str | None = None) -> dict[str, Any]:
     """The `judge hand` object of a hand record: a mapping of its keys, or the path of its file."""
-    _a_record(record, "hand")
+    check_record(record, "hand")
     if isinstance(record, Mapping):
         name, (ruleset, table, hand) = None, hand_of(record, ".", rules)
     else:
@@ -278,7 +279,7 @@ def judge_hand(record: Mapping[str, Any] | str | Path, rules: str | None = None)
 
 def judge_match(record: Mapping[str, Any] | str | Path, rules: str | None = None) -> dict[str, Any]:
     """The `judge match` object of a match record: a mapping of its keys, or the path of its file (a log)."""
-    _a_record(record, "match")
+    check_record(record, "match")
     if not isinstance(record, Mapping):
         return load(record, rules=rules, kind="file").replay().to_json()
     try:

@@ -4,7 +4,6 @@ player's cards cost. `pitchkeeper.analyse_hand` and `pitchkeeper.analyse_match` 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -14,15 +13,10 @@ from pitchkeeper.game import analysis, match
 from pitchkeeper.logbook import loader
 
 
-def _a_record(record: object, kind: str) -> None:
-    if not isinstance(record, Mapping | str | os.PathLike):
-        raise PitchError(f"a {kind} record is a mapping of its keys or the path of its file, not {type(record).__name__}")
-
-
 def analyse_hand(record: Mapping[str, Any] | str | Path, rules: str | None = None, core: str | None = None) -> dict[str, Any]:
     """The `analyse hand` object of a hand record (a mapping of its keys, or the path of its file) recorded
     trick by trick: par, the points taken, each card's value before and after, its cost and the best cards."""
-    _a_record(record, "hand")
+    loader.check_record(record, "hand")
     if isinstance(record, Mapping):
         name, (ruleset, table, hand) = None, loader.hand_of(record, ".", rules)
     else:
@@ -36,7 +30,7 @@ def analyse_hand(record: Mapping[str, Any] | str | Path, rules: str | None = Non
 def analyse_match(record: Mapping[str, Any] | str | Path, rules: str | None = None, core: str | None = None) -> dict[str, Any]:
     """The `analyse match` object: every hand recorded trick by trick analysed, the others named as not
     analysable, and each player's total cost over the match."""
-    _a_record(record, "match")
+    loader.check_record(record, "match")
     if isinstance(record, Mapping):
         try:
             ruleset = loader.pinned_ruleset(record, ".", rules)[0]

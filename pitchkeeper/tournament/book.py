@@ -300,28 +300,24 @@ class CannotHaveWon(PitchError):
 
 def _winner(scores: tuple[int, ...], seat: Seating, winner: str | None, ruleset: rulesets.Ruleset,
             keys: tuple[str, str]) -> int:
-    names = [side_name(s) for s in seat.sides]
     if winner is not None:
         return model.side_index(winner, seat, keys[1])
     target = ruleset.settings["win"]["target"]
-    ahead = [match.progress(ruleset, target, s) for s in scores]  # the higher score, or the lower counting down
-    top = max(ahead)
-    leaders = [names[i] for i, s in enumerate(ahead) if s == top]
-    if len(leaders) > 1:
+    ahead = match.leaders(ruleset, target, scores)
+    if len(ahead) > 1:
+        names = [side_name(seat.sides[i]) for i in ahead]
         how = f"name it with {keys[1]}" if keys[1].startswith("--") else f'say which side won ("{keys[1]}": SIDE)'
-        raise PitchError(f"a tie: {' and '.join(leaders)} both have {match.shown(ruleset, target, top)}, and a game "
+        raise PitchError(f"a tie: {' and '.join(names)} both have {scores[ahead[0]]}, and a game "
                          f"of {ruleset.name} ends with one winner; {how}", keys[0])
-    return ahead.index(top)
+    return ahead[0]
 
 
 def check_won(ruleset: rulesets.Ruleset, seat: Seating, scores: tuple[int, ...], win: int, where: str) -> None:
     """Refuse a game played out whose winner the ruleset makes impossible (`CannotHaveWon`): one that has not
-    come as far as the target (21, or 0 counting down), where no rule ends a game sooner (match.ends_early).
-    A winner at the very target is taken where the ruleset asks to pass it (win.reach = exceed): tables
-    that write the target as the winning score are common, and the score is then no typo."""
-    target = ruleset.settings["win"]["target"]
-    if match.progress(ruleset, target, scores[win]) >= target or match.ends_early(ruleset):
+    come as far as the target (21, or 0 counting down), where no rule ends a game sooner (match.reported)."""
+    if match.reported(ruleset, scores, win).possible:
         return
+    target = ruleset.settings["win"]["target"]
     raise CannotHaveWon(" & ".join(seat.sides[win]), scores[win], ruleset.name, target,
                         match.shown(ruleset, target, target), ruleset.direction == "down", where)
 

@@ -125,10 +125,6 @@ class Tournament:
         return out
 
     @property
-    def team_names(self) -> tuple[str, ...]:
-        return tuple(side_name(t) for t in self.teams)
-
-    @property
     def current(self) -> Round | None:
         return self.rounds[-1] if self.rounds else None
 

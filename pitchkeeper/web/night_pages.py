@@ -264,17 +264,13 @@ async def table_check(request: Request, save: bool = False) -> Response:
 
 def behind_words(ruleset: Ruleset, sides: list[dict[str, Any]], scores: list[int], won: int) -> str:
     """The question to ask when the winner is behind another side ("" when it is not), with the rule of the
-    ruleset that allows it: the bidding side goes out first (win.only_bidder, win.precedence), or a game
-    that ends sooner (match.ends_early)."""
-    target = ruleset.settings["win"]["target"]
-    ahead = [match.progress(ruleset, target, v) for v in scores]
-    if all(ahead[won] >= v for v in ahead):
+    ruleset that allows it, as the library reads the result (match.reported)."""
+    r = match.reported(ruleset, scores, won)
+    if not r.behind:
         return ""
-    w = ruleset.settings["win"]
     which = "higher" if ruleset.direction == "down" else "lower"
-    why = (f"In {ruleset.name} the bidding side goes out first." if w["only_bidder"] or "bidder" in w["precedence"]
-           else f"In {ruleset.name} {early}." if (early := match.ends_early(ruleset)) else "")
-    return f"{sides[won]['words']} won with the {which} score: right?" + (f" ({why})" if why else "")
+    why = f" (In {ruleset.name} {r.why_behind}.)" if r.why_behind else ""
+    return f"{sides[won]['words']} won with the {which} score: right?{why}"
 
 
 async def table_report(request: Request) -> Response:

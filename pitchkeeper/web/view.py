@@ -57,10 +57,6 @@ def colour_of(board: dict[str, Any]) -> dict[str, int]:
     return {s: i % len(COLOURS) for i, s in enumerate(board["scores"])}
 
 
-def point_name(point: str, labels: dict[str, str]) -> str:
-    return labels.get(point) or point.replace("-", " ")
-
-
 def labels_of(ruleset: Any) -> dict[str, str]:
     """Point id -> the ruleset's own name for it ("high", "off jack", ...)."""
     return {r.id: r.label or r.id.replace("-", " ") for r in ruleset.points}

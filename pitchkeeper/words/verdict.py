@@ -183,11 +183,6 @@ def call_words(a: Auction, call: Any) -> str:
     return str(call)
 
 
-def calls_line(calls: Sequence[tuple[str, Any]]) -> str:
-    """The calls so far as the log writes them: "Ann:pass Bob:2 Cy:3"."""
-    return " ".join(f"{p}:{c}" for p, c in calls)
-
-
 def _point_map(hand: Mapping[str, Any], labels: Mapping[str, str] | None, game_id: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for a in hand.get("awards", []):
