@@ -40,7 +40,7 @@ LAYERS = {
             "test_wide_names", "test_windows"),
     "slow": ("test_adversarial", "test_analyse", "test_api_property", "test_api_words", "test_at_a_terminal",
              "test_cli_docs", "test_cli_surface", "test_log_files", "test_match_property", "test_night_api",
-             "test_night_cli", "test_night_mending", "test_night_pages", "test_page_answers",
+             "test_night_cli", "test_night_mending", "test_night_pages", "test_odds_layouts", "test_page_answers",
              "test_play_auction_terminal", "test_properties", "test_properties_22", "test_serve_analysis",
              "test_serve_api", "test_serve_attacks", "test_serve_call_partner", "test_serve_cli", "test_serve_keys",
              "test_serve_odds", "test_serve_pages", "test_serve_table", "test_serve_tricks", "test_solver",

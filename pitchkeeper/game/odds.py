@@ -31,7 +31,7 @@ from pitchkeeper.game.deal import TRUMP, may_lay_away, must_throw
 from pitchkeeper.game.kinds import InPlay
 from pitchkeeper.game.records import Bid, Hand, Table
 from pitchkeeper.game.rulesets import Ruleset, TrumpView
-from pitchkeeper.game.solver import Deal, Position, Solver, start_of_play
+from pitchkeeper.game.solver import Deal, Position, Shared, Solver, start_of_play
 from pitchkeeper.game.verdicts import BidResult
 
 PITCHER = "pitcher"
@@ -344,6 +344,7 @@ def _one_trump(ruleset: Ruleset, trump: str, hand: tuple[Card, ...], seats: tupl
     values: list[int] = []
     smudged: list[bool] = []
     dropped = 0
+    shared = Shared(deal)  # the side points of each summary of what was taken, for every layout
     for layout in layouts:
         held: Mapping[str, Sequence[Card]] = {PITCHER: hand, **layout.hands}
         if draw:
@@ -352,7 +353,7 @@ def _one_trump(ruleset: Ruleset, trump: str, hand: tuple[Card, ...], seats: tupl
                 dropped += 1  # the stock ran out: a short hand, which suit-following play does not deal
                 continue
         pos = start_of_play(deal, held, PITCHER)
-        v = Solver(deal, pos, core).value()
+        v = Solver(deal, pos, core, shared=shared).value()
         values.append(v)
         tally[min(v, top)] += 1
         if smudge.on:
