@@ -150,7 +150,7 @@ def test_a_bad_position_is_one_line() -> None:
 
 
 def test_without_cython_installed_the_plain_python_solver_runs_as_written() -> None:
-    """search.py's Cython declarations stand for nothing where Cython is not installed (game.cython_shadow)."""
+    """The core's Cython declarations stand for nothing where Cython is not installed (game.cython_shadow)."""
     code = ("import sys\nsys.modules['cython'] = None  # as on a machine without Cython\n"
             "from pitchkeeper.game import rulesets, solver\n"
             "r = rulesets.load('seven-point')\n"

@@ -16,11 +16,13 @@ from pathlib import Path
 
 import pytest
 import solver_ref as ref
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_solver_house import JOKER_VARIANTS, with_both_jokers
 
-from pitchkeeper.game import rulesets, solver
+import pitchkeeper
+from pitchkeeper.errors import PitchError
+from pitchkeeper.game import odds, rulesets, solver
 
 pytestmark = pytest.mark.compiled
 NAMES = rulesets.builtin_names()
@@ -63,6 +65,22 @@ def test_both_cores_and_the_naive_search_agree_on_whole_deals(name: str, seed: i
     assert solver.Solver(g.deal, start, "compiled", tt=False, equivalence=False).value() == v
 
 
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(name=st.sampled_from(NAMES), seed=st.integers(0, 2**31 - 1))
+def test_both_cores_give_the_same_odds(name: str, seed: int) -> None:
+    """The odds, with the work their layouts share (game.solver.Shared), are the same from either core."""
+    r = rulesets.load(name)
+    rng = random.Random(seed)
+    size = r.settings["deck"]["deal_size"] if odds.forced_draw(r) else r.settings["deck"]["hand_size"]
+    hand = rng.sample(sorted(r.deck), size or r.settings["deck"]["hand_size"])
+    try:
+        fast = pitchkeeper.bid_odds(hand, r, samples=8, seed=seed, core="compiled")
+    except PitchError:
+        assume(False)
+        return
+    assert pitchkeeper.bid_odds(hand, r, samples=8, seed=seed, core="pure") == fast
+
+
 def test_an_install_without_a_c_compiler_builds_the_pure_solver_and_works(tmp_path: Path) -> None:
     env = {**os.environ, "CC": str(tmp_path / "no-such-compiler"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
@@ -70,7 +88,7 @@ def test_an_install_without_a_c_compiler_builds_the_pure_solver_and_works(tmp_pa
     assert r.returncode == 0, r.stderr
     wheel = next(tmp_path.glob("pitchkeeper-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
-    assert "pitchkeeper/game/search.py" in names
+    assert {"pitchkeeper/game/search.py", "pitchkeeper/game/hand_state.py"} <= set(names)
     assert not [n for n in names if n.endswith((".so", ".pyd"))]
     assert wheel.name.endswith("-py3-none-any.whl")
     target = tmp_path / "site"

@@ -54,3 +54,12 @@ def boundscheck(flag: bool) -> Callable[[Any], Any]:
 
 
 wraparound = boundscheck
+
+
+def exceptval(value: Any = None, check: bool = True) -> Callable[[Any], Any]:
+    return _same
+
+
+def declare(type: Any, value: Any = None) -> Any:
+    """A C variable declared with its value: the value."""
+    return value

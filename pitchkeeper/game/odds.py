@@ -29,10 +29,10 @@ from pitchkeeper.game import match, play, rulesets, scoring
 from pitchkeeper.game.cards import SUITS, Card, parse_card, parse_suit
 from pitchkeeper.game.deal import TRUMP, may_lay_away, must_throw
 from pitchkeeper.game.kinds import InPlay
-from pitchkeeper.game.records import Bid, Hand, Table
+from pitchkeeper.game.partners import crosswise
+from pitchkeeper.game.records import team_sizes_for
 from pitchkeeper.game.rulesets import Ruleset, TrumpView
-from pitchkeeper.game.solver import Deal, Position, Solver, start_of_play
-from pitchkeeper.game.verdicts import BidResult
+from pitchkeeper.game.solver import Deal, Position, Shared, Solver, start_of_play
 
 PITCHER = "pitcher"
 
@@ -45,27 +45,18 @@ def seating(ruleset: Ruleset, players: int | None) -> tuple[tuple[str, ...], dic
     if n not in ps["counts"]:
         raise PitchError(f"{ruleset.name} is played by {or_list(ps['counts'])} players, not {n}", "players")
     seats = (PITCHER, *(f"P{i + 1}" for i in range(1, n)))
-    size = next(s for s in ps["team_sizes"] if s == 1 or (n % s == 0 and n // s >= 2))
-    if size == 1:
+    teams = crosswise(seats, team_sizes_for(ps["team_sizes"], n)[0])
+    if teams is None:
         return seats, {p: p for p in seats}
-    k = n // size  # teams: seat i plays in team i % k
-    names = ["pitcher's side", *(f"side {t + 1}" for t in range(1, k))]
-    return seats, {p: names[i % k] for i, p in enumerate(seats)}
+    names = ["pitcher's side", *(f"side {t + 1}" for t in range(1, len(teams)))]  # the pitcher's team first
+    return seats, {p: names[t] for t, (_, members) in enumerate(teams) for p in members}
 
 
-def settlement(ruleset: Ruleset, trump: str, amount: int | str, took: int, made: bool | None = None) -> int:
-    """The bidding side's score change when it bid `amount` and took `took` (scoring's settlement; `made`:
-    whether a smudge was made, as smudge.needs asks, where that is more than its worth)."""
-    smudge = amount == "smudge"
-    worth = scoring.amount_worth(ruleset, 0 if smudge else int(amount), smudge)
-    table = Table(("A", "B"), None)
-    hand = Hand("B", trump, Bid("A", worth, smudge))
-    if made is None:
-        made = worth == 0 or took >= worth
-    result = BidResult("A", "A", worth, amount, made, took)  # made as the engine decides it
-    delta, _, _ = scoring._settle(ruleset, table, hand, {"A": took, "B": 0}, result, "A", (),
-                                  smudge=smudge and "smudge-rules" in ruleset.features)
-    return match.gain(ruleset, delta["A"])  # counting down, a score change towards 0 is a gain
+def settlement(ruleset: Ruleset, amount: int | str, took: int, made: bool | None = None) -> int:
+    """The bidding side's gain when it bid `amount` and took `took`, settled by the engine (scoring.settle;
+    `made`: whether a smudge was made, as smudge.needs asks, where that is more than its worth). Counting
+    down, a score change towards 0 is a gain."""
+    return match.gain(ruleset, scoring.settle(ruleset, amount, took, made))
 
 
 def bids(ruleset: Ruleset) -> list[int | str]:
@@ -344,6 +335,7 @@ def _one_trump(ruleset: Ruleset, trump: str, hand: tuple[Card, ...], seats: tupl
     values: list[int] = []
     smudged: list[bool] = []
     dropped = 0
+    shared = Shared(deal)  # the side points of each summary of what was taken, for every layout
     for layout in layouts:
         held: Mapping[str, Sequence[Card]] = {PITCHER: hand, **layout.hands}
         if draw:
@@ -352,7 +344,7 @@ def _one_trump(ruleset: Ruleset, trump: str, hand: tuple[Card, ...], seats: tupl
                 dropped += 1  # the stock ran out: a short hand, which suit-following play does not deal
                 continue
         pos = start_of_play(deal, held, PITCHER)
-        v = Solver(deal, pos, core).value()
+        v = Solver(deal, pos, core, shared=shared).value()
         values.append(v)
         tally[min(v, top)] += 1
         if smudge.on:
@@ -366,10 +358,10 @@ def _one_trump(ruleset: Ruleset, trump: str, hand: tuple[Card, ...], seats: tupl
     for b in bids(ruleset):
         if b == "smudge":
             make[str(b)] = sum(smudged) / k
-            expected[str(b)] = sum(settlement(ruleset, trump, b, v, m) for v, m in zip(values, smudged, strict=True)) / k
+            expected[str(b)] = sum(settlement(ruleset, b, v, m) for v, m in zip(values, smudged, strict=True)) / k
         else:
             make[str(b)] = sum(1 for v in values if v >= int(b)) / k
-            expected[str(b)] = sum(settlement(ruleset, trump, b, v) * tally[v] for v in range(top + 1)) / k
+            expected[str(b)] = sum(settlement(ruleset, b, v) * tally[v] for v in range(top + 1)) / k
     candidates = [b for b in bids(ruleset) if not (b == "smudge" and smudge.ends_game)]
     best = max(candidates, key=lambda b: (expected[str(b)], -candidates.index(b)))
     out = {"trump": trump, "possible": True,

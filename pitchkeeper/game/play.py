@@ -210,7 +210,7 @@ def follow_steps(ruleset: Ruleset, view: TrumpView, led: str | None, first: bool
     solver (game.solver) to every holding at once."""
     follow = ruleset.settings["play"]["follow"]
     deck = ruleset.deck
-    trumps = frozenset(c for c in deck if view.suit[c] == TRUMP)
+    trumps = view.suit_cards.get(TRUMP, frozenset())
     tname = SUIT_NAMES[view.trump]
     steps: list[FollowStep] = []
     if called is not None:
@@ -226,7 +226,7 @@ def follow_steps(ruleset: Ruleset, view: TrumpView, led: str | None, first: bool
         return (*steps, FollowStep(deck, trumps, "trump-only", "only trumps may be played; a player out of trumps folds"))
     if led is None:
         return (*steps, FollowStep(deck, deck, None, "any card may lead"))
-    same = frozenset(c for c in deck if view.suit[c] == led)
+    same = view.suit_cards.get(led, frozenset())
     if led == TRUMP:
         steps.append(FollowStep(same, same, "must-follow-trump", "trump was led: a player holding a trump must play one"))
     elif follow == "suit":

@@ -117,6 +117,8 @@ class TrumpView(NamedTuple):
     low_order: tuple[Card, ...] = ()  # the trumps from the lowest up, those that never count as low left out
     # a card's point: point id -> what wins it when it is in play (its card, and the card in words: "the jack of trumps")
     point_wins: Mapping[str, CardWin] = {}
+    # effective suit ("T" for trump) -> the cards of the deck in it: what the follow rules are made of
+    suit_cards: Mapping[str, frozenset[Card]] = {}
 
 
 class SettlePlan(NamedTuple):
@@ -533,8 +535,11 @@ def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = (),
         ranked = tuple(strength)  # the trump order's own: the highest first
         low_order = tuple(c for c in reversed(ranked) if c not in low_skip)
         wins = {pid: CardWin(c, card_words(rules[pid], c, symbol[c])) for pid, c in point_card.items()}
+        by_suit: dict[str, set[Card]] = {}
+        for c in deck:
+            by_suit.setdefault(suit[c], set()).add(c)
         views[trump] = TrumpView(trump, strength, suit, plain_strength, point_card, low_skip, symbol, ranked,
-                                 low_order, wins)
+                                 low_order, wins, {s_: frozenset(cs) for s_, cs in by_suit.items()})
     known = {p: i for i, p in enumerate(POINT_IDS)}
     return Ruleset(
         name=str(data.get("name", "")), title=str(data.get("title", "")), source=str(data.get("source", "")),

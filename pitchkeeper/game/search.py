@@ -4,8 +4,8 @@ This module knows no rule of Pitch. game.solver's setup reads the ruleset throug
 rules and a card's strength in a trick from game.play, the points from the point kinds) and hands this
 search tables over card indices: each card's effective suit, its strength for each suit led, the
 points its captor takes, what it counts for game, the follow rules as masks. The search plays cards
-out of bitmask hands and asks back only at the end of the hand (which side points the bidding side
-took) and when a leader is out of cards it may lead (who leads instead).
+out of bitmask hands (the state: game.hand_state) and asks back only at the end of the hand (which side
+points the bidding side took) and when a leader is out of cards it may lead (who leads instead).
 
 It is Cython in pure-Python mode: the same source runs as plain Python (the reference, always there)
 and, where a compiler was found at install, as a compiled module with the same answers
@@ -17,414 +17,63 @@ The search (each technique's soundness is argued where it is used):
 - `value()`: repeated tests narrowing [lower, upper] (the quick bounds) to the one value.
 - a transposition table at trick boundaries, equivalent cards searched once, cards ordered so that the
   refutation usually comes first, and bounds from the points still out.
-
-Two look-alike jokers (trump.identical_jokers) are two cards whose names say only which ranks higher,
-and the rule names them by the order they fall (game.deal.name_jokers): the first to fall is the higher
-(`jmode` 1), or of two in one trick the later is (`jmode` 2). The state keeps them named so: when the
-lower-named one falls where the rule makes it the higher, the two names are exchanged throughout the
-state (`_rename`), so the tables, the points and the table's keys read them as the rule does.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 try:
     import cython
 except ImportError:  # no Cython: the declarations are no-ops (game.cython_shadow)
     from pitchkeeper.game import cython_shadow as cython
 
+if cython.compiled:  # the state's C declarations (hand_state.pxd)
+    from cython.cimports.pitchkeeper.game.hand_state import HandState
+elif TYPE_CHECKING:
+    from pitchkeeper.game.hand_state import HandState
+else:  # as plain Python, on the state as plain Python too (even where the compiled one is built)
+    from pitchkeeper.game import hand_state
+
+    HandState = (hand_state if not hand_state.COMPILED else hand_state.source("hand_state")).HandState
+
 COMPILED = cython.compiled  # True in the compiled build
 # The last tricks not worth a table look-up: compiled, searching the last two is cheaper than looking them up
 # (a look-up builds Python objects, a node does not); as plain Python every node costs as much as a look-up.
-UNTABLED = 2 if cython.compiled else 0
-LEAD = 5  # the "suit led" of the card that leads a trick
-# The sizes of the arrays below (game.solver.setup refuses a position that would not fit them):
-SEATS = 9  # players (the rulesets allow 2-9)
-HELD = 13  # cards in one hand
-STEPS = 4  # steps of one follow rule (game.play.follow_steps)
+UNTABLED = cython.declare(cython.int, 2 if cython.compiled else 0)
+LEAD = cython.declare(cython.int, 5)  # hand_state.LEAD (a C constant of each module, compiled)
+# Compiled, the table is in C arrays instead (no Python object), of SLOTS entries (a power of two); the piles
+# in the summary (`need_piles`) take the Python one.
+SLOTS = cython.declare(cython.int, 4096)
 
 
 @cython.cclass
-class Search:
-    """One position of one deal, searched in place: play cards with push/pop, ask test/value."""
+class Search(HandState):
+    """One position of one deal, searched in place: play cards with push/pop (HandState), ask test/value."""
 
-    # -- the deal's tables (game.solver.setup) --
-    n: cython.int  # players, seated 0..n-1 clockwise
-    nsides: cython.int
-    bid_side: cython.int
-    side_of: cython.int[9]  # seat -> side
-    group: cython.int[64]  # card -> its effective suit: 0-3 the plain suits, 4 trumps
-    rank: cython.int[320]  # [led * 64 + card] -> its strength in a trick so led (game.play.trick_rank); 0 cannot win
-    cv: cython.int[64]  # card -> the points its captor's side takes with it
-    gw: cython.int[64]  # card -> what it counts for game
-    sig: cython.int[64]  # card -> what else tells it apart (point relevance, follow-rule membership)
-    pcards: cython.int[117]  # [seat * 13 + i]: the cards the seat held at the start, in index order
-    pn: cython.int[9]
-    fn: cython.int[12]  # follow rules: [first * 6 + led] -> number of steps; led 0-4 a suit led, 5 a lead;
-    # first: the hand's first trick (its lead, and the called card that binds its holder there)
-    fwhen: cython.ulonglong[48]  # [(first * 6 + led) * 4 + step]: the step applies when the hand meets this
-    fallow: cython.ulonglong[48]  # ... and then these cards may be played
-    side_max: cython.int  # the most the side points can give the bidding side
-    tlo: cython.int  # the trumps are the cards tlo..thi, weakest first (none: thi < tlo)
-    thi: cython.int
-    use_sure: cython.bint  # every trump beats every other card, whatever the suit led (solver.setup checks)
-    cside: cython.int[64]  # card -> the side of the seat holding it
-    cseat: cython.int[64]  # card -> the seat holding it
-    cls: cython.int[64]  # card -> its class: effective suit and signature (solver.setup), < 256
-    jmode: cython.int  # look-alike jokers: 0 none (or not both in play); 1 first-higher; 2 later-higher
-    jhi: cython.int  # the cards named the higher and the lower joker (jhi == jlo + 1), with jmode
-    jlo: cython.int
-    jdealt: cython.int  # what exchanging the jokers' names changes of the bidding side's points to the player dealt them
-    ncards: cython.int  # cards in the tables (the deck)
-    use_rel: cython.bint  # key the table by the cards' order within their suits, not by the cards themselves
-    kbuf: cython.uchar[128]
-    need_count: cython.bint  # a side point reads the game count per side
-    need_took: cython.bint  # a side point reads which sides took a trick
-    need_piles: cython.bint  # a side point reads the captured cards themselves
-    count_base: cython.longlong  # one more than any game count
-    side_fn: Any  # (piles, counts) -> the side points the bidding side takes (game.solver)
-    lead_fn: Any  # (seats, due, out) -> who leads when `due` is out (game.play.next_in)
-    memo: dict  # summary -> side points (side_fn's answers)
-    tt: dict  # (cards still held, summary, leader and first) -> (lower, upper) bound of the points still to come
-    use_tt: cython.bint
-    use_equiv: cython.bint
-    nodes: cython.longlong  # positions visited (a node: one player to play one card)
-    hint: cython.int  # the lead to try first at the next lead (the table's), -1 none
-    cut: cython.int  # the lead that decided the last lead searched, -1 none
-    # -- the state --
-    hands: cython.ulonglong[9]  # seat -> cards held
-    live: cython.ulonglong  # every card held
-    live_n: cython.int  # how many
-    pile: cython.ulonglong[9]  # side -> cards taken
-    count: cython.longlong[9]  # side -> game count taken
-    banked: cython.int  # points the bidding side has taken or is sure of (card points and points to the dealt)
-    rest_cv: cython.int  # card points still held
-    rest_gw: cython.longlong  # game count still held
-    first: cython.bint  # the hand's first trick is still to come or in progress
-    jswap: cython.bint  # the jokers' names have been exchanged from the deal's (which one fell first)
-    leader: cython.int
-    turn: cython.int  # seats that have played (or folded) to the trick in progress
-    tk: cython.int  # cards in the trick in progress
-    # the trick in progress, as (seat, card) in playing order: [tbase + k]; each trick of a line has its own
-    # place (tbase moves on at every trick won), so a search below never overwrites the trick above it
-    tcard: cython.int[126]
-    tseat: cython.int[126]
-    tbase: cython.int
-    tmask: cython.ulonglong
-    tcv: cython.int
-    tgw: cython.longlong
-    led: cython.int
-    best_rank: cython.int
-    best_seat: cython.int
-    history: list  # push's undo records
-
-    def __init__(self, n: cython.int, nsides: cython.int, bid_side: cython.int, side_of: list, group: list,
-                 rank: list, cv: list, gw: list, sig: list, follow: list, side_max: cython.int, needs: tuple,
-                 count_base: cython.longlong, side_fn: Any, lead_fn: Any, trumps: tuple, cls: list,
-                 jokers: tuple = (0, 0, 0, 0)) -> None:
-        if not cython.compiled:
-            self.side_of, self.pn, self.hands, self.pile, self.count = [0] * 9, [0] * 9, [0] * 9, [0] * 9, [0] * 9
-            self.tcard, self.tseat = [0] * 126, [0] * 126
-            self.group, self.cv, self.gw, self.sig = [0] * 64, [0] * 64, [0] * 64, [0] * 64
-            self.cside, self.cseat, self.cls, self.kbuf = [0] * 64, [0] * 64, [0] * 64, [0] * 128
-            self.rank, self.pcards, self.fn = [0] * 320, [0] * 117, [0] * 12
-            self.fwhen, self.fallow = [0] * 48, [0] * 48
-        i: cython.int
-        self.n, self.nsides, self.bid_side = n, nsides, bid_side
-        for i in range(9):
-            self.side_of[i] = side_of[i] if i < n else -1
-        for i in range(64):
-            self.group[i], self.cv[i], self.gw[i], self.sig[i] = group[i], cv[i], gw[i], sig[i]
-        for i in range(320):
-            self.rank[i] = rank[i]
-        for i in range(12):
-            steps = follow[i]
-            self.fn[i] = len(steps)
-            for k in range(len(steps)):
-                self.fwhen[i * 4 + k], self.fallow[i * 4 + k] = steps[k]
-        self.side_max = side_max
-        self.need_count, self.need_took, self.need_piles = needs
-        self.count_base = count_base
-        self.side_fn, self.lead_fn = side_fn, lead_fn
-        self.tlo, self.thi, self.use_sure = trumps
-        self.ncards, self.use_rel = len(cls), max(cls, default=0) < 256  # a class is one byte of the key
-        for i in range(len(cls)):
-            self.cls[i] = cls[i]
-        self.jmode, self.jhi, self.jlo, self.jdealt = jokers
-        self.memo, self.tt = {}, {}
-        self.use_tt = self.use_equiv = True
-        self.nodes = 0
-        self.hint = self.cut = -1
-        self.history = []
-
-    def start(self, hands: list, piles: list, counts: list, banked: cython.int, leader: cython.int,
-              first: cython.bint, trick: list) -> None:
-        """The position: each seat's cards (masks), each side's taken cards and game count, the bidding
-        side's points so far, who leads the trick in progress (or the next), the first lead still to come,
-        and the trick in progress as (seat, card) in playing order (folds left out)."""
-        i: cython.int
-        c: cython.int
-        k: cython.int
-        one: cython.ulonglong = 1
-        self.live = 0
-        self.rest_cv = 0
-        self.rest_gw = 0
-        for i in range(9):
-            self.hands[i] = hands[i] if i < self.n else 0
-            self.pile[i] = piles[i] if i < self.nsides else 0
-            self.count[i] = counts[i] if i < self.nsides else 0
-            self.pn[i] = 0
-        for i in range(self.n):
-            self.live |= self.hands[i]
-        self.live_n = 0
-        for c in range(64):
-            if (self.live >> c) & 1:
-                self.live_n += 1
-                self.rest_cv += self.cv[c]
-                self.rest_gw += self.gw[c]
-                for i in range(self.n):
-                    if (self.hands[i] >> c) & 1:
-                        self.pcards[i * 13 + self.pn[i]] = c
-                        self.pn[i] += 1
-                        self.cside[c] = self.side_of[i]
-                        self.cseat[c] = i
-        self.banked, self.leader, self.first = banked, leader, first
-        self.jswap = 0
-        self.turn = self.tk = self.tbase = 0
-        self.tmask = 0
-        self.tcv = self.tgw = 0
-        self.led = self.best_rank = self.best_seat = 0
-        self.history = []
-        for k in range(len(trick)):
-            i, c = trick[k]
-            self.turn = (i - leader) % self.n
-            if (self.hands[i] >> c) & 1:
-                raise ValueError("a card in the trick is still held")
-            self.hands[i] |= one << c  # held, then played: the trick is rebuilt by playing it
-            self.live |= one << c
-            self.live_n += 1
-            self.rest_cv += self.cv[c]
-            self.rest_gw += self.gw[c]
-            if self.jmode and self._renames(c):
-                self._rename()
-                c = self.jhi
-            self._play(i, c)
-            self.turn += 1
-        self._settle()
-
-    # ------------------------------------------------------------------
-    # The rules, read from the tables
-
-    @cython.cfunc
-    @cython.locals(i=cython.int, k=cython.int, held=cython.ulonglong)
-    def _allowed(self, seat: cython.int, led: cython.int, first: cython.bint) -> cython.ulonglong:
-        """The cards `seat` may play to a trick so led (game.play.follow_steps, as masks; `first`: in the
-        hand's first trick): the first step whose `when` meets the hand decides; none met (an empty hand, or
-        trump-only play without a trump) is a fold."""
-        held = self.hands[seat]
-        i = (6 if first else 0) + led
-        for k in range(self.fn[i]):
-            if held & self.fwhen[i * 4 + k]:
-                return held & self.fallow[i * 4 + k]
-        return 0
-
-    @cython.cfunc
-    @cython.locals(i=cython.int, out=list)
-    def _lead_seat(self) -> cython.int:
-        """Who leads the next trick: the leader due, or when that player may lead nothing (out of trumps in
-        trump-only play) whoever game.play.next_in says; -1 when nobody may lead: the hand is over."""
-        if self._allowed(self.leader, LEAD, self.first):
-            return self.leader
-        out = [i for i in range(self.n) if not self._allowed(i, LEAD, self.first)]
-        if len(out) == self.n:
-            return -1
-        return self.lead_fn(self.n, self.leader, out)
-
-    @cython.cfunc
-    @cython.locals(one=cython.ulonglong, r=cython.int)
-    def _play(self, seat: cython.int, c: cython.int) -> cython.void:
-        one = 1
-        self.hands[seat] &= ~(one << c)
-        self.live &= ~(one << c)
-        self.live_n -= 1
-        self.rest_cv -= self.cv[c]
-        self.rest_gw -= self.gw[c]
-        self.tcard[self.tbase + self.tk] = c
-        self.tseat[self.tbase + self.tk] = seat
-        self.tk += 1
-        self.tmask |= one << c
-        self.tcv += self.cv[c]
-        self.tgw += self.gw[c]
-        if self.tk == 1:
-            self.led = self.group[c]
-            self.best_rank = self.rank[self.led * 64 + c]
-            self.best_seat = seat
-        else:
-            r = self.rank[self.led * 64 + c]
-            if r > self.best_rank:
-                self.best_rank = r
-                self.best_seat = seat
-
-    @cython.cfunc
-    def _settle(self) -> cython.void:
-        """Past the seats that fold, to the next seat that plays; a trick every seat has answered is won
-        (push and start only: the search does the same inline)."""
-        while self.tk and self.turn < self.n and not self._allowed((self.leader + self.turn) % self.n, self.led,
-                                                                   self.first):
-            self.turn += 1
-        if self.tk and self.turn >= self.n:
-            self._win()
-
-    @cython.cfunc
-    @cython.locals(w=cython.int)
-    def _win(self) -> cython.void:
-        w = self.side_of[self.best_seat]
-        self.pile[w] |= self.tmask
-        self.count[w] += self.tgw
-        if w == self.bid_side:
-            self.banked += self.tcv
-        self.leader = self.best_seat
-        self.first = 0
-        self.tk = self.turn = 0
-        self.tbase += 9
-        self.tmask = 0
-        self.tcv = self.tgw = 0
-
-    @cython.cfunc
-    def _renames(self, c: cython.int) -> cython.bint:
-        """Does playing `c` make it the higher joker? It is named the lower, and it falls first while the
-        other is still held (jmode 1), or after the other in one trick (jmode 2)."""
-        if c != self.jlo:
-            return False
-        if self.jmode == 1:
-            return ((self.live >> self.jhi) & 1) != 0
-        return ((self.tmask >> self.jhi) & 1) != 0
-
-    @cython.cfunc
-    @cython.locals(i=cython.int, k=cython.int, a=cython.int, b=cython.int, na=cython.int, nb=cython.int,
-                   old_live=cython.ulonglong, old_t=cython.ulonglong, r=cython.int)
-    def _rename(self) -> cython.void:
-        """Exchange the two jokers' names throughout the state (its own inverse). It happens only while
-        neither is taken (no side's pile or game count holds one), so only the hands, the cards still held
-        and the trick change, with what is summed over them, and the points to the player dealt them."""
-        a, b = self.jhi, self.jlo
-        for i in range(self.n):
-            self.hands[i] = self._swapped(self.hands[i])
-            na = nb = -1
-            for k in range(self.pn[i]):
-                if self.pcards[i * 13 + k] == a:
-                    na = k
-                elif self.pcards[i * 13 + k] == b:
-                    nb = k
-            if na >= 0 and nb < 0:  # the two are next to each other in index order: the list stays in order
-                self.pcards[i * 13 + na] = b
-            elif nb >= 0 and na < 0:
-                self.pcards[i * 13 + nb] = a
-        old_live, old_t = self.live, self.tmask
-        self.live = self._swapped(self.live)
-        self.tmask = self._swapped(self.tmask)
-        for k in range(self.tbase, self.tbase + self.tk):
-            if self.tcard[k] == a:
-                self.tcard[k] = b
-            elif self.tcard[k] == b:
-                self.tcard[k] = a
-        i = self.cseat[a]
-        self.cseat[a] = self.cseat[b]
-        self.cseat[b] = i
-        i = self.cside[a]
-        self.cside[a] = self.cside[b]
-        self.cside[b] = i
-        for i in (a, b):  # the sums over the cards held and over the trick
-            k = (1 if (self.live >> i) & 1 else 0) - (1 if (old_live >> i) & 1 else 0)
-            self.rest_cv += k * self.cv[i]
-            self.rest_gw += k * self.gw[i]
-            k = (1 if (self.tmask >> i) & 1 else 0) - (1 if (old_t >> i) & 1 else 0)
-            self.tcv += k * self.cv[i]
-            self.tgw += k * self.gw[i]
-        if self.tk:
-            k = self.tbase
-            self.best_rank, self.best_seat = self.rank[self.led * 64 + self.tcard[k]], self.tseat[k]
-            for k in range(self.tbase + 1, self.tbase + self.tk):
-                r = self.rank[self.led * 64 + self.tcard[k]]
-                if r > self.best_rank:
-                    self.best_rank, self.best_seat = r, self.tseat[k]
-        self.jswap = not self.jswap
-        self.banked += self.jdealt if self.jswap else -self.jdealt
-
-    @cython.cfunc
-    @cython.locals(one=cython.ulonglong, ha=cython.ulonglong, hb=cython.ulonglong)
-    def _swapped(self, m: cython.ulonglong) -> cython.ulonglong:
-        """A mask with the two jokers' bits exchanged."""
-        one = 1
-        ha = (m >> self.jhi) & 1
-        hb = (m >> self.jlo) & 1
-        m &= ~((one << self.jhi) | (one << self.jlo))
-        return m | (hb << self.jhi) | (ha << self.jlo)
-
-    @cython.cfunc
-    def _jswing(self) -> cython.int:
-        """What a renaming of the jokers still to come would add to `banked` (0 when none can come)."""
-        if not self.jdealt or not (self.live >> self.jlo) & 1:
-            return 0
-        if not ((self.live | (self.tmask if self.jmode == 2 else 0)) >> self.jhi) & 1:
-            return 0
-        return -self.jdealt if self.jswap else self.jdealt
-
-    @cython.ccall
-    def summary(self) -> object:
-        """What the side points still depend on of what has been taken (the side kinds' own reading of
-        the piles, game.solver.setup): each side's game count, which sides took a trick, or the piles."""
-        return self._summary(-1, 0, 0, -1, 0, 0)
-
-    @cython.cfunc
-    @cython.locals(i=cython.int, took=cython.bint, n=cython.longlong)
-    def _summary(self, a: cython.int, more_a: cython.ulonglong, gw_a: cython.longlong, b: cython.int,
-                 more_b: cython.ulonglong, gw_b: cython.longlong) -> object:
-        """The summary were side `a` to take the cards `more_a` too, counting `gw_a` for game, and side `b`
-        the cards `more_b` (-1: nobody): a tuple of the piles, or one number (solver.setup makes sure it
-        fits 63 bits, else asks for the piles)."""
-        if self.need_piles:
-            return tuple([self.pile[i] | (more_a if i == a else 0) | (more_b if i == b else 0)
-                          for i in range(self.nsides)])
-        n = 0
-        if self.need_took:
-            for i in range(self.nsides):
-                took = self.pile[i] != 0 or (i == a and more_a != 0) or (i == b and more_b != 0)
-                n = n * 2 + (1 if took else 0)
-        if self.need_count:
-            for i in range(self.nsides):
-                n = n * self.count_base + self.count[i] + (gw_a if i == a else 0) + (gw_b if i == b else 0)
-        return n
-
-    @cython.cfunc
-    @cython.locals(i=cython.int)
-    def _side(self, a: cython.int, more_a: cython.ulonglong, gw_a: cython.longlong, b: cython.int,
-              more_b: cython.ulonglong, gw_b: cython.longlong) -> cython.int:
-        """The side points the bidding side takes at the end of the hand, were sides `a` and `b` to take
-        those cards too (-1: nobody; see `_summary`): asked of game.solver (the point kinds) once per summary."""
-        key = self._summary(a, more_a, gw_a, b, more_b, gw_b)
-        got = self.memo.get(key)
-        if got is None:
-            got = self.side_fn([self.pile[i] | (more_a if i == a else 0) | (more_b if i == b else 0)
-                                for i in range(self.nsides)],
-                               [self.count[i] + (gw_a if i == a else 0) + (gw_b if i == b else 0)
-                                for i in range(self.nsides)])
-            self.memo[key] = got
-        return got
-
-    @cython.cfunc
-    def _final(self) -> cython.int:
-        """The bidding side's points at the end of the hand: what it took, and the side points."""
-        return self.banked + self._side(-1, 0, 0, -1, 0, 0)
+    # the C table (compiled): each slot's key - the cards held, their holders, the summary (or side points),
+    # the leader and first trick and jokers' names - and its bounds of the points to come and its lead to try
+    s_live: cython.ulonglong[4096]  # 0: an empty slot (a position in the table holds some card)
+    s_p0: cython.ulonglong[4096]  # the cards of the seats 1, 3, 5 ...; of 2, 3, 6, 7 ...; of 4-7 ...; of 8 ...
+    s_p1: cython.ulonglong[4096]
+    s_p2: cython.ulonglong[4096]
+    s_p3: cython.ulonglong[4096]
+    s_sum: cython.longlong[4096]
+    s_flags: cython.int[4096]
+    s_lo: cython.int[4096]
+    s_hi: cython.int[4096]
+    s_hint: cython.int[4096]
 
     # ------------------------------------------------------------------
     # The search
 
     @cython.cfunc
+    @cython.exceptval(-1, check=True)
     @cython.locals(lead=cython.int, old=cython.int, fb=cython.int, lo=cython.int, hi=cython.int, r=cython.bint,
                    c=cython.int, first_side=cython.int, sure=cython.int, against=cython.int, i=cython.int,
                    hi_side=cython.int, lo_side=cython.int, run=cython.ulonglong, run_gw=cython.longlong,
-                   rest=cython.ulonglong, one=cython.ulonglong, swing=cython.int, low=cython.int, high=cython.int)
-    def _boundary(self, beta: cython.int) -> cython.bint:
+                   rest=cython.ulonglong, one=cython.ulonglong, swing=cython.int, low=cython.int, high=cython.int,
+                   sm=cython.longlong, flags=cython.int, slot=cython.int,
+                   p0=cython.ulonglong, p1=cython.ulonglong, p2=cython.ulonglong, p3=cython.ulonglong)
+    def _boundary(self, beta: cython.int) -> cython.int:
         """A trick boundary: the end of the hand, a bound, the table, or the search of the next lead."""
         one = 1
         lead = self._lead_seat()
@@ -469,6 +118,10 @@ class Search:
             return True
         fb = beta - self.banked
         key = None
+        slot = -1
+        p0 = p1 = p2 = p3 = 0
+        sm = 0
+        flags = 0
         hint: cython.int = -1
         # The side points lie between what they give were one defending side to take every card still held
         # (the least of those) and what they give were the bidding side to take them all: a side never
@@ -496,7 +149,34 @@ class Search:
             return False
         if low + sure + lo_side >= beta:
             return True
-        if self.use_tt and self.live_n > UNTABLED * self.n:
+        if cython.compiled and self.use_tt and not self.need_piles and self.live_n > self.n:
+            # The table below, compiled, in C arrays: keyed by the cards themselves (not up to cards that play
+            # alike) and their holders - the cards held, and for each bit of a seat's number the cards of the
+            # seats with that bit - with the same summary and flags; a slot answers only for its whole key,
+            # and a newer position takes an older one's slot.
+            p0 = p1 = p2 = p3 = 0
+            for i in range(1, self.n):
+                if i & 1:
+                    p0 |= self.hands[i]
+                if i & 2:
+                    p1 |= self.hands[i]
+                if i & 4:
+                    p2 |= self.hands[i]
+                if i & 8:
+                    p3 |= self.hands[i]
+            sm = self._number(-1, 0, 0, -1, 0, 0) if lo_side != hi_side or not self.side_max else -1 - lo_side
+            flags = (lead * 2 + self.first) * 2 + self.jswap
+            slot = (self.live ^ (self.live >> 29) ^ (p0 * 3) ^ (p1 * 5) ^ (p2 * 7) ^ (p3 >> 7) ^ (p0 >> 31) ^
+                    (p1 >> 17) ^ (sm * 31) ^ flags) & (SLOTS - 1)
+            if self.s_live[slot] == self.live and self.s_p0[slot] == p0 and self.s_p1[slot] == p1 and \
+                    self.s_p2[slot] == p2 and self.s_p3[slot] == p3 and self.s_sum[slot] == sm and \
+                    self.s_flags[slot] == flags:
+                hint = self.s_hint[slot]
+                if self.s_lo[slot] >= fb:
+                    return True
+                if self.s_hi[slot] < fb:
+                    return False
+        elif self.use_tt and self.live_n > UNTABLED * self.n:
             # The table holds bounds of the points still to come (the value less `banked`), keyed by all
             # that those points depend on at a trick boundary: the cards each seat still holds (the union of
             # the hands tells each seat's, as every card was dealt to one seat; two look-alike jokers were
@@ -522,9 +202,30 @@ class Search:
         self.leader = lead
         self.hint = hint
         r = self._turn(beta)
-        self._store(key, fb, r, self.cut if self.cut >= 0 else hint)
+        if slot >= 0:
+            self._keep(slot, p0, p1, p2, p3, sm, flags, fb, r, self.cut if self.cut >= 0 else hint)
+        else:
+            self._store(key, fb, r, self.cut if self.cut >= 0 else hint)
         self.leader = old
         return r
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _keep(self, slot: cython.int, p0: cython.ulonglong, p1: cython.ulonglong, p2: cython.ulonglong,
+              p3: cython.ulonglong, sm: cython.longlong, flags: cython.int, fb: cython.int, r: cython.bint,
+              hint: cython.int) -> cython.void:
+        """`_store` for the C table: the slot's bounds narrowed if it still holds this position, else the
+        slot taken for it."""
+        if not (self.s_live[slot] == self.live and self.s_p0[slot] == p0 and self.s_p1[slot] == p1 and
+                self.s_p2[slot] == p2 and self.s_p3[slot] == p3 and self.s_sum[slot] == sm and self.s_flags[slot] == flags):
+            self.s_live[slot], self.s_sum[slot], self.s_flags[slot] = self.live, sm, flags
+            self.s_p0[slot], self.s_p1[slot], self.s_p2[slot], self.s_p3[slot] = p0, p1, p2, p3
+            self.s_lo[slot], self.s_hi[slot] = -(1 << 20), 1 << 20
+        if r:
+            self.s_lo[slot] = max(self.s_lo[slot], fb)
+        else:
+            self.s_hi[slot] = min(self.s_hi[slot], fb - 1)
+        self.s_hint[slot] = hint
 
     @cython.cfunc
     @cython.locals(c=cython.int, k=cython.int)
@@ -556,6 +257,7 @@ class Search:
         self.tt[key] = (lo, hi, hint)
 
     @cython.cfunc
+    @cython.exceptval(-1, check=True)
     @cython.locals(seat=cython.int, mine=cython.ulonglong, maxi=cython.bint, r=cython.bint, c=cython.int,
                    prev=cython.int, nm=cython.int, i=cython.int, j=cython.int, score=cython.int, x=cython.int, carry=cython.int,
                    hint=cython.int,
@@ -564,7 +266,7 @@ class Search:
                    s_tmask=cython.ulonglong, s_tcv=cython.int, s_tgw=cython.longlong, s_led=cython.int,
                    s_rank=cython.int, s_best=cython.int, s_first=cython.bint, s_tk=cython.int, renamed=cython.bint,
                    s_tbase=cython.int)
-    def _turn(self, beta: cython.int) -> cython.bint:
+    def _turn(self, beta: cython.int) -> cython.int:
         """The seat at `self.turn` of the trick in progress plays (or folds); a trick every seat has answered
         is won, and the next starts at a boundary."""
         moves: cython.int[13]
@@ -590,7 +292,9 @@ class Search:
         self.nodes += 1
         hint = self.hint if not self.tk else -1
         self.hint = -1
-        seat = (self.leader + self.turn) % self.n
+        seat = self.leader + self.turn  # < 2n: both below n
+        if seat >= self.n:
+            seat -= self.n
         mine = self._allowed(seat, self.led if self.tk else LEAD, self.first)
         if not mine:  # a fold (trump-only play): the next seat
             self.turn += 1
@@ -683,8 +387,8 @@ class Search:
     def test(self, beta: cython.int) -> bool:
         """Is the value of the position at least `beta`?"""
         if self.tk:
-            return self._turn(beta)
-        return self._boundary(beta)
+            return self._turn(beta) != 0
+        return self._boundary(beta) != 0
 
     def bounds(self) -> tuple:
         """(lower, upper): the value lies between them (the bounds from the points still out)."""
@@ -709,114 +413,3 @@ class Search:
             else:
                 hi = beta - 1
         return lo
-
-    def to_play(self) -> int:
-        """The seat due to play now, -1 when the hand is over."""
-        if self.tk:
-            return (self.leader + self.turn) % self.n
-        return self._lead_seat()
-
-    def moves(self) -> list:
-        """The cards the seat due may play, as card indices in index order."""
-        seat: cython.int = self.to_play()
-        if seat < 0:
-            return []
-        mine: cython.ulonglong = self._allowed(seat, self.led if self.tk else LEAD, self.first)
-        return [self.pcards[seat * 13 + i] for i in range(self.pn[seat]) if (mine >> self.pcards[seat * 13 + i]) & 1]
-
-    def classes(self) -> list:
-        """The moves in classes of equivalent cards (as `_turn` finds them), each in index order."""
-        out: list = []
-        prev: cython.int = -1
-        one: cython.ulonglong = 1
-        for c in self.moves():
-            if self.use_equiv and prev >= 0 and self.group[prev] == self.group[c] and self.sig[prev] == self.sig[c] \
-                    and not (((one << c) - 1) & ~((one << (prev + 1)) - 1) & (self.live | self.tmask)):
-                out[len(out) - 1].append(c)
-            else:
-                out.append([c])
-            prev = c
-        return out
-
-    def maximizing(self) -> bool:
-        """Is the seat due to play of the bidding side?"""
-        seat: cython.int = self.to_play()
-        return seat >= 0 and self.side_of[seat] == self.bid_side
-
-    def push(self, c: cython.int) -> None:
-        """Play card `c` from the hand of the seat due (it must be among `moves`)."""
-        seat: cython.int = self.to_play()
-        if c not in self.moves():
-            raise ValueError("not a card the seat due may play")
-        self.history.append(self._state())
-        if not self.tk:
-            self.leader = seat
-            self.turn = 0
-        else:
-            self.turn = (seat - self.leader) % self.n
-        if self.jmode and self._renames(c):
-            self._rename()
-            c = self.jhi
-        self._play(seat, c)
-        self.turn += 1
-        self._settle()
-
-    def push_any(self, seat: cython.int, c: cython.int) -> None:
-        """Play card `c` from `seat`'s hand whatever the follow rules say (a record's illegal play);
-        the seats between are taken to have folded."""
-        if not (self.hands[seat] >> c) & 1:
-            raise ValueError("the seat does not hold that card")
-        self.history.append(self._state())
-        if not self.tk:
-            self.leader = seat
-            self.turn = 0
-        else:
-            self.turn = (seat - self.leader) % self.n
-        if self.jmode and self._renames(c):
-            self._rename()
-            c = self.jhi
-        self._play(seat, c)
-        self.turn += 1
-        self._settle()
-
-    def pop(self) -> None:
-        """Take back the last push."""
-        self._restore(self.history.pop())
-
-    def _state(self) -> tuple:
-        return ([self.hands[i] for i in range(9)], [self.pile[i] for i in range(9)], [self.count[i] for i in range(9)],
-                [self.tcard[i] for i in range(126)], [self.tseat[i] for i in range(126)],
-                (self.live, self.live_n, self.banked, self.rest_cv, self.rest_gw, self.first, self.leader, self.turn,
-                 self.tk, self.tbase, self.tmask,
-                 self.tcv, self.tgw, self.led, self.best_rank, self.best_seat),
-                # what a renaming of the jokers changes besides
-                ([self.pcards[i] for i in range(117)], [self.cseat[i] for i in range(64)],
-                 [self.cside[i] for i in range(64)], self.jswap) if self.jmode else None)
-
-    def _restore(self, s: tuple) -> None:
-        i: cython.int
-        for i in range(9):
-            self.hands[i], self.pile[i], self.count[i] = s[0][i], s[1][i], s[2][i]
-        for i in range(126):
-            self.tcard[i], self.tseat[i] = s[3][i], s[4][i]
-        (self.live, self.live_n, self.banked, self.rest_cv, self.rest_gw, self.first, self.leader, self.turn,
-                 self.tk, self.tbase, self.tmask, self.tcv,
-         self.tgw, self.led, self.best_rank, self.best_seat) = s[5]
-        if s[6] is not None:
-            for i in range(117):
-                self.pcards[i] = s[6][0][i]
-            for i in range(64):
-                self.cseat[i], self.cside[i] = s[6][1][i], s[6][2][i]
-            self.jswap = s[6][3]
-
-    def trick(self) -> list:
-        """The trick in progress as (seat, card), in playing order."""
-        return [(self.tseat[i], self.tcard[i]) for i in range(self.tbase, self.tbase + self.tk)]
-
-    def switches(self, tt: bool, equiv: bool) -> None:
-        """Turn the transposition table and card equivalence on or off (the naive baseline of the benchmark)."""
-        self.use_tt, self.use_equiv = tt, equiv
-        self.tt = {}
-
-    def visited(self) -> int:
-        return self.nodes

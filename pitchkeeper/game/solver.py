@@ -19,8 +19,6 @@ with the same answers: `cores()` says which are there.
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import itertools
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
@@ -29,11 +27,11 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.game import play, search
+from pitchkeeper.game import hand_state, play, search
 from pitchkeeper.game.cards import SUITS, Card, Suit
+from pitchkeeper.game.hand_state import HELD, SEATS, STEPS
 from pitchkeeper.game.kinds import KINDS, InPlay, Piles
 from pitchkeeper.game.rulesets import PointRule, Ruleset
-from pitchkeeper.game.search import HELD, SEATS, STEPS
 
 SUIT_ORDER: tuple[str, ...] = (*SUITS, play.TRUMP)  # a card's group (effective suit): 0-3 the plain suits, 4 trumps
 LEAD = 5  # game.search.LEAD: the "suit led" of a lead
@@ -105,6 +103,8 @@ class Tables(NamedTuple):
     follow: tuple[tuple[tuple[int, int], ...], ...]  # [first * 6 + led] -> the follow steps as masks (first: trick 1)
     membership: tuple[tuple[bool, ...], ...]  # index -> its place in every follow step (part of its signature)
     ordered: bool  # the strengths order each group alike for every suit led (equivalent cards are sound)
+    trumps: tuple[int, int, bool]  # the trumps are the indices lo..hi; sure tricks are sound (game.search)
+    by_byte: tuple[tuple[tuple[Card, ...], ...], ...]  # [k][b]: the cards of the mask b << 8k, in index order
 
 
 _TABLES: dict[tuple[int, str, Card | None], tuple[Ruleset, Tables]] = {}  # (ruleset object, trump, called) -> tables
@@ -146,8 +146,17 @@ def _engine_tables(ruleset: Ruleset, trump: Suit, called: Card | None = None) ->
             for s in steps:
                 for i, c in enumerate(cards):
                     member[i] += [c in s.when, c in s.allow]
-    return Tables(cards, index, tuple(group[c] for c in cards), tuple(rank), tuple(follow),
-                  tuple(tuple(m) for m in member), _ordered(cards, group, rank))
+    groups = tuple(group[c] for c in cards)
+    ordered = _ordered(cards, group, rank)
+    trumps = [i for i, g in enumerate(groups) if g == 4]
+    tlo, thi = (trumps[0], trumps[-1]) if trumps else (1, 0)
+    # sure tricks (game.search) need every trump above every other card for every suit led, trumps in order
+    above = all(min((rank[led * 64 + i] for i in trumps), default=1) > max(
+        (rank[led * 64 + i] for i, g in enumerate(groups) if g != 4), default=0) for led in range(5))
+    return Tables(cards, index, groups, tuple(rank), tuple(follow), tuple(tuple(m) for m in member), ordered,
+                  (tlo, thi, ordered and above and trumps == list(range(tlo, thi + 1))),
+                  tuple(tuple(tuple(cards[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i < len(cards))
+                              for b in range(256)) for k in range(8)))
 
 
 def _mask(index: Mapping[Card, int], cards: Iterable[Card]) -> int:
@@ -328,7 +337,7 @@ def setup(deal: Deal, pos: Position) -> Setup:
         for i in laid:
             piles[side_ix[deal.bid_side]] |= 1 << i
     # who was dealt each card: its holder, or as `dealt` says for a card no longer held
-    dealt = {t.cards[c]: seats[i] for i in range(n) for c in range(64) if hands[i] >> c & 1}
+    dealt = {c: seats[i] for i in range(n) for c in _cards_of(t.by_byte, hands[i])}
     dealt.update({c: seats[i] for i, c in ((i, t.cards[c]) for i, c in trick)})
     for c, p in pos.dealt.items():
         seat(p, f"dealt.{c}")
@@ -363,10 +372,10 @@ def setup(deal: Deal, pos: Position) -> Setup:
     reads = {r for _, r in side_rules}
     values = _game_values(ruleset)
     gw = [values.get(c, 0) for c in t.cards] + [0] * (64 - len(t.cards))
-    counts = [sum(gw[c] for c in range(64) if piles[s] >> c & 1) for s in range(len(sides))]
+    counts = [sum(gw[t.index_of[c]] for c in _cards_of(t.by_byte, piles[s])) for s in range(len(sides))]
     game_discard = tuple(deal.counted) if deal.counts == "game" else ()
     counts[side_ix[bid]] += sum(values.get(c, 0) for c in game_discard)
-    banked = fixed + sum(cv[c] for c in range(64) if piles[side_ix[bid]] >> c & 1)
+    banked = fixed + sum(cv[t.index_of[c]] for c in _cards_of(t.by_byte, piles[side_ix[bid]]))
     # what tells two cards of a group apart besides their strength: points, game count, follow rules, and
     # being one of two look-alike jokers (renamed as they fall: never equivalent to another card)
     sigs: dict[tuple[Any, ...], int] = {}
@@ -376,28 +385,35 @@ def setup(deal: Deal, pos: Position) -> Setup:
     pad = list(t.group) + [0] * (64 - len(t.group))
     classes: dict[tuple[int, int], int] = {}
     side_of = [side_ix[deal.side_of[p]] for p in seats]
-    card_of = t.cards
+    by_byte = t.by_byte
     order = deal.seats
 
     def side_fn(pile_masks: Sequence[int], count_list: Sequence[int]) -> int:
-        piles_now = {s: [card_of[c] for c in range(len(card_of)) if pile_masks[k] >> c & 1] for k, s in enumerate(sides)}
+        piles_now = {s: _cards_of(by_byte, pile_masks[k]) for k, s in enumerate(sides)}
         return _side_value(ruleset, trump, side_rules, piles_now, bid, order, game_discard)
 
     if len(sides) * ((sum(values.values()) + 1).bit_length() + 1) > 62:
         reads.add("piles")  # a summary too long for one number: the search keeps the piles instead (always enough)
     equivalence = t.ordered and "piles" not in reads
-    trumps = [i for i, g in enumerate(t.group) if g == 4]
-    tlo, thi = (trumps[0], trumps[-1]) if trumps else (1, 0)
-    # sure tricks (game.search) need every trump above every other card for every suit led, trumps in order
-    above = all(min((t.rank[led * 64 + i] for i in trumps), default=1) > max(
-        (t.rank[led * 64 + i] for i, g in enumerate(t.group) if g != 4), default=0) for led in range(5))
     init = (n, len(sides), side_ix[bid], side_of, pad, list(t.rank), cv, gw, sig, list(t.follow),
             sum(r.value for r, _ in side_rules), ("count" in reads, "took" in reads, "piles" in reads),
-            sum(values.values()) + 1, side_fn, _next_in, (tlo, thi, t.ordered and above and trumps == list(range(tlo, thi + 1))),
+            sum(values.values()) + 1, side_fn, _next_in, t.trumps,
             [classes.setdefault((t.group[i], sig[i]), len(classes)) for i in range(len(t.cards))],
             (jmode, jhi, jlo, jdealt))
     start = (hands, piles, counts, banked, leader, pos.first, trick)
     return Setup(t, seats, sides, init, start, equivalence)
+
+
+def _cards_of(by_byte: Sequence[Sequence[tuple[Card, ...]]], mask: int) -> list[Card]:
+    """The cards of a mask over card indices, in index order, eight at a time (Tables.by_byte)."""
+    out: list[Card] = []
+    k = 0
+    while mask:
+        if mask & 255:
+            out += by_byte[k][mask & 255]
+        mask >>= 8
+        k += 1
+    return out
 
 
 def _renamed(pos: Position) -> Position:
@@ -415,39 +431,31 @@ def _renamed(pos: Position) -> Position:
 # The cores: the compiled search where it was built, the plain Python one always
 
 
-def _pure_core() -> ModuleType:
-    """game/search.py loaded as Python source, even where the compiled module sits beside it."""
-    path = Path(__file__).with_name("search.py")
-    loader = importlib.machinery.SourceFileLoader("pitchkeeper.game._search_source", str(path))
-    spec = importlib.util.spec_from_loader(loader.name, loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
 _CORES: dict[str, ModuleType] = {}
 
 
 def cores() -> dict[str, ModuleType]:
     """The search cores here: "pure" always, "compiled" where the install built it from this very source
-    (a compiled module older than search.py, left by an earlier editable install, is not used)."""
+    (a compiled core older than its sources, left by an earlier editable install, is not used)."""
     if not _CORES:
         if search.COMPILED:
-            if compiled_is_fresh():
+            if compiled_is_fresh() and hand_state.COMPILED:
                 _CORES["compiled"] = search
-            _CORES["pure"] = _pure_core()
+            _CORES["pure"] = hand_state.source("search")  # on the state's source too (game.search)
         else:
             _CORES["pure"] = search
     return _CORES
 
 
+CORE_SOURCES = ("hand_state.pxd", "hand_state.py", "search.py")  # what the compiled core is built from (hatch_build.py)
+
+
 def compiled_is_fresh() -> bool:
-    """Was the compiled core built from search.py as it is now? (hatch_build.py writes the checksum.)"""
+    """Was the compiled core built from its sources as they are now? (hatch_build.py writes the checksum.)"""
     here = Path(__file__).parent
     try:
         built = (here / "search.built").read_text(encoding="ascii").strip()
-        return built == f"{zlib.crc32((here / 'search.py').read_bytes()):08x}"
+        return built == f"{zlib.crc32(b''.join((here / name).read_bytes() for name in CORE_SOURCES)):08x}"
     except OSError:
         return False
 
@@ -462,18 +470,38 @@ def core(name: str | None = None) -> ModuleType:
     return have[name]
 
 
+class Shared:
+    """What the searches of many layouts of one Deal share (game.odds: every layout of one trump).
+
+    The side points the bidding side takes (game, all the tricks) given a summary of what each side took:
+    the search asks the point kinds once per summary and keeps the answer. The answer depends on the
+    summary and on the Deal alone - its ruleset and trump (the point kinds, the tables' card indices), its
+    seating (the sides, the bidding side, the elder hand for a tie) and the discard that counts - never on
+    the cards of one layout: the summary holds all of the taken cards that the side points read (each
+    side's game count and whether it took a trick, or the piles themselves). So one memo serves them all."""
+
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+        self.side_points: dict[Any, int] = {}
+
+
 class Solver:
     """One deal, searched from a position: play cards on with push/pop, ask value/keeps; one table
-    serves every position asked (an analysis of a whole hand shares it)."""
+    serves every position asked (an analysis of a whole hand shares it). `shared`: work shared with the
+    solvers of other positions of the same Deal (see Shared)."""
 
     def __init__(self, deal: Deal, pos: Position, core_name: str | None = None, tt: bool = True,
-                 equivalence: bool = True) -> None:
+                 equivalence: bool = True, shared: Shared | None = None) -> None:
         self.deal = deal
         s = setup(deal, pos)
         self.seats, self.cards = s.seats, s.tables.cards
         self.index = s.tables.index_of
         self.search = core(core_name).Search(*s.init)
         self.search.switches(tt, equivalence and s.equivalence)
+        if shared is not None:
+            if shared.deal != deal:
+                raise ValueError("work shared between solvers of two different deals")
+            self.search.share(shared.side_points)
         try:
             self.search.start(*s.start)
         except ValueError as e:
