@@ -88,8 +88,9 @@ def test_the_spec_example_in_words() -> None:
          "taken": 3, "costs": {"Ann": 0, "Cy": 1},
          "plays": [{"trick": 3, "player": "Cy", "card": "9H", "before": 4, "after": 3, "cost": 1, "best": ["2S", "3S"],
                     "lost": ["low"]}]}
-    assert words.verdict_line(a) == ("With every card known Us could take 4 and took 3; the costliest card: "
-                                     "trick 3, Cy's 9H gave away low (the 2S or 3S kept it).")
+    assert words.verdict_line(a) == ("With every card known, best play by everyone gives Us 4; Us took 3 (their own "
+                                     "play gave away 1); the costliest card: trick 3, Cy's 9H gave away low (the 2S "
+                                     "or 3S kept it).")
     assert "Trick 3, Cy's 9H gave away low (the 2S or 3S kept it)." in words.hand_lines(a)
 
 
@@ -109,7 +110,7 @@ def test_analyse_hand_json_is_the_api_object_and_words_fit_forty_columns(tmp_pat
     assert json.loads(r.stdout) == pitchkeeper.analyse_hand(f)
     r = runner.invoke(app, ["analyse", "hand", str(f)], env={"COLUMNS": "40", "NO_COLOR": "1"})
     assert r.exit_code == 0, r.stderr
-    assert "could take" in r.stdout
+    assert "best play by everyone gives" in " ".join(r.stdout.split())
     assert max(len(line) for line in r.stdout.splitlines()) <= 40
 
 
@@ -225,7 +226,7 @@ def test_at_a_40_column_terminal_the_analysis_reads_line_by_line(tmp_path: Path)
         lines = [ln for ln in re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text).replace("\r\n", "\n").split("\n")]
         assert max(len(ln) for ln in lines) <= 40
         joined = " ".join(ln.strip() for ln in lines)
-        assert ("could take" in joined) if args[1] == "hand" else ("% made" in joined and "best bid:" in joined)
+        assert ("best play by everyone gives" in joined) if args[1] == "hand" else ("% made" in joined and "best bid:" in joined)
 
 
 # ---------------------------------------------------------------------------

@@ -139,7 +139,7 @@ def test_a_called_partners_hand_is_analysed_as_the_partnerships() -> None:
                        {"leader": "Bob", "cards": ["Bob:3S"]}]}
     a = pitchkeeper.analyse_hand(hand)
     assert a["bid"] == {"side": "Ann+Bob", "player": "Ann", "amount": 5}
-    assert words.hand_lines(a)[1] == "With every card known Ann+Bob could take 5 and took 5."
+    assert words.hand_lines(a)[1] == "With every card known, best play by everyone gives Ann+Bob 5, and Ann+Bob took 5."
     assert pitchkeeper.judge_hand(hand)["bid"]["team"] == a["bid"]["side"]
 
 

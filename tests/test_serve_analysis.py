@@ -91,7 +91,7 @@ def test_a_hand_entered_trick_by_trick_shows_par_and_the_costliest_card_before_s
     assert r.status_code == 200 and not messages(r.text)
     assert "Save hand 1" in r.text and not tomllib.loads(log.read_text()).get("hands")
     line = par_text(r.text, "par")
-    assert line == expected_line() and line.startswith("With every card known Us could take ")
+    assert line == expected_line() and line.startswith("With every card known, best play by everyone gives Us ")
     assert "the costliest card: trick " in line or "no card cost a point" in line
     r = phone.save(TAPS)
     assert "Hand 1 saved." in r.text
@@ -238,7 +238,7 @@ def test_a_hand_still_being_analysed_says_so_and_shows_once_done(tmp_path: Path,
         assert "data-analysing" not in later
         lines = dict(re.findall(r'<li data-hand="(\d)">.*?<span class="par">(.*?)</span>', later, re.S))
         assert "not analysed (too long" in lines["2"]
-        assert html.unescape(lines["1"]).startswith("With every card known Cy could take ")
+        assert html.unescape(lines["1"]).startswith("With every card known, best play by everyone gives Cy ")
     finally:
         api.close()
 

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from pitchkeeper.cli import JsonOpt, RulesOpt, emit_json, topic
+from pitchkeeper.cli import JsonOpt, MatchOpt, RulesOpt, emit_json, topic
 from pitchkeeper.cli.library import need_ruleset
 
 commands = topic()
@@ -45,15 +45,24 @@ def analyse_hand(
 
 @commands.command("match")
 def analyse_match(
-    file: Annotated[Path, typer.Argument(help="A match record (TOML), such as a match log.", show_default=False)],
+    file: Annotated[Path | None, typer.Argument(help="A match record (TOML), such as a match log (default: the "
+                                                "current match).", show_default=False)] = None,
+    match: MatchOpt = None,
     rules: RulesOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Every hand of a match recorded trick by trick, and the points each player's cards gave away."""
+    """Every hand of a match recorded trick by trick, and the points each player's cards gave away.
+
+    The match is FILE, or --match, or else the current match.
+    """
+    from pitchkeeper.cli.library import book_of
+    from pitchkeeper.errors import PitchError
     from pitchkeeper.reports.analyse import analyse_match as analyse
     from pitchkeeper.words.analysis import match_lines
 
-    m = analyse(file, rules)
+    if file is not None and match is not None:
+        raise PitchError("name the match once: a FILE or --match, not both", "--match")
+    m = analyse(file if file is not None else book_of(match).path, rules)
     if as_json:
         emit_json(m)
         return

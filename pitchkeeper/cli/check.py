@@ -31,10 +31,12 @@ def check(
             sys.stderr.write(f"warning: {shown(w)}\n")
         for f in report.problems:
             sys.stderr.write(f"{f}\n")
-        if report.errors and len(report.problems) > 1:  # one problem is one line; several get a count
-            sys.stderr.write(f"{len(report.errors)} problem(s) in {shown(path)}\n")
+        if report.errors:  # the verdict on stdout agrees with the exit status and --json's "ok", for one error
+            # or many; stderr holds the problems alone (one error is one line)
+            sys.stdout.write(f"{len(report.errors)} problem(s) in {shown(path)}\n")
         else:
+            cautions = len(report.problems) + len(warnings)  # every problem found here is a warning
             sys.stdout.write(f"{path}: ok - {report.hands} hand(s), {report.ruleset.name}"
-                             + (f", {len(found)} warning(s)" if found else "") + "\n")
+                             + (f", {cautions} warning(s)" if cautions else "") + "\n")
     if report.errors:
         raise typer.Exit(2)

@@ -201,7 +201,7 @@ def _auction_questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> l
         key = f"call:{n}"
         hint = _calls_hint(auction) + ("; - for none" if n == 1 else "")
         head = "auction: " if n == 1 else ""
-        qs.append(_Question(key, f"{head}{auction.turn}'s call ({hint})", raw.get(key, "-" if n == 1 else None),
+        qs.append(_Question(key, f"{head}{auction.turn}'s call ({hint})", _earlier_call(auction, raw, n),
                             lambda t, a=auction, n=n: _call(a, t, n)))
         after = values.get(key)
         if after is None:  # not answered yet, or no auction kept
@@ -209,6 +209,19 @@ def _auction_questions(k: Any, raw: dict[str, str], values: dict[str, Any]) -> l
         auction = after
         n += 1
     return qs
+
+
+def _earlier_call(a: Auction, raw: dict[str, str], n: int) -> str | None:
+    """The call given earlier at this turn, offered again (Enter keeps it) while the auction before it allows
+    it; the first call offers `-` (no auction) when it has none."""
+    said = raw.get(f"call:{n}")
+    if said is None:
+        return "-" if n == 1 else None
+    try:
+        _call(a, said, n)
+    except PitchError:  # an earlier call changed, and this one no longer fits: asked afresh
+        return None
+    return said
 
 
 def _calls_hint(a: Auction) -> str:
@@ -245,8 +258,13 @@ def _call(a: Auction, text: str, n: int) -> Auction | None:
         t = str(high.value)
     if t == "p":
         t = "pass"
+    if not t:
+        raise PitchError(f"say {who}'s call: {_calls_hint(a)}")
     try:
         _, call = parse_call(f"{who}:{t}", a.table, "auction")
+    except PitchError:  # the calls this ruleset allows here, not every call some ruleset has
+        raise PitchError(f"'{text.strip()}' is not a call here: {_calls_hint(a)}") from None
+    try:
         after = a.then(who, call)
         if after.done:
             after.outcome()  # everyone passed where the hand is dealt again: said now
@@ -256,10 +274,10 @@ def _call(a: Auction, text: str, n: int) -> Auction | None:
 
 
 def _after_call(k: Any, key: str, values: dict[str, Any], raw: dict[str, str]) -> None:
-    """A call answered (again): the later calls were of another auction; a whole auction says who won it."""
+    """A call answered (again): the later calls are asked again, each offering its earlier answer (kept in
+    `raw`) where the auction still allows it; a whole auction says who won it."""
     for later in [x for x in values if x.startswith("call:") and int(x[5:]) > int(key[5:])]:
         values.pop(later)
-        raw.pop(later, None)
     done = _auction_done(values)
     if done is not None:
         out = done.outcome()
@@ -415,8 +433,8 @@ def play(
     book = Logbook(path)
     k, state = book.load()
     if state.ending:
-        sys.stdout.write(f"the game is over: {state.ending.winner} won on hand {state.ending.hand}. "
-                         "Start the next with: pitchkeeper new --rematch\n")
+        _say(f"the game is over: {state.ending.winner} won on hand {state.ending.hand}. "
+             "Start the next with: pitchkeeper new --rematch")
         return
     warn(k.warnings)
     while True:

@@ -44,7 +44,8 @@ def matches(
     = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """The kept matches, numbered: name, title, ruleset, score and state; * marks the current one.
+    """The kept matches, numbered in the order they began: name, title, ruleset, score and state; * marks the
+    current one.
 
     `pitchkeeper use NUMBER` (or a part of the name) makes one the current match again.
     """

@@ -332,7 +332,7 @@ def _edit_command(**kw: Any) -> None:
              f"Kept hand {number} as it was: nothing changed.", kw.get("as_json", False))
     book.commit(change)
     if not kw.get("as_json"):
-        sys.stdout.write(f"hand {number} corrected in {shown(book.path)}\n")
+        Console().print(f"hand {number} corrected in {shown(book.path)}")  # wrapped to the terminal
     warn(change.warnings)
 
 

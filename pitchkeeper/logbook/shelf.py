@@ -1,7 +1,7 @@
 """The kept matches: the logs in the data folder, numbered for the table, finding one again, and the
 table's current match - the one every command, and `serve`, works on - moved on to the next game.
 
-A number is a log's place in `kept()` (oldest file name first, as `matches` lists them), so the
+A number is a log's place in `kept()` (in the order the matches began, as `matches` lists them), so the
 same folder always gives the same numbers until a match is added or removed.
 
 `start`, `next_game` and `make_current` are the table's moves, whoever makes them (`new`, `use`, a
@@ -11,7 +11,9 @@ checks, creates and points, so two phones tapping "Next game" at once start one 
 
 from __future__ import annotations
 
+import datetime as dt
 import os
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -86,11 +88,39 @@ def make_current(path: str | os.PathLike[str]) -> tuple[Logbook, Any]:
     return book, state
 
 
+def began(path: Path) -> str:
+    """When a match began, as ISO text that sorts: its `created` (written when the log was made), else the
+    date its file name starts with, else the time the file was last written; "" if none can be read."""
+    try:
+        c = store.parse_text(store.read_text(path, "file"), path, "").get("created")
+    except PitchError:
+        c = None
+    if isinstance(c, dt.date):  # a TOML date or date-time written by hand
+        return c.isoformat()
+    if isinstance(c, str) and c.strip():
+        return c.strip().replace(" ", "T")
+    dated = re.match(r"\d{4}-\d{2}-\d{2}", path.name)
+    if dated:
+        return dated.group()
+    try:
+        return dt.datetime.fromtimestamp(path.stat().st_mtime).isoformat(timespec="seconds")
+    except OSError:
+        return ""
+
+
+def _name_order(path: Path) -> tuple[str, int]:
+    """A log's name in the order the same day's games were numbered: "...-seven-point" (the first) before
+    "...-seven-point-2" before "...-seven-point-10"."""
+    m = re.fullmatch(r"(.*?)-(\d+)", path.stem)
+    return (m.group(1), int(m.group(2))) if m and not re.fullmatch(r"\d{4}-\d{2}", m.group(1)) else (path.stem, 1)
+
+
 def kept() -> list[Path]:
-    """The match logs in the data folder's matches folder, by file name (dated, so oldest first),
-    and the current match after them when it lives elsewhere."""
+    """The match logs in the data folder's matches folder in the order they began (`began`: the first game
+    of an evening first; the same moment by name), and the current match after them when it lives elsewhere."""
     folder = matches_dir()
-    files = sorted(p for p in folder.glob("*.toml") if not p.name.startswith(".")) if folder.is_dir() else []
+    files = [p for p in folder.glob("*.toml") if not p.name.startswith(".")] if folder.is_dir() else []
+    files.sort(key=lambda p: (began(p), *_name_order(p), p.name))
     try:
         current = store.current_match()
     except PitchError:

@@ -125,24 +125,46 @@ class TextChart:
 
 def _rows_in_order(p: Progression, idx: int, row_of: Any, nrows: int) -> dict[str, int]:
     """The row of each side at entry `idx`: its scaled row, except that unequal scores never share a
-    row (the higher goes a row up, or the lower a row down at the top), so the chart shows sides
-    level only when they are, and never in the wrong order."""
-    order = sorted(p.sides, key=lambda s: p.scores[s][idx])
-    rows = {s: row_of(p.scores[s][idx]) for s in order}
-    for a, b in pairwise(order):  # upwards: row numbers fall as scores rise
+    row (the higher goes a row up, or the lower a row down at the top of its band), so the chart shows
+    sides level only when they are, and never in the wrong order. The goal line is a border: a side that
+    has not reached it is drawn below it (counting down, above it), never on it, so the line is touched
+    only by a score at or past the goal (unless more different scores fall on one side of it than it has
+    rows: then the order wins)."""
+    trow = row_of(p.line)
+    down = p.direction == "down"
+    rows: dict[str, int] = {}
+    for reached in (False, True):
+        band = [s for s in p.sides if (p.scores[s][idx] <= p.line if down else p.scores[s][idx] >= p.line) == reached]
+        if down:  # the goal line at 0, the scores falling to it from above
+            top, bottom = (trow, nrows - 1) if reached else (0, trow - 1)
+        else:
+            top, bottom = (0, trow) if reached else (trow + 1, nrows - 1)
+        if top > bottom:  # no room beyond the line (never at the scale `text_chart` draws): the whole height
+            top, bottom = 0, nrows - 1
+        rows.update(_in_band(p, idx, band, row_of, top, bottom))
+    if any(rows[a] <= rows[b] for a in p.sides for b in p.sides if p.scores[a][idx] < p.scores[b][idx]):
+        # more different scores on one side of the line than it has rows: the order matters more
+        return _in_band(p, idx, list(p.sides), row_of, 0, nrows - 1)
+    return rows
+
+
+def _in_band(p: Progression, idx: int, sides: list[str], row_of: Any, top: int, bottom: int) -> dict[str, int]:
+    """The rows of `sides` within rows top..bottom (row numbers fall as scores rise), in score order."""
+    order = sorted(sides, key=lambda s: p.scores[s][idx])
+    rows = {s: min(max(row_of(p.scores[s][idx]), top), bottom) for s in order}
+    for a, b in pairwise(order):  # upwards
         if p.scores[b][idx] > p.scores[a][idx] and rows[b] >= rows[a]:
             rows[b] = rows[a] - 1
         elif p.scores[b][idx] == p.scores[a][idx]:
             rows[b] = rows[a]
-    if rows[order[-1]] < 0:  # pushed above the top: push down from there instead
-        rows[order[-1]] = 0
-        down = order[::-1]
-        for a, b in pairwise(down):
+    if order and rows[order[-1]] < top:  # pushed above the band: push down from its top instead
+        rows[order[-1]] = top
+        for a, b in pairwise(order[::-1]):
             if p.scores[b][idx] < p.scores[a][idx] and rows[b] <= rows[a]:
                 rows[b] = rows[a] + 1
             elif p.scores[b][idx] == p.scores[a][idx]:
                 rows[b] = rows[a]
-    return {s: min(max(r, 0), nrows - 1) for s, r in rows.items()}
+    return {s: min(max(r, top), bottom) for s, r in rows.items()}
 
 
 def text_chart(p: Progression, width: int = 80, height: int = 16) -> TextChart:

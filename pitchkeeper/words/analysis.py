@@ -1,9 +1,9 @@
 """The analysis with every card known, in words a player at the table reads (spec section 9's objects).
 
-"with every card known Us could take 4 and took 3; trick 3, Cy's 9H gave away low (the 2S or 3S kept
-it)". Each function takes the object `pitchkeeper.analyse_hand`, `analyse_match` or `bid_odds` returns,
-so a front end (the terminal, a web page) shows the same sentences. Sentences, not tables: a terminal
-of 40 columns wraps them at spaces.
+"with every card known, best play by everyone gives Us 4; Us took 3 (their own play gave away 1)"; "trick 3,
+Cy's 9H gave away low (the 2S or 3S kept it)". Each function takes the object `pitchkeeper.analyse_hand`,
+`analyse_match` or `bid_odds` returns, so a front end (the terminal, a web page) shows the same sentences.
+Sentences, not tables: a terminal of 40 columns wraps them at spaces.
 """
 
 from __future__ import annotations
@@ -47,9 +47,26 @@ def play_words(p: Mapping[str, Any]) -> str:
 
 
 def par_words(a: Mapping[str, Any]) -> str:
-    """"with every card known Us could take 4 and took 3"."""
-    side = a["bid"]["side"]
-    return f"with every card known {side} could take {a['par']} and took {a['taken']}"
+    """Par against what was taken, and who gave the difference away: "with every card known, best play by
+    everyone gives Us 2; Us took 4 (the defence gave away 2)". Par is what best play by both sides gives the
+    bidding side, so taking more than par means the defence gave points away, taking less that the bidding
+    side's own play did (net of the two)."""
+    side, par, taken = a["bid"]["side"], a["par"], a["taken"]
+    head = f"with every card known, best play by everyone gives {side} {par}"
+    if taken > par:
+        return f"{head}; {side} took {taken} (the defence gave away {taken - par})"
+    if taken < par:
+        return f"{head}; {side} took {taken} (their own play gave away {par - taken})"
+    return f"{head}, and {side} took {taken}"
+
+
+def figure(x: float, signed: bool = False) -> str:
+    """A figure to one decimal as a player reads it: never "-0.0" (a mean a hair below zero is 0.0); `signed`
+    puts + before a gain ("+1.3", "-0.7", "0.0")."""
+    v = round(x, 1)
+    if v == 0:
+        return "0.0"
+    return f"{v:+.1f}" if signed else f"{v:.1f}"
 
 
 def illegal_words(a: Mapping[str, Any]) -> str | None:
@@ -104,7 +121,9 @@ def match_lines(m: Mapping[str, Any]) -> list[str]:
         tail += f"; {bad}" if bad else ""
         lines.append(f"Hand {h['hand']}: {par_words(h)}{tail}.")
     ranked = sorted(m["costs"].items(), key=lambda pc: -pc[1])
-    if not any(c for _, c in ranked):
+    if not any(h.get("analysed", True) for h in m["hands"]):
+        lines.append("No hand of this match was recorded trick by trick: there is nothing to analyse.")
+    elif not any(c for _, c in ranked):
         lines.append("Over the match no card cost a point.")
     else:
         lines.append("Points given away over the match: " + ", ".join(f"{p} {c}" for p, c in ranked) + ".")
@@ -127,9 +146,9 @@ def odds_lines(o: Mapping[str, Any]) -> list[str]:
         if not t.get("possible", True):
             lines.append(f"{name}: not possible - {t['why']}.")
             continue
-        lines.append(f"{name} trump: the bidding side takes {t['mean']:.1f} points on average.")
+        lines.append(f"{name} trump: the bidding side takes {figure(t['mean'])} points on average.")
         for b, x in t["make"].items():
-            lines.append(f"  bid {b}: {_pct(x)} made, {t['expected'][b]:+.1f} on average")
+            lines.append(f"  bid {b}: {_pct(x)} made, {figure(t['expected'][b], True)} on average")
         lines.append(f"  best bid: {t['best_bid']}")
     lines.append(DOUBLE_DUMMY)
     return lines
@@ -146,12 +165,12 @@ def bid_answers(o: Mapping[str, Any], bid: str) -> list[str]:
             lines.append(f"In {name}: not possible - {t['why']}.")
             continue
         best = str(t["best_bid"])
-        said = f"{bid} is made in {_pct(t['make'][bid])} of the layouts and scores {t['expected'][bid]:+.1f} on average"
+        said = f"{bid} is made in {_pct(t['make'][bid])} of the layouts and scores {figure(t['expected'][bid], True)} on average"
         if best == bid:
             lines.append(f"In {name}: yes - {said}, the best bid.")
         elif round(t["expected"][bid], 1) >= round(t["expected"][best], 1):  # as good as the best, as shown
             lines.append(f"In {name}: yes - {said}; no bid scores more.")
         else:
-            lines.append(f"In {name}: no - {said}; {best} scores best ({t['expected'][best]:+.1f}, made in "
+            lines.append(f"In {name}: no - {said}; {best} scores best ({figure(t['expected'][best], True)}, made in "
                          f"{_pct(t['make'][best])}).")
     return lines
