@@ -64,9 +64,6 @@ def make_log(pk: list[str], env: dict[str, str], path: Path, hands: int, seed: i
 
 def entry_forms(home: Path, dealer: str) -> dict[str, list[str]]:
     """The arguments of `hand` in each entry form, for the next hand (dealt by `dealer`)."""
-    sys.path.insert(0, str(Path(__file__).parent))
-    from deals import play_out
-
     rs = rulesets.load("seven-point")
     rng = random.Random(5)
     rec = sampling.random_hand(rs, rng, PLAYERS, TEAMS, dealer=dealer)
@@ -77,7 +74,7 @@ def entry_forms(home: Path, dealer: str) -> dict[str, list[str]]:
                 *[a for d in dealt for a in ("--dealt", d)]]
     played = None
     while played is None:
-        played = play_out(rs, rng, PLAYERS, TEAMS, dealer)
+        played = sampling.random_played(rs, rng, PLAYERS, TEAMS, dealer)
     tricks_file = home / "tricks-hand.toml"
     tricks_file.write_text(tomli_w.dumps(played), encoding="utf-8")
     return {

@@ -34,11 +34,8 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import deals
-
 import pitchkeeper
-from pitchkeeper.game import rulesets, solver
+from pitchkeeper.game import rulesets, sampling, solver
 from pitchkeeper.web import analysed
 
 PIN = "135790"
@@ -103,7 +100,7 @@ def played_hands(n: int) -> list[dict[str, object]]:
     rng = random.Random(21)
     out: list[dict[str, object]] = []
     while len(out) < n:
-        rec = deals.play_out(rs, rng, PLAYERS, TEAMS, rng.choice(PLAYERS))
+        rec = sampling.random_played(rs, rng, PLAYERS, TEAMS, rng.choice(PLAYERS))
         if rec is not None:
             rec.pop("held")
             out.append(rec)
