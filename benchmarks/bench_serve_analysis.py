@@ -25,20 +25,19 @@ import http.client
 import json
 import os
 import random
-import re
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
+from bench_serve import PIN, start  # the real serve on a free port, as the table's benchmark starts it
+
 import pitchkeeper
 from pitchkeeper.game import rulesets, sampling, solver
 from pitchkeeper.web import analysed
 
-PIN = "135790"
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 TEAMS = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
 SEVEN = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"]
@@ -51,24 +50,6 @@ LONG_HAND = {"dealer": "Gus", "trump": "D", "bid": {"player": "Bob", "amount": 2
     {"leader": "Gus", "cards": ["AC", "KC", "QC", "4H", "AH", "KS", "10S"]}]}
 BOARD_GOAL_MS = 500.0
 ODDS_GOAL_MS = 1000.0
-
-
-def start(log: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], int]:
-    console = log.with_suffix(".console")
-    with console.open("w") as err:
-        p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", "--match", str(log), "--port", "0",
-                              "--pin", PIN], stdout=subprocess.PIPE, stderr=err, text=True, env=env, cwd=log.parent)
-    assert p.stdout is not None
-    text = ""
-    for line in p.stdout:
-        text += line
-        if line.startswith("Ctrl-C stops."):
-            break
-    m = re.search(r"scoreboard\s+http://127\.0\.0\.1:(\d+)/", text)
-    if not m:
-        p.wait(10)
-        raise SystemExit(f"serve did not start: {text}{console.read_text()}")
-    return p, int(m.group(1))
 
 
 def stop(p: subprocess.Popen[str]) -> None:
@@ -117,7 +98,7 @@ def main() -> None:
         env = {**os.environ, "PITCHKEEPER_HOME": str(Path(tmp) / "home")}
         log = Path(tmp) / "bench.toml"
         pitchkeeper.Logbook.create(log, "seven-point", PLAYERS, teams=TEAMS, target=10_000)
-        p, port = start(log, env)
+        p, _, port = start(log, env)
         try:
             request(port, "GET", "/board")  # the templates compiled, the log read
             tricks, points = [], []
@@ -160,7 +141,7 @@ def main() -> None:
 
         seven = Path(tmp) / "seven.toml"
         pitchkeeper.Logbook.create(seven, "solo-pitch", SEVEN).append(LONG_HAND)
-        p, port = start(seven, env)
+        p, _, port = start(seven, env)
         try:
             request(port, "GET", "/api/match")
             idle = [request(port, "GET", "/api/match")[0] for _ in range(args.runs)]
