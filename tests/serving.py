@@ -80,7 +80,8 @@ class Server:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.app.state.site.hub.close_soon()  # as `serve` does on Ctrl-C: open streams end first
+        served = getattr(self.app.state, "site", None) or self.app.state.night  # a table's serve, or a night's
+        served.hub.close_soon()  # as `serve` does on Ctrl-C: open streams end first
         self.server.should_exit = True
         self.thread.join(10)
 

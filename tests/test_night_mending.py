@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serving import Events, Server
 from test_night_pages import ORGANIZER, PINS, PLAYERS, Browser, sides_of, signed_in
 from test_serve_pages import hidden, messages
 
@@ -80,6 +81,41 @@ def test_a_broken_tournament_file_is_a_503_everywhere_and_a_good_result_is_told_
     path.write_text(text, encoding="utf-8")  # mended: the same result goes through at once
     assert post_result(phone, 1, good, PINS[1]).status_code == 201
     assert phone.get("/").status_code == 200
+
+
+def test_a_tournament_file_broken_by_hand_covers_every_open_page_at_once_and_mending_it_uncovers_them(
+        app: Any, path: Path) -> None:
+    """Pages already open (the hall screen, the phones, the organizer's) are told by their event stream, in
+    the players' words: none of them goes on showing standings that are no longer the file's."""
+    with Server(app) as server:
+        events = Events(server.url)
+        try:
+            good = path.read_text(encoding="utf-8")
+            path.write_text(good.replace('"Ann", "Bob"', '"Ann", "Bxb"', 1), encoding="utf-8")
+            first = events.wait(1)[0]
+            assert first["version"] is None and "tables" not in first
+            said = first["broken"]
+            assert said.startswith("The tournament file cannot be read: night.toml: ") and said.endswith(
+                "Mend it (pitchkeeper tournament check shows the problem); this page works again at once.")
+            assert str(path.parent) not in said and "\n" not in said
+            late = Events(server.url)  # a page whose stream opens while the file is broken is told at once
+            try:
+                assert late.wait(1)[0]["broken"] == said
+            finally:
+                late.close()
+            path.write_text(good, encoding="utf-8")
+            mended = events.wait(2)[1]
+            assert "broken" not in mended and mended["version"] is not None
+        finally:
+            events.close()
+
+
+def test_a_page_served_while_the_file_is_broken_comes_back_by_itself(phone: Browser, path: Path) -> None:
+    path.write_text(path.read_text(encoding="utf-8") + "[oops\n", encoding="utf-8")
+    r = phone.get("/")
+    assert r.status_code == 503
+    assert 'data-broken="page"' in r.text and 'data-probe="/api/tournament"' in r.text  # live, asks when mended
+    assert "/static/live.js" in r.text
 
 
 def test_a_missing_tournament_file_is_a_503_too(phone: Browser, path: Path) -> None:

@@ -1,6 +1,7 @@
 """What the final outside test found on the web pages, seen in a real headless Chromium (the browser
 tier): a log broken by hand while the TV and a phone are open covers both at once with the players'
-words and they come back by themselves when it is mended; an empty form names every unanswered
+words and they come back by themselves when it is mended, and so does a tournament file broken by hand while
+the hall screen and a table's phone are open; an empty form names every unanswered
 question at once; a wrong PIN shows no Markdown; the hall screen's header keeps its count in line at
 1920 x 1080; a table's PIN box does not say which table another PIN opens. Screenshots in
 test-artifacts/mending/."""
@@ -84,6 +85,43 @@ def test_a_log_broken_by_hand_covers_the_tv_and_the_phone_until_it_is_mended(ser
             assert tv.locator("#board").is_visible() and phone.locator("#hand-form").is_visible()
             assert tv.locator('#board[data-hands="1"]').count() == 1
             opened.wait_for_selector("#pin", timeout=5000)  # the page served broken fetched itself again (its PIN asked)
+        finally:
+            browser.close()
+
+
+def test_a_tournament_file_broken_by_hand_covers_the_hall_screen_and_a_phone_until_it_is_mended(
+        tmp_path: Path, _home: Path) -> None:
+    path = tmp_path / "night.toml"
+    book.create(path, "seven-point", "progressive", ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"], rounds=3)
+    with night_process(path, _home) as (url, pins), playwright() as pw:
+        assert httpx.post(url + "/api/rounds", headers={"X-Pitchkeeper-Pin": ORGANIZER},
+                          json={"round": 1}).status_code == 201
+        browser = pw.chromium.launch(executable_path=chromium(), args=FLAGS)
+        try:
+            tv = browser.new_context(**TV).new_page()
+            tv.goto(url + "/")
+            tv.wait_for_selector("#live.on")
+            phone = browser.new_context(**PHONE).new_page()
+            sign_in(phone, url, 1, pins[1])
+            good = path.read_text(encoding="utf-8")
+            path.write_text(good + "[oops\n", encoding="utf-8")  # someone's editor, while the night runs
+            for page in (tv, phone):  # at once, without a reload: the standings are not shown as current
+                page.wait_for_selector("#log-broken", timeout=3000)
+                said = page.locator("#log-broken").inner_text()
+                assert said.startswith("The tournament file cannot be read: night.toml") and "Mend it" in said
+                assert str(path.parent) not in said
+            assert not tv.locator("#hall").is_visible() and not phone.locator("#hand-form").is_visible()
+            tv.screenshot(path=str(artefacts() / "hall-file-broken.png"))
+            opened = browser.new_context(**TV).new_page()  # a page opened meanwhile: the same words, and live
+            answer = opened.goto(url + "/")
+            assert answer is not None and answer.status == 503
+            assert opened.locator("#broken-log").inner_text().startswith("The tournament file cannot be read")
+            opened.wait_for_selector("#live.on")
+            path.write_text(good, encoding="utf-8")  # mended: every page comes back by itself
+            for page in (tv, phone):
+                page.wait_for_selector("#log-broken", state="detached", timeout=3000)
+            assert tv.locator("#hall").is_visible() and phone.locator("#hand-form").is_visible()
+            opened.wait_for_selector("#hall", timeout=5000)  # the page served broken fetched itself again
         finally:
             browser.close()
 

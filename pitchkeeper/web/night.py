@@ -35,7 +35,7 @@ from pitchkeeper.web import analysed
 from pitchkeeper.web import app as match_app
 from pitchkeeper.web.events import Hub
 from pitchkeeper.web.guard import Guard, Throttle
-from pitchkeeper.web.site import SITE_KEY, Site, page_headers, templates
+from pitchkeeper.web.site import SITE_KEY, Site, one_line, page_headers, templates
 
 ORGANIZER_COOKIE = "pk_org"
 
@@ -110,10 +110,13 @@ class NightHub(Hub):
         if seen == self.last:
             return False
         data: dict[str, Any] = {"version": seen.get("version")}
-        before, now = self.last.get("logs") or {}, seen.get("logs") or {}
-        moved = sorted(int(k) for k in set(before) | set(now) if before.get(k) != now.get(k))
-        if moved:
-            data["tables"] = moved
+        if seen.get("broken"):  # the file cannot be read: every open page is covered until it is mended
+            data["broken"] = seen["broken"]
+        else:
+            before, now = self.last.get("logs") or {}, seen.get("logs") or {}
+            moved = sorted(int(k) for k in set(before) | set(now) if before.get(k) != now.get(k))
+            if moved:
+                data["tables"] = moved
         self.last = seen
         self.sent = data
         for q in self.subscribers:
@@ -216,10 +219,24 @@ class Night:
     async def snap(self) -> Snap:
         return await run_in_threadpool(self.snapshot)
 
+    def unreadable(self, e: Exception) -> str:
+        """The one line for a tournament file that cannot be read, the file named by its name only."""
+        return "the tournament file cannot be read: " + one_line(e).replace(str(self.path), self.path.name)
+
+    def mend_words(self, e: Exception) -> str:
+        """What a page says while the file cannot be read, in the players' words."""
+        message = self.unreadable(e)
+        return (f"{message[0].upper()}{message[1:]}. Mend it (pitchkeeper tournament check shows the problem); "
+                "this page works again at once.")
+
     def event(self) -> dict[str, Any]:
         """What the watcher compares: the file's version, and the round's game logs' versions (a digest of
-        each file's bytes: no replay on the loop)."""
-        version, t = self.tournament()
+        each file's bytes: no replay on the loop) - or, while the file cannot be read, what every open page
+        says instead of the standings (nothing it showed is current)."""
+        try:
+            version, t = self.tournament()
+        except PitchError as e:
+            return {"version": None, "broken": self.mend_words(e)}
         logs = {}
         for table, log in desk.games(self.path, t).items():
             with contextlib.suppress(PitchError):

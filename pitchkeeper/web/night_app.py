@@ -23,7 +23,7 @@ from pitchkeeper.web import app as match_app
 from pitchkeeper.web import night_api, night_pages
 from pitchkeeper.web.night import Night, TableGames, night_of
 from pitchkeeper.web.shield import LOOPBACK_NAMES, Shield, is_api
-from pitchkeeper.web.site import HERE, MAX_BODY, SITE_KEY, api_error, one_line
+from pitchkeeper.web.site import HERE, MAX_BODY, SITE_KEY, api_error
 
 # ---------------------------------------------------------------------------
 # errors: never a traceback page
@@ -44,25 +44,19 @@ async def not_found(request: Request, exc: Exception) -> Response:
     return night_of(request).render("error.html", status, message=message, night_links=True)
 
 
-def unreadable_words(night: Night, e: Exception) -> str:
-    """The one line for a tournament file that cannot be read, the file named by its name only."""
-    return "the tournament file cannot be read: " + one_line(e).replace(str(night.path), night.path.name)
-
-
 async def broken_file(request: Request, exc: Exception) -> Response:
     """The tournament file (or a game log) cannot be read: one line, every page - a 503, the server cannot
     serve the night until the file is mended (the request was not at fault). A form posted meanwhile is
-    told that nothing of it was written."""
+    told that nothing of it was written. The page stays live: it comes back by itself once the file is
+    mended."""
     if SITE_KEY in request.scope:
         return await match_app.broken_log(request, exc)
     night = night_of(request)
-    message = unreadable_words(night, exc)
     if is_api(request.url.path):
-        return api_error(message, 503)
+        return api_error(night.unreadable(exc), 503)
     sent = " Nothing you sent was written: send it again once the file is mended." if request.method == "POST" else ""
-    return night.render("error.html", 503, night_links=True, message=(
-        f"{message[0].upper()}{message[1:]}. Mend it (pitchkeeper tournament check shows the problem); this page "
-        f"works again at once.{sent}"))
+    return night.render("error.html", 503, night_links=True, message=night.mend_words(exc) + sent, broken=True,
+                        probe="/api/tournament")
 
 
 @contextlib.asynccontextmanager

@@ -6,7 +6,8 @@
 // data-analysing) is fetched again a few seconds later, until it is done. When the log cannot be read
 // (an event says `broken`), the page stops showing its score as current: a message covers it, in the
 // players' words, until an event says the log is mended (the page marked data-broken="page", served while
-// the log was broken, then fetches itself again). Hand-written, no library; runs under the page's CSP
+// the log was broken, then fetches itself again; it asks its data-probe, else the match's JSON, whether the
+// file was mended before its event stream opened). Hand-written, no library; runs under the page's CSP
 // (script-src 'self').
 "use strict";
 (function () {
@@ -144,7 +145,7 @@
   source.onopen = function () {
     live.classList.remove("stale"); live.classList.add("on");
     if (brokenPage) {  // mended before this stream opened: no event will say so
-      fetch(base + "/api/match", { cache: "no-store", credentials: "same-origin" })
+      fetch(live.getAttribute("data-probe") || base + "/api/match", { cache: "no-store", credentials: "same-origin" })
         .then(function (r) { if (r.ok) cameBack(); }).catch(function () {});
     }
   };
