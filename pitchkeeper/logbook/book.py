@@ -19,14 +19,14 @@ from typing import Any, NamedTuple
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import match, rulesets
 from pitchkeeper.game.match import MatchState
+from pitchkeeper.game.partners import crosswise
 from pitchkeeper.game.records import new_name, parse_table
 from pitchkeeper.game.scoreboard import Scoreboard, scoreboard
 from pitchkeeper.game.scoring import amount_worth
 from pitchkeeper.logbook import loader, store
-from pitchkeeper.logbook.entry import now, ordered
 from pitchkeeper.logbook.loader import Loaded
 from pitchkeeper.logbook.paths import new_log_path
-from pitchkeeper.words.samples import crosswise
+from pitchkeeper.logbook.store import now, ordered
 
 # A typed hand (logbook.entry.HandEntry, or anything with its `to_table(log, base)` and `source`)
 Entry = Any

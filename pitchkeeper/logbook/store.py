@@ -14,6 +14,7 @@ import signal
 import stat
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -487,6 +488,20 @@ def toml_value(v: Any) -> str:
     if isinstance(v, dict):
         return "{ " + ", ".join(f"{_key(str(k))} = {toml_value(x)}" for k, x in v.items()) + " }" if v else "{}"
     raise TypeError(f"cannot write {type(v).__name__} as TOML")
+
+
+_KEY_ORDER = ("dealer", "trump", "bid", "auction", "called", "partner", "kitty", "discard", "drawn", "points",
+              "captured", "tricks", "dealt", "held", "revokes", "note", "announced", "recorded")
+
+
+def ordered(hand: Mapping[str, Any]) -> dict[str, Any]:
+    """A hand's keys in the order the log writes them (the known ones first, as a person reads them)."""
+    return {k: hand[k] for k in sorted(hand, key=lambda k: _KEY_ORDER.index(k) if k in _KEY_ORDER else 99)}
+
+
+def now() -> str:
+    """The time a hand is recorded, as the log keeps it."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S")
 
 
 def hand_toml(hand: dict[str, Any]) -> str:
