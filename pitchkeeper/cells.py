@@ -76,8 +76,8 @@ def _cell_len(text: str) -> int:
 
 def cell_len(text: str) -> int:
     """The cells `text` takes on one line of a terminal."""
-    if text.isascii():
-        return sum(1 for ch in text if " " <= ch <= "~")
+    if text.isascii():  # one cell a character, but for the controls (none in the usual line: counted at once)
+        return len(text) if text.isprintable() else sum(1 for ch in text if " " <= ch <= "~")
     return _cell_len(text)
 
 
