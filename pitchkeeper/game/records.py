@@ -6,8 +6,9 @@ error names its key ("captured.Us", "hands[3].bid.amount") so the CLI can say wh
 """
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Final, NamedTuple
+from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, control_free, did_you_mean, or_list, unknown_key
 from pitchkeeper.game.cards import Card, Suit, parse_card, parse_cards, parse_suit
@@ -83,28 +84,13 @@ def team_sizes_for(sizes: Iterable[int], n: int) -> list[int]:
     return [s for s in sizes if teams_fit(n, s)]
 
 
+@dataclass(frozen=True)
 class Table:
-    """Who sits where and who plays with whom: the sides that score. A plain class, compared and hashed by
-    its two fields (never changed after it is made: Final); no slots, as the sides and the side of each
-    player are worked out once, on first use, and kept on the record."""
+    """Who sits where and who plays with whom: the sides that score. (No slots: the sides and the
+    side of each player are worked out once, on first use, and kept on the record.)"""
 
-    __match_args__ = ("players", "teams")
-
-    def __init__(self, players: tuple[str, ...], teams: tuple[tuple[str, tuple[str, ...]], ...] | None) -> None:
-        self.players: Final = players
-        self.teams: Final = teams  # None: each plays for himself
-
-    def __repr__(self) -> str:
-        return f"Table(players={self.players!r}, teams={self.teams!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not Table:
-            return NotImplemented
-        assert isinstance(other, Table)
-        return self.players == other.players and self.teams == other.teams
-
-    def __hash__(self) -> int:
-        return hash((self.players, self.teams))
+    players: tuple[str, ...]
+    teams: tuple[tuple[str, tuple[str, ...]], ...] | None  # None: each plays for himself
 
     @cached_property
     def sides(self) -> tuple[str, ...]:

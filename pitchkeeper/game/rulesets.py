@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Final, NamedTuple
+from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.cards import JOKERS, PARTNER_SUIT, SUITS, Card, Suit
@@ -142,50 +143,27 @@ class SettlePlan(NamedTuple):
     down: bool  # scores count down (win.direction = down)
 
 
+@dataclass(frozen=True)
 class Ruleset:
-    """A ruleset compiled from its TOML: what the engine reads. A plain class whose fields are never
-    changed after it is made (Final), compared by them; no slots, as its digest and the plans the engine
-    reads are worked out on first use and kept on it."""
+    """A ruleset compiled from its TOML: what the engine reads. (No slots: its digest is worked out on
+    first use and kept on the record.)"""
 
-    def __init__(self, *, name: str, title: str, source: str, notes: tuple[str, ...],
-                 settings: Mapping[str, Mapping[str, Any]], points: tuple[PointRule, ...], deck: frozenset[Card],
-                 views: Mapping[Suit, TrumpView], raw: Mapping[str, Any], chain: tuple[str, ...] = (),
-                 award_order: tuple[PointRule, ...] = (), overridden_notes: tuple[OverriddenNote, ...] = (),
-                 features: frozenset[str] = frozenset()) -> None:
-        self.name: Final = name
-        self.title: Final = title
-        self.source: Final = source
-        self.notes: Final = notes
-        self.settings: Final = settings  # every section, defaults filled in
-        self.points: Final = points
-        self.deck: Final = deck
-        self.views: Final = views
-        self.raw: Final = raw  # the merged TOML, for show and diff
-        self.chain: Final = chain  # files read, base first
-        self.award_order: Final = award_order  # the points in the order verdicts list them (POINT_IDS first)
-        # the notes of the rulesets it extends that a later file overrode (load_layers); a log's pinned copy has none
-        self.overridden_notes: Final = overridden_notes
-        # the house-rule mechanisms it uses ("kitty", "draw", "partner", ...: FEATURES); empty for every built-in,
-        # so the engine's steps for them cost nothing where they are absent
-        self.features: Final = features
-
-    _FIELDS = ("name", "title", "source", "notes", "settings", "points", "deck", "views", "raw", "chain",
-               "award_order", "overridden_notes", "features")
-
-    def _fields(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, f) for f in self._FIELDS)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not Ruleset:
-            return NotImplemented
-        assert isinstance(other, Ruleset)
-        return self._fields() == other._fields()
-
-    __hash__ = None  # type: ignore[assignment]  # compared by its fields, some of them mappings
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._FIELDS if f != "raw")
-        return f"Ruleset({shown})"
+    name: str
+    title: str
+    source: str
+    notes: tuple[str, ...]
+    settings: Mapping[str, Mapping[str, Any]]  # every section, defaults filled in
+    points: tuple[PointRule, ...]
+    deck: frozenset[Card]
+    views: Mapping[Suit, TrumpView]
+    raw: Mapping[str, Any] = field(repr=False)  # the merged TOML, for show and diff
+    chain: tuple[str, ...] = ()  # files read, base first
+    award_order: tuple[PointRule, ...] = ()  # the points in the order verdicts list them (POINT_IDS first)
+    # the notes of the rulesets it extends that a later file overrode (load_layers); a log's pinned copy has none
+    overridden_notes: tuple[OverriddenNote, ...] = ()
+    # the house-rule mechanisms it uses ("kitty", "draw", "partner", ...: FEATURES); empty for every built-in, so
+    # the engine's steps for them cost nothing where they are absent
+    features: frozenset[str] = frozenset()
 
     @cached_property
     def digest(self) -> str:
