@@ -21,10 +21,10 @@ from pitchkeeper.game import match, rulesets
 from pitchkeeper.game.match import MatchState
 from pitchkeeper.game.partners import crosswise
 from pitchkeeper.game.records import new_name, parse_table
-from pitchkeeper.game.scoreboard import Scoreboard, scoreboard
+from pitchkeeper.game.scoreboard import Scoreboard
 from pitchkeeper.game.scoring import amount_worth
 from pitchkeeper.logbook import loader, store
-from pitchkeeper.logbook.loader import Loaded
+from pitchkeeper.logbook.loader import Loaded, log_path, type_name
 from pitchkeeper.logbook.paths import new_log_path
 from pitchkeeper.logbook.store import now, ordered
 
@@ -50,8 +50,7 @@ class Change(NamedTuple):
 
     def scoreboard(self) -> Scoreboard:
         """The scoreboard of the match after the change."""
-        k = self.after
-        return scoreboard(k.ruleset, k.record, self.state, match=str(k.path), warnings=k.warnings)
+        return self.after.scoreboard(self.state)
 
 
 class Reading(NamedTuple):
@@ -85,9 +84,9 @@ def _expected(expect: object, number: object = None) -> None:
     one line, as every bad argument)."""
     if expect is not None and not isinstance(expect, str):
         raise PitchError(f"expected the version a write is made against (text, as Logbook.version), got "
-                         f"{_kind(expect)}", "expect")
+                         f"{type_name(expect)}", "expect")
     if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
-        raise PitchError(f"expected the number of the hand being recorded, got {_kind(number)}", "number")
+        raise PitchError(f"expected the number of the hand being recorded, got {type_name(number)}", "number")
 
 
 class Logbook:
@@ -95,7 +94,7 @@ class Logbook:
     changed it) and every write is whole or nothing, locked against any other writer."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = _log_path(path)
+        self.path = log_path(path)
         self._seen: Reading | None = None  # the last reading, reused while the file's bytes are the same
 
     def __repr__(self) -> str:
@@ -121,9 +120,9 @@ class Logbook:
         partnerships (as `pitchkeeper new`); an empty mapping has each play for himself.
         `first_dealer`: default the first player.
         """
-        path = _log_path(path)
+        path = log_path(path)
         if not isinstance(rules, str | os.PathLike) or isinstance(rules, bytes):
-            raise PitchError(f"expected a ruleset name or the path of a ruleset file, got {_kind(rules)}", "rules")
+            raise PitchError(f"expected a ruleset name or the path of a ruleset file, got {type_name(rules)}", "rules")
         if isinstance(players, str) or not isinstance(players, Sequence):
             raise PitchError("expected a list of names in seating order", "players")
         _optional(first_dealer, str, "first_dealer", "a player's name")
@@ -164,7 +163,7 @@ class Logbook:
         """The next game at the same table: the same players, teams, rules, target and stake, the deal
         passed on (or to `first_dealer`). Refused while this game is on, unless `force`. `path`:
         default a new file in the data folder."""
-        new = _log_path(path) if path is not None else None
+        new = log_path(path) if path is not None else None
         _optional(first_dealer, str, "first_dealer", "a player's name")
         _optional(title, str, "title", "text")
         prev, state = self.load()
@@ -216,7 +215,7 @@ class Logbook:
     def scoreboard(self) -> Scoreboard:
         """The scoreboard of the log as it stands (`status --json` prints its `to_json()`)."""
         k, state = self.load()
-        return scoreboard(k.ruleset, k.record, state, match=str(k.path), warnings=k.warnings)
+        return k.scoreboard(state)
 
     @property
     def version(self) -> str:
@@ -303,7 +302,7 @@ class Logbook:
         before = k.replay()
         count = len(k.record.hands)
         if isinstance(n, bool) or not isinstance(n, int):
-            raise PitchError(f"expected the number of the hand to correct (1 to {count}), got {_kind(n)} {n!r}",
+            raise PitchError(f"expected the number of the hand to correct (1 to {count}), got {type_name(n)} {n!r}",
                              "number")
         if not 1 <= n <= count:
             raise PitchError(f"there is no hand {n}: the log has {count} hand(s)", str(self.path))
@@ -336,7 +335,7 @@ class Logbook:
     def commit(self, change: Change) -> None:
         """Write a prepared change, unless the log changed since it was prepared (then nothing is written)."""
         if not isinstance(change, Change):
-            raise PitchError(f"expected a change made by prepare_replace or prepare_drop, got {_kind(change)}")
+            raise PitchError(f"expected a change made by prepare_replace or prepare_drop, got {type_name(change)}")
         with store.locked(self.path):
             self._write(change)
 
@@ -359,35 +358,9 @@ class Logbook:
 # Helpers of the write path
 
 
-def _kind(value: object) -> str:
-    return "None" if value is None else type(value).__name__
-
-
-def _log_path(path: object) -> Path:
-    """The path of a log given by a caller: text or a path-like, never None, bytes or a number."""
-    if isinstance(path, str | os.PathLike) and not isinstance(path, bytes):
-        name = os.fspath(path)
-        if isinstance(name, str) and name and "\0" not in name and _encodable(name):
-            return Path(name)
-        if isinstance(name, str):
-            raise PitchError("expected the path of a match log, got " + (
-                "an empty name" if not name else "a name holding a NUL character" if "\0" in name
-                else "a name that is not valid text (a lone surrogate)"), "path")
-    raise PitchError(f"expected the path of a match log (text or a pathlib.Path), got {_kind(path)}", "path")
-
-
-def _encodable(name: str) -> bool:
-    """Whether the system can hold `name` as a file name (half a character it cannot)."""
-    try:
-        os.fsencode(name)
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _optional(value: object, kind: type, what: str, said: str) -> None:
     if value is not None and not isinstance(value, kind):
-        raise PitchError(f"expected {said}, got {_kind(value)}", what)
+        raise PitchError(f"expected {said}, got {type_name(value)}", what)
 
 
 def _team_pairs(teams: object, table: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -399,13 +372,13 @@ def _team_pairs(teams: object, table: Any) -> tuple[tuple[str, tuple[str, ...]],
         if not all(isinstance(i, Sequence) and not isinstance(i, str) and len(i) == 2 for i in items):
             raise PitchError("expected a mapping of team name -> players, or (name, players) pairs", "teams")
     else:
-        raise PitchError(f"expected a mapping of team name -> players, got {_kind(teams)}", "teams")
+        raise PitchError(f"expected a mapping of team name -> players, got {type_name(teams)}", "teams")
     out = []
     for t, ms in items:
         if not isinstance(t, str):
-            raise PitchError(f"expected a team's name, got {_kind(t)}", "teams")
+            raise PitchError(f"expected a team's name, got {type_name(t)}", "teams")
         if isinstance(ms, str) or not isinstance(ms, Sequence):
-            raise PitchError(f"expected a list of the team's players, got {_kind(ms)}", f"teams.{t}")
+            raise PitchError(f"expected a list of the team's players, got {type_name(ms)}", f"teams.{t}")
         out.append((t, tuple(table.player(m, f"teams.{t}") for m in ms)))
     return tuple(out)
 
