@@ -15,7 +15,7 @@ from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, topic, warn
 from pitchkeeper.cli.library import may_write_over
 from pitchkeeper.errors import PitchError, shown
 from pitchkeeper.game.vocabulary import target_words
-from pitchkeeper.logbook import loader, store
+from pitchkeeper.logbook import loader, store, writing
 from pitchkeeper.reports import chart, export
 from pitchkeeper.show import render_chart
 
@@ -76,7 +76,7 @@ def export_cmd(
         _write_stdout(text)
         return
 
-    store.write_atomic(out, text)
+    writing.write_atomic(out, text)
     sys.stderr.write(f"wrote {shown(out)} ({name}, {len(state.hands)} hands)\n")
 
 

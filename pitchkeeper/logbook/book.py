@@ -23,10 +23,10 @@ from pitchkeeper.game.partners import crosswise
 from pitchkeeper.game.records import new_name, parse_table
 from pitchkeeper.game.scoreboard import Scoreboard
 from pitchkeeper.game.scoring import amount_worth
-from pitchkeeper.logbook import loader, store
+from pitchkeeper.logbook import loader, store, writing
 from pitchkeeper.logbook.loader import Loaded, log_path, type_name
 from pitchkeeper.logbook.paths import new_log_path
-from pitchkeeper.logbook.store import now, ordered
+from pitchkeeper.logbook.writing import now, ordered
 
 # A typed hand (logbook.entry.HandEntry, or anything with its `to_table(log, base)` and `source`)
 Entry = Any
@@ -154,7 +154,7 @@ class Logbook:
         text = header_text(rules=ref, ruleset=ruleset, merged=merged, players=table.players, teams=table.teams,
                            first_dealer=first, target=target, stake=stake, title=title, rematch_of=rematch_of)
         loader.load(path, text)  # the header must read back as a valid match before it is written
-        store.create_new(path, text)
+        writing.create_new(path, text)
         return cls(path)
 
     def rematch(self, path: str | os.PathLike[str] | None = None, *, first_dealer: str | None = None,
@@ -244,7 +244,7 @@ class Logbook:
     def replace(self, n: int, hand: Mapping[str, Any] | Entry, *, expect: str | None = None) -> dict[str, Any]:
         """Correct hand `n` (from 1); every later total is replayed. Returns the `judge match` object."""
         _expected(expect)
-        with store.locked(self.path):
+        with writing.locked(self.path):
             self._check_version(expect)
             change = self.prepare_replace(n, hand)
             self._write(change)
@@ -253,7 +253,7 @@ class Logbook:
     def drop_last(self, *, expect: str | None = None) -> dict[str, Any]:
         """Undo: drop the last hand. Returns the `judge match` object after it."""
         _expected(expect)
-        with store.locked(self.path):
+        with writing.locked(self.path):
             self._check_version(expect)
             change = self.prepare_drop()
             self._write(change)
@@ -275,8 +275,8 @@ class Logbook:
         """Append a hand under the lock (read, build, check, write): two writers never lose a hand.
         `dry_run`: the change checked and replayed, not written. `expect` and `number`: as `append`."""
         _expected(expect, number)
-        with store.locked(self.path):
-            store.sweep_temps(self.path)
+        with writing.locked(self.path):
+            writing.sweep_temps(self.path)
             raw = store.read_bytes(self.path, loader.LOG)
             self._check_version(expect, raw)
             k = loader.load(self.path, store.decoded(raw, self.path))
@@ -336,12 +336,12 @@ class Logbook:
         """Write a prepared change, unless the log changed since it was prepared (then nothing is written)."""
         if not isinstance(change, Change):
             raise PitchError(f"expected a change made by prepare_replace or prepare_drop, got {type_name(change)}")
-        with store.locked(self.path):
+        with writing.locked(self.path):
             self._write(change)
 
     def _write(self, change: Change) -> None:
         """Write a change while holding the lock (first sweeping what a killed writer left, as `record` does)."""
-        store.sweep_temps(self.path)
+        writing.sweep_temps(self.path)
         if store.read_text(self.path) != change.before.text:
             again = "run undo again" if change.what == "undo" else f"run the {change.what} again"
             when = "meanwhile" if change.what == "undo" else f"while this {change.what} was prepared"
@@ -350,7 +350,7 @@ class Logbook:
             self._write_text(change.text)
 
     def _write_text(self, text: str) -> None:
-        store.write_atomic(self.path, text)
+        writing.write_atomic(self.path, text)
         self._seen = None
 
 
@@ -456,7 +456,7 @@ def _amount(amount: object, k: Loaded, where: str) -> object:
 def block(hand: Mapping[str, Any], n: int, path: Path) -> str:
     """A hand's `[[hands]]` text; a value TOML cannot hold is bad input."""
     try:
-        return store.hand_toml(dict(hand))
+        return writing.hand_toml(dict(hand))
     except TypeError as e:
         raise PitchError(f"{e} (nothing was written)", f"{path}: hands[{n}]") from None
 
@@ -490,11 +490,11 @@ def header_text(*, rules: str, ruleset: Any, merged: dict[str, Any], players: tu
                 teams: tuple[tuple[str, tuple[str, ...]], ...] | None, first_dealer: str, target: int | None,
                 stake: int | None, title: str | None, rematch_of: str | None) -> str:
     """The header of a new match log: the table, the dealer, and the pinned ruleset."""
-    toml_value = store.toml_value
+    toml_value = writing.toml_value
     lines = [
         "# pitchkeeper match log: one [[hands]] block per hand, in the order played.",
         "# You may correct it by hand; then run `pitchkeeper check` on this file.",
-        f"format = {store.FORMAT}",
+        f"format = {writing.FORMAT}",
         f"rules = {toml_value(rules)}",
     ]
     if title:
@@ -517,6 +517,6 @@ def header_text(*, rules: str, ruleset: Any, merged: dict[str, Any], players: tu
         "[ruleset]",
         f"name = {toml_value(ruleset.name)}",
         f"digest = {toml_value(ruleset.digest)}",
-        f"copy = {store.multiline(store.table_toml(merged))}",
+        f"copy = {writing.multiline(writing.table_toml(merged))}",
     ]
     return "\n".join(lines) + "\n"

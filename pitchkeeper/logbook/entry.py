@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, did_you_mean, unknown_key, utf8
 from pitchkeeper.game.points import POINT_IDS
-from pitchkeeper.logbook.store import now, ordered
+from pitchkeeper.logbook.writing import now, ordered
 
 NOT_OUT = ("-", "none", "nobody", "no")  # typed words for "nobody took it"
 _DEAL = ("kitty", "discard", "drawn", "held", "called", "partner")  # the entry's fields of a kitty, draw, partner
