@@ -49,10 +49,10 @@ def command_lines() -> list[list[str]]:
     from pitchkeeper import cli
 
     out: list[list[str]] = [[]]
-    for name, (where, _line) in cli.COMMANDS.items():
+    for name, target in cli.COMMANDS.items():
         out.append([name])
-        if not isinstance(where, str):
-            out += [[name, sub] for sub in where]
+        if not isinstance(target, str):
+            out += [[name, sub] for sub in target[0]]
     return out
 
 

@@ -1,12 +1,11 @@
 """The command line: parse arguments, call the library, show (plain drawing, pitchkeeper.show.ansi; never Rich).
 
 Commands live in modules by topic - `table` (writing a match), `scores` (status, history), `check`,
-`guided` (play), `judge`, `rules`, `lookback` (export, chart), `tally` (stats) - each on a `commands` Typer
-of its own; what their options name in the library (the match of --match, the ruleset of --rules) is found
-by `cli.library`. The groups here are lazy: `COMMANDS` maps each command to its module and its line in the
-list of commands, and a command line loads and builds only the command it runs (Typer would otherwise build
-every command's parameters at each start); `--help` lists the commands from their lines, loading none of
-their modules. A new command is one function in the module of its topic plus one entry in `COMMANDS`.
+`guided` (play), `judge`, `rules`, `lookback` (export, chart), `tally` (stats) - each on a `commands` Typer of its
+own; what their options name in the library (the match of --match, the ruleset of --rules) is found by
+`cli.library`. The groups here are lazy: `COMMANDS` maps each command to its module, and a command line
+loads and builds only the command it runs (Typer would otherwise build every command's parameters at each
+start). A new command is one function in the module of its topic plus one entry in `COMMANDS`.
 
 Errors from the library (PitchError) become one line on stderr and exit status 2.
 """
@@ -26,66 +25,21 @@ from pitchkeeper.cli.adapter import CONTEXT, Commands, Debug, LazyGroup
 from pitchkeeper.errors import PitchError, shown
 from pitchkeeper.logbook.paths import data_dir
 
-# Every command -> (the module pitchkeeper.cli.<module> that defines it, the line of help the list of commands
-# shows for it: the first sentence of its own help, which tests/test_cli_surface.py holds them to); a group ->
-# (its own map, its help). The list of commands is drawn from these lines alone, loading no command's module.
-JUDGE: Commands = {
-    "hand": ("judge", "Judge one hand: every point with its reason, the game count, the bid and the score change."),
-    "match": ("judge", "Replay a whole match: each hand's verdict, the running scores, and who won by which rule."),
-    "trick": ("judge", "Who wins a trick and why; with --held, whether each play kept the rules, and what else "
-              "was allowed."),
-}
-RULES: Commands = {
-    "list": ("rules", "The built-in rulesets."),
-    "show": ("rules", "A ruleset in plain words."),
-    "check": ("rules", "Validate a ruleset file: every problem with its key, exit 2 if there is any."),
-    "diff": ("rules", "What two rulesets disagree on, in words."),
-    "new": ("rules", "Start a house-rules file that extends a ruleset, naming every setting it may change."),
-    "explain": ("rules", "Settle a table argument: this ruleset's answer to a common dispute, with an example."),
-}
-TOURNAMENT: Commands = {
-    "new": ("tournament", "Start a tournament file."),
-    "seat": ("tournament", "Seat the next round (or show the current one, while tables are still playing)."),
-    "record": ("tournament", "Record a table's result from its match log or its final scores; the standings follow."),
-    "standings": ("tournament", "The standings: ranks (equal figures share one), points, wins and games."),
-    "cards": ("tournament", "Printable table cards and score sheets for a round: the table number across half the "
-              "card, the seats, the QR code of the table's page and its PIN for `serve --tournament`; a score sheet "
-              "for a whole game."),
-    "check": ("tournament", "Check a tournament file (after a change by hand): exit 2 with the problem's key if there "
-              "is one."),
-}
-ANALYSE: Commands = {
-    "hand": ("analyse", "Par of a hand recorded trick by trick, and what each card cost, with every card known."),
-    "match": ("analyse", "Every hand of a match recorded trick by trick, and the points each player's cards gave "
-              "away."),
-    "odds": ("analyse", "The odds of each bid from the pitcher's cards: layouts of the unseen cards, each solved "
-             "exactly."),
-}
+# command -> the module (pitchkeeper.cli.<module>) that defines it; a group -> its own map and help
+JUDGE = {"hand": "judge", "match": "judge", "trick": "judge"}
+RULES = {"list": "rules", "show": "rules", "check": "rules", "diff": "rules", "new": "rules", "explain": "rules"}
+TOURNAMENT = dict.fromkeys(("new", "seat", "record", "standings", "cards", "check"), "tournament")
+ANALYSE = dict.fromkeys(("hand", "match", "odds"), "analyse")
 COMMANDS: Commands = {  # in the order `pitchkeeper --help` lists them
-    "new": ("table", "Start a match: ruleset, players, teams and first dealer."),
-    "hand": ("table", "Record a hand: bidder, amount, trump, and who won each point (or the cards each side took)."),
-    "edit": ("table", "Correct hand N (options as for `hand`; those given replace the hand's), show the change, "
-             "save it."),
-    "status": ("scores", "The scoreboard: scores, who deals next, points needed, who is in the hole, the last hand."),
-    "history": ("scores", "The match hand by hand: dealer, bid, points, score changes and running totals."),
-    "undo": ("table", "Drop the last hand of the match (after asking)."),
-    "check": ("check", "Check a hand-edited match log: every problem with its hand and line; exit 2 if there is "
-              "any."),
-    "play": ("guided", "Guided entry for a whole game: asks hand by hand (< goes back, q stops), shows the verdict "
-             "before it saves."),
-    "matches": ("shelf", "The kept matches, numbered in the order they began: name, title, ruleset, score and "
-                "state; * marks the current one."),
-    "use": ("shelf", "Make a kept match the current one again (every table command then works on it)."),
-    "where": ("shelf", "The data folder (match logs, the current-match pointer) and the current match."),
-    "sheet": ("shelf", "A printable blank score sheet for a ruleset: one HTML page with a column for each of its "
-              "points."),
-    "export": ("lookback", "Export a match: CSV for spreadsheets, JSON (judge match + the log's keys), Markdown, or "
-               "a printable HTML page."),
-    "chart": ("lookback", "The score after each hand as a chart in the terminal: one symbol per side, the target "
-              "dotted."),
-    "stats": ("tally", "Bids made (in percent) and set, who is set most, the best partnership, points per hand, "
-              "who takes each point, games won: per player and team."),
-    "serve": ("serve", "Serve the table: the scoreboard at /, hand entry for phones at /enter, JSON at /api."),
+    **dict.fromkeys(("new", "hand", "edit"), "table"),
+    **dict.fromkeys(("status", "history"), "scores"),
+    "undo": "table",
+    "check": "check",
+    "play": "guided",
+    **dict.fromkeys(("matches", "use", "where", "sheet"), "shelf"),
+    **dict.fromkeys(("export", "chart"), "lookback"),
+    "stats": "tally",
+    "serve": "serve",
     "judge": (JUDGE, "Judge a hand, a trick or a whole match from a record file."),
     "rules": (RULES, "List, show, check, compare and explain rulesets, and start house rules."),
     "tournament": (TOURNAMENT, "Tournaments and leagues: seat the room, take every table's result, rank the players."),

@@ -5,8 +5,8 @@ package; a helper's arguments change), so what the CLI needs beyond Typer's docu
 nowhere else, each piece tested in tests/test_cli_adapter.py:
 
 - `LazyGroup`, a TyperGroup whose commands are built on first use from the module each is defined in
-  (a command line builds only the command it runs), listed in the help from the map's lines without
-  loading any command's module, and suggested when mistyped;
+  (a command line builds only the command it runs), listed in the help without being built, and
+  suggested when mistyped;
 - how a run ends: bad input (PitchError, a Click usage error, a file the system refused) as one line
   and exit status 2, a bug as one line and exit status 1 (its traceback with --debug);
 - Click's exception classes, found through Typer's public `BadParameter`;
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import inspect
 import re
 import sys
 import traceback
@@ -39,9 +40,8 @@ ClickException: type[Exception] = next(c for c in _CLICK if c.__name__ == "Click
 
 CONTEXT: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
 
-# command -> (the module pitchkeeper.cli.<module> that defines it, its line in the list of commands), or
-# group -> (its own map, its help)
-Commands: TypeAlias = Mapping[str, "tuple[str | Commands, str]"]
+# command -> the module (pitchkeeper.cli.<module>) that defines it, or a group: (its own map, its help)
+Commands: TypeAlias = Mapping[str, "str | tuple[Commands, str]"]
 
 
 class Debug:
@@ -65,13 +65,12 @@ class LazyGroup(TyperGroup):
     """A group whose commands are built on first use, from the module `lazy` names for each.
 
     Typer builds every command's parameters when the group is made; here a command line builds the one
-    it runs, and `--help` lists each command from its line in the map, so the list loads no command's
-    module (each module loads the library it calls). It also ends every run as a person should see it
-    (see `main`).
+    it runs, and `--help` lists each command from its help text alone. It also ends every run as a
+    person should see it (see `main`).
     """
 
     lazy: Commands = MappingProxyType({})
-    listing = False  # while a help lists the commands: each is only its line in the map (see format_commands)
+    listing = False  # while a help lists the commands: each is only its line of help (see format_commands)
 
     def list_commands(self, ctx: Any) -> list[str]:
         return [*self.commands, *(n for n in self.lazy if n not in self.commands)]
@@ -79,18 +78,15 @@ class LazyGroup(TyperGroup):
     def get_command(self, ctx: Any, name: str) -> Any:
         cmd = self.commands.get(name)
         if cmd is None and name in self.lazy:
-            where, line = self.lazy[name]
-            if not isinstance(where, str):
-                cmd = self.commands[name] = build(name, (where, line))
-            elif self.listing:
-                return listed(name, line)
-            else:
-                cmd = self.commands[name] = build(name, where)
+            target = self.lazy[name]
+            if self.listing and isinstance(target, str):
+                return listed(name, target)
+            cmd = self.commands[name] = build(name, target)
         return cmd
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
-        """The list of commands builds none of them and loads no command's module: each is its line in
-        the map."""
+        """The list of commands builds none of them: a line of help needs the command's help text, not its
+        parameters."""
         self.listing = True
         try:
             super().format_commands(ctx, formatter)
@@ -194,10 +190,13 @@ def build(name: str, target: str | tuple[Commands, str]) -> Any:
     return get_command_from_info(info, pretty_exceptions_short=True, rich_markup_mode=None)
 
 
-def listed(name: str, line: str) -> Any:
-    """The command `name` as its group's help lists it: its line in the map (the first sentence of its own
-    help, which Click would have cut from it), and no parameters."""
-    return TyperCommand(name=name, help=line, rich_markup_mode=None)
+def listed(name: str, target: str) -> Any:
+    """The command `name` as its group's help lists it: its help text, hidden and deprecated flags taken as
+    Typer takes them (typer.main.get_command_from_info), and no parameters."""
+    info = command_info(name, target)
+    text = inspect.getdoc(info.callback) if info.help is None else inspect.cleandoc(info.help)
+    return TyperCommand(name=name, help=text, short_help=info.short_help, hidden=info.hidden,
+                        deprecated=info.deprecated, rich_markup_mode=None)
 
 
 def registered(target: str) -> list[CommandInfo]:
