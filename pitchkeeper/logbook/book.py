@@ -9,7 +9,6 @@ was; so is a log whose hands are not written as `[[hands]]` blocks, which a text
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -59,11 +58,6 @@ class Reading(NamedTuple):
     version: str  # as Logbook.version: a digest of the bytes read
     loaded: Loaded
     state: MatchState
-
-
-def version_of(data: bytes) -> str:
-    """`Logbook.version` of a log's bytes."""
-    return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
 class Stale(PitchError):
@@ -189,6 +183,8 @@ class Logbook:
         is the same one (its digest): an edit however made - the same size, its time put back - or a
         changed house-rules file is read afresh.
         """
+        from pitchkeeper.logbook.versions import version_of  # a reading carries its version: logbook.versions
+
         raw = store.read_bytes(self.path, loader.LOG)
         version = version_of(raw)
         seen = self._seen
@@ -220,6 +216,8 @@ class Logbook:
     @property
     def version(self) -> str:
         """Opaque; changes with every write, whoever wrote (a digest of the file's bytes)."""
+        from pitchkeeper.logbook.versions import version_of  # a version asked for: logbook.versions
+
         return version_of(store.read_bytes(self.path, loader.LOG))
 
     def snapshot(self) -> tuple[dict[str, Any], str]:
@@ -263,6 +261,8 @@ class Logbook:
         """Refuse (Stale) a write made against another version than the log's now. Call under the lock."""
         if expect is None:
             return
+        from pitchkeeper.logbook.versions import version_of  # a write made against a version: logbook.versions
+
         now = version_of(raw if raw is not None else store.read_bytes(self.path, loader.LOG))
         if now != expect:
             raise Stale("the match changed since this was read (another device or the command line wrote to it): "

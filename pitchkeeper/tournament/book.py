@@ -20,7 +20,8 @@ from pitchkeeper.errors import PitchError
 from pitchkeeper.game import match, rulesets
 from pitchkeeper.game.records import new_name
 from pitchkeeper.logbook import loader, store, writing
-from pitchkeeper.logbook.book import Stale, version_of
+from pitchkeeper.logbook.book import Stale
+from pitchkeeper.logbook.versions import version_of
 from pitchkeeper.tournament import model, seating
 from pitchkeeper.tournament.model import Result, Round, Seating, Tournament, side_name
 
