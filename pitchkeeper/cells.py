@@ -71,6 +71,10 @@ def cluster_width(cluster: str) -> int:
 
 @lru_cache(maxsize=4096)
 def _cell_len(text: str) -> int:
+    if ZWJ not in text and VS16 not in text:
+        # Only a joiner or an emoji selector makes a cluster other than its characters' widths added up (a mark
+        # or a skin tone is 0 cells, a flag's two letters 1 each): without them, the characters are summed.
+        return sum(map(char_width, text))
     return sum(cluster_width(c) for c in graphemes(text))
 
 
