@@ -71,13 +71,17 @@ def cluster_width(cluster: str) -> int:
 
 @lru_cache(maxsize=4096)
 def _cell_len(text: str) -> int:
+    if ZWJ not in text and VS16 not in text:
+        # Only a joiner or an emoji selector makes a cluster other than its characters' widths added up (a mark
+        # or a skin tone is 0 cells, a flag's two letters 1 each): without them, the characters are summed.
+        return sum(map(char_width, text))
     return sum(cluster_width(c) for c in graphemes(text))
 
 
 def cell_len(text: str) -> int:
     """The cells `text` takes on one line of a terminal."""
-    if text.isascii():
-        return sum(1 for ch in text if " " <= ch <= "~")
+    if text.isascii():  # one cell a character, but for the controls (none in the usual line: counted at once)
+        return len(text) if text.isprintable() else sum(1 for ch in text if " " <= ch <= "~")
     return _cell_len(text)
 
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
 from pitchkeeper.game import rulesets
-from pitchkeeper.logbook import loader, store
+from pitchkeeper.logbook import loader, writing
 from pitchkeeper.logbook.book import Logbook
 
 BEFORE = Path(__file__).resolve().parent / "data" / "rulesets-before-22"
@@ -38,9 +38,9 @@ def pin(log: Path, r: rulesets.Ruleset) -> None:
     text = log.read_text(encoding="utf-8")
     head, _, _ = text.partition("[ruleset]")
     data = dict(r.raw)
-    text = head + "\n".join(["[ruleset]", f"name = {store.toml_value(r.name)}",
-                             f"digest = {store.toml_value(r.digest)}",
-                             f"copy = {store.multiline(store.table_toml(data))}"]) + "\n"
+    text = head + "\n".join(["[ruleset]", f"name = {writing.toml_value(r.name)}",
+                             f"digest = {writing.toml_value(r.digest)}",
+                             f"copy = {writing.multiline(writing.table_toml(data))}"]) + "\n"
     log.write_text(text, encoding="utf-8")
 
 

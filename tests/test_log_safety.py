@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
 from pitchkeeper.errors import PitchError
-from pitchkeeper.logbook import store
+from pitchkeeper.logbook import writing
 
 runner = CliRunner()
 HAND = ["hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Them"]
@@ -147,15 +147,15 @@ def test_a_log_reached_through_a_symlink_is_written_through_it(tmp_path: Path) -
     assert real.read_bytes().count(b"\n[[hands]]") == 2 and b"via the link" in real.read_bytes()
     beside = [p.name for p in link.parent.glob(".*")]
     assert not [n for n in beside if n.endswith((".lock", ".tmp"))], beside  # the lock and temps are the target's
-    assert store.lock_path(link) == store.lock_path(real)
+    assert writing.lock_path(link) == writing.lock_path(real)
 
 
 def test_two_paths_to_one_log_share_one_lock(tmp_path: Path) -> None:
     real = new_log(tmp_path / "game.toml")
     link = tmp_path / "link.toml"
     link.symlink_to(real)
-    with store.locked(real), pytest.raises(PitchError, match="another pitchkeeper is writing"), \
-            store.locked(link, wait=0):
+    with writing.locked(real), pytest.raises(PitchError, match="another pitchkeeper is writing"), \
+            writing.locked(link, wait=0):
         pass
 
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from pitchkeeper.cli import app
 from pitchkeeper.game import rulesets
-from pitchkeeper.logbook import store
+from pitchkeeper.logbook import store, writing
 
 runner = CliRunner()
 DATA = Path(__file__).resolve().parent / "data" / "match"
@@ -495,7 +495,7 @@ def test_status_shows_the_stakes(tmp_path: Path):
 
 def test_a_second_writer_waits_then_gives_up_clearly(log: Path):
     before = log.read_bytes()
-    with store.locked(log):
+    with writing.locked(log):
         r = run("hand", "Ann", "2", "S", "--high", "Us", "--rest", "none", "--game", "tie", "--low", "Us", "--match", str(log),
                 env={"PITCHKEEPER_LOCK_WAIT": "0.2"})
     bad(r, f"another pitchkeeper is writing {log}; try again")

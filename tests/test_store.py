@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from pitchkeeper.cli import app
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import rulesets
-from pitchkeeper.logbook import paths, store
+from pitchkeeper.logbook import paths, store, writing
 
 runner = CliRunner()
 
@@ -47,7 +47,7 @@ def test_hand_spans_take_the_comments_right_above_a_hand():
 
 
 def test_append_then_remove_gives_the_text_back():
-    block = store.hand_toml({"dealer": "C", "trump": "D"})
+    block = writing.hand_toml({"dealer": "C", "trump": "D"})
     longer = store.append_hand(LOG, block)
     assert longer.startswith(LOG) and tomllib.loads(longer)["hands"][2] == {"dealer": "C", "trump": "D"}
     assert store.remove_hand(longer, 3, 3) == LOG
@@ -62,10 +62,10 @@ def test_remove_a_middle_hand():
 
 
 def test_replace_keeps_the_comments_of_the_hand():
-    out = store.replace_hand(LOG, 2, 2, store.hand_toml({"dealer": "B", "trump": "C"}))
+    out = store.replace_hand(LOG, 2, 2, writing.hand_toml({"dealer": "B", "trump": "C"}))
     assert tomllib.loads(out)["hands"][1] == {"dealer": "B", "trump": "C"}
     assert "# about the second hand\n[[hands]]\n# inside the second\ndealer" in out
-    out = store.replace_hand(LOG, 1, 2, store.hand_toml({"dealer": "A", "trump": "D"}))
+    out = store.replace_hand(LOG, 1, 2, writing.hand_toml({"dealer": "A", "trump": "D"}))
     assert out.endswith(LOG[LOG.index("# about"):])  # the rest of the file is untouched
 
 
@@ -81,13 +81,13 @@ def test_hands_that_cannot_be_cut_safely_are_refused():
 
 @pytest.mark.parametrize("value", ['say "hi"\\now', "tab\there\nnewline", "Zoë ♠ 10♥", "", "back\\slash"])
 def test_toml_values_read_back(value: str):
-    text = store.hand_toml({"note": value, "bid": {"player": value or "x", "amount": 3}, "auction": [value, "B:2"],
+    text = writing.hand_toml({"note": value, "bid": {"player": value or "x", "amount": 3}, "auction": [value, "B:2"],
                             "odd key": True})
     assert tomllib.loads(text)["hands"][0] == {"note": value, "bid": {"player": value or "x", "amount": 3},
                                               "auction": [value, "B:2"], "odd key": True}
 
 
-# what `store.hand_toml` writes reads back as exactly the table written
+# what `writing.hand_toml` writes reads back as exactly the table written
 _text = st.text(st.characters(codec="utf-8"), max_size=12)
 _plain = st.recursive(st.one_of(_text, st.integers(-2**63, 2**63 - 1), st.booleans()),
                       lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_text, inner, max_size=4), max_leaves=12)
@@ -95,25 +95,25 @@ _plain = st.recursive(st.one_of(_text, st.integers(-2**63, 2**63 - 1), st.boolea
 
 @given(st.dictionaries(_text, _plain, max_size=6))
 def test_a_plain_hand_reads_back_as_the_very_table_written(hand: dict):
-    assert tomllib.loads(store.hand_toml(hand)) == {"hands": [hand]}
+    assert tomllib.loads(writing.hand_toml(hand)) == {"hands": [hand]}
 
 
 @given(st.text(st.characters(codec="utf-8")))
 def test_a_string_is_escaped_as_json_escapes_it(s: str):
     import json
 
-    assert store.toml_value(s) == json.dumps(s, ensure_ascii=False).replace("\x7f", "\\u007f")
+    assert writing.toml_value(s) == json.dumps(s, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def test_tricks_are_written_one_a_line():
-    text = store.hand_toml({"tricks": [{"leader": "A", "cards": ["AS", "2S"]}, {"leader": "B", "cards": ["3S"]}]})
+    text = writing.hand_toml({"tricks": [{"leader": "A", "cards": ["AS", "2S"]}, {"leader": "B", "cards": ["3S"]}]})
     assert text.count("\n") == 5 and tomllib.loads(text)["hands"][0]["tricks"][1] == {"leader": "B", "cards": ["3S"]}
 
 
 def test_every_built_in_ruleset_pins_and_reads_back():
     for name in rulesets.builtin_names():
         merged, _ = rulesets.load_merged(name)
-        copy = tomllib.loads("copy = " + store.multiline(store.table_toml(merged)))["copy"]
+        copy = tomllib.loads("copy = " + writing.multiline(writing.table_toml(merged)))["copy"]
         assert rulesets.compile_ruleset(tomllib.loads(copy)).digest == rulesets.load(name).digest
 
 
@@ -123,7 +123,7 @@ def test_the_data_dir_and_the_current_match(_home: Path, tmp_path: Path, monkeyp
         store.resolve_match_path(None)
     assert store.resolve_match_path("x.toml") == Path("x.toml")
     log = tmp_path / "m.toml"
-    store.write_pointer(log)
+    writing.write_pointer(log)
     assert store.resolve_match_path(None) == log.resolve()
     monkeypatch.delenv("PITCHKEEPER_HOME")
     assert paths.data_dir().name == "pitchkeeper"
@@ -148,20 +148,20 @@ def test_the_data_dir_on_linux_is_what_platformdirs_says(monkeypatch: pytest.Mon
 
 def test_write_atomic_leaves_no_temp_file(tmp_path: Path):
     p = tmp_path / "f.toml"
-    store.write_atomic(p, "a = 1\n")
-    store.write_atomic(p, "a = 2\n")
+    writing.write_atomic(p, "a = 1\n")
+    writing.write_atomic(p, "a = 2\n")
     assert p.read_text() == "a = 2\n" and sorted(x.name for x in tmp_path.iterdir()) == ["f.toml"]
 
 
 def test_the_lock_is_exclusive_and_gives_up_clearly(tmp_path: Path):
     p = tmp_path / "m.toml"
-    with store.locked(p):
+    with writing.locked(p):
         t = time.monotonic()
-        with pytest.raises(PitchError) as e, store.locked(p, wait=0.1):
+        with pytest.raises(PitchError) as e, writing.locked(p, wait=0.1):
             pass
         assert time.monotonic() - t >= 0.1
         assert str(e.value) == f"another pitchkeeper is writing {p}; try again"
-    with store.locked(p, wait=0):
+    with writing.locked(p, wait=0):
         pass  # released
 
 
@@ -221,11 +221,11 @@ def test_a_writer_killed_at_every_step_of_the_write_leaves_the_old_or_the_new_lo
                      "--rest", "none", "--game", "tie", "--low", "Us"], "undo": ["undo", "--yes"],
             "edit": ["edit", "1", "--yes", "--note"]}[command]
     env = {**os.environ, "PITCHKEEPER_HOME": str(tmp_path), "PITCHKEEPER_LOCK_WAIT": "0"}
-    for step in store.CRASH_STEPS:
+    for step in writing.CRASH_STEPS:
         before = p.read_bytes()
         note = [f"{step} killed"] if command == "edit" else []  # an edit that changes the hand each time
         proc = subprocess.run([sys.executable, "-m", "pitchkeeper", *args, *note, "--match", str(p)],
-                              env={**env, store.CRASH_AT: step}, capture_output=True, text=True)
+                              env={**env, writing.CRASH_AT: step}, capture_output=True, text=True)
         assert proc.returncode == -signal.SIGKILL, proc.stderr
         temps = list(tmp_path.glob(".kill.toml.*.tmp"))
         if step == "renamed":
@@ -264,7 +264,7 @@ def test_an_atomic_write_keeps_the_files_mode_or_takes_the_usual_one(tmp_path: P
     import os
     import stat
 
-    from pitchkeeper.logbook.store import write_atomic
+    from pitchkeeper.logbook.writing import write_atomic
 
     new = tmp_path / "new.txt"
     old_umask = os.umask(0o022)

@@ -54,8 +54,8 @@ def test_without_fcntl_a_match_is_kept_with_the_msvcrt_lock(tmp_path: Path) -> N
     assert b'"hands": 1' in p.stdout
     # the lock still excludes: a writer holding it (here, the fake msvcrt in this process too) refuses another
     hold = (f"import sys, time; sys.path.insert(0, {str(tmp_path)!r}); import sitecustomize; "
-            "from pitchkeeper.logbook import store; from pathlib import Path\n"
-            f"with store.locked(Path({str(log)!r})):\n print('held', flush=True); time.sleep(30)")
+            "from pitchkeeper.logbook import writing; from pathlib import Path\n"
+            f"with writing.locked(Path({str(log)!r})):\n print('held', flush=True); time.sleep(30)")
     holder = subprocess.Popen([sys.executable, "-c", hold], stdout=subprocess.PIPE, env={**os.environ, **env})
     try:
         assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
@@ -67,7 +67,7 @@ def test_without_fcntl_a_match_is_kept_with_the_msvcrt_lock(tmp_path: Path) -> N
         holder.communicate()
 
 
-def test_the_store_locks_with_msvcrt_when_fcntl_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_writer_locks_with_msvcrt_when_fcntl_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import fcntl
     import types
 
@@ -85,14 +85,14 @@ def test_the_store_locks_with_msvcrt_when_fcntl_is_missing(tmp_path: Path, monke
 
     fake = types.ModuleType("msvcrt")
     fake.LK_NBLCK, fake.LK_UNLCK, fake.locking = 2, 0, locking  # type: ignore[attr-defined]
-    from pitchkeeper.logbook import store
+    from pitchkeeper.logbook import writing
 
-    monkeypatch.setattr(store, "fcntl", None)  # as on Windows, where the module imports msvcrt instead
-    monkeypatch.setattr(store, "msvcrt", fake, raising=False)
+    monkeypatch.setattr(writing, "fcntl", None)  # as on Windows, where the module imports msvcrt instead
+    monkeypatch.setattr(writing, "msvcrt", fake, raising=False)
     p = tmp_path / "m.toml"
-    with store.locked(p), pytest.raises(PitchError, match="another pitchkeeper is writing"), store.locked(p, wait=0.05):
+    with writing.locked(p), pytest.raises(PitchError, match="another pitchkeeper is writing"), writing.locked(p, wait=0.05):
         pass
-    with store.locked(p, wait=0):
+    with writing.locked(p, wait=0):
         pass
     assert 2 in calls and 0 in calls
 

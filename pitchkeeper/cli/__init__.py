@@ -1,7 +1,7 @@
 """The command line: parse arguments, call the library, show (plain drawing, pitchkeeper.show.ansi; never Rich).
 
 Commands live in modules by topic - `table` (writing a match), `scores` (status, history), `check`,
-`guided` (play), `judge`, `rules`, `lookback` (export, chart, stats) - each on a `commands` Typer of its
+`guided` (play), `judge`, `rules`, `lookback` (export, chart), `tally` (stats) - each on a `commands` Typer of its
 own; what their options name in the library (the match of --match, the ruleset of --rules) is found by
 `cli.library`. The groups here are lazy: `COMMANDS` maps each command to its module, and a command line
 loads and builds only the command it runs (Typer would otherwise build every command's parameters at each
@@ -37,7 +37,8 @@ COMMANDS: Commands = {  # in the order `pitchkeeper --help` lists them
     "check": "check",
     "play": "guided",
     **dict.fromkeys(("matches", "use", "where", "sheet"), "shelf"),
-    **dict.fromkeys(("export", "chart", "stats"), "lookback"),
+    **dict.fromkeys(("export", "chart"), "lookback"),
+    "stats": "tally",
     "serve": "serve",
     "judge": (JUDGE, "Judge a hand, a trick or a whole match from a record file."),
     "rules": (RULES, "List, show, check, compare and explain rulesets, and start house rules."),

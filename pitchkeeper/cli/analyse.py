@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, RulesOpt, emit_json, topic
-from pitchkeeper.cli.library import need_ruleset
+from pitchkeeper.cli.library import match_path, need_ruleset
 
 commands = topic()
 ODDS_FLAGS = ("cards", "players", "trump", "samples", "seed", "rules")  # bid_odds' arguments, each an option here
@@ -55,14 +55,13 @@ def analyse_match(
 
     The match is FILE, or --match, or else the current match.
     """
-    from pitchkeeper.cli.library import book_of
     from pitchkeeper.errors import PitchError
     from pitchkeeper.reports.analyse import analyse_match as analyse
     from pitchkeeper.words.analysis import match_lines
 
     if file is not None and match is not None:
         raise PitchError("name the match once: a FILE or --match, not both", "--match")
-    m = analyse(file if file is not None else book_of(match).path, rules)
+    m = analyse(file if file is not None else match_path(match), rules)
     if as_json:
         emit_json(m)
         return

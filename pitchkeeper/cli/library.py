@@ -1,6 +1,8 @@
-"""What a command's options name, found in the library: the match of --match, the ruleset of --rules, and
-whether an output file may be written. Apart from the package's own module, so that a command that names
-no match (`--version`, `rules list`, `judge hand`) loads no match log code.
+"""What a command's options name, found in the library: the match of --match (read and replayed), the ruleset
+of --rules, and whether an output file may be written. Apart from the package's own module, so that a
+command that names no match (`--version`, `rules list`, `judge hand`) loads no match log code; and a command
+that only reads a match loads no Logbook (its versions and its write half): those that write find it with
+cli.table's `book_of`.
 """
 
 from __future__ import annotations
@@ -11,8 +13,7 @@ from typing import Any
 from pitchkeeper.cli import ask, fail, interactive, kept
 from pitchkeeper.errors import PitchError, shown
 from pitchkeeper.game import rulesets
-from pitchkeeper.logbook import store
-from pitchkeeper.logbook.book import Logbook
+from pitchkeeper.logbook import loader, store
 
 
 def need_ruleset(rules: str | None, command: str) -> Any:
@@ -23,9 +24,15 @@ def need_ruleset(rules: str | None, command: str) -> Any:
     return rulesets.load(rules)
 
 
-def book_of(match: str | None) -> Any:
-    """The Logbook of --match (or of the current match)."""
-    return Logbook(store.resolve_match_path(match))
+def match_path(match: str | None) -> Any:
+    """The log of --match (or the current match), checked as the Logbook checks a path it is given."""
+    return loader.log_path(store.resolve_match_path(match))
+
+
+def replayed(match: str | None) -> tuple[Any, Any]:
+    """The log of --match (or the current match), read and replayed: (Loaded, MatchState), as
+    `Logbook.load` gives them."""
+    return loader.replayed(store.resolve_match_path(match))
 
 
 def may_write_over(out: Any, force: bool | None) -> None:

@@ -17,7 +17,7 @@ from pitchkeeper.cli import JsonOpt, emit_json, fail, topic
 from pitchkeeper.cli.library import may_write_over, need_ruleset
 from pitchkeeper.errors import shown
 from pitchkeeper.game import rulesets
-from pitchkeeper.logbook import loader, store
+from pitchkeeper.logbook import loader, store, writing
 from pitchkeeper.reports import houserules
 from pitchkeeper.show import render
 from pitchkeeper.show.ansi import Table, Text
@@ -123,7 +123,7 @@ def rules_new(
         fail(f"{file}: already exists (use --force to overwrite)")
     text = houserules.starter(base, extends, file.stem)
 
-    store.write_atomic(file, text)
+    writing.write_atomic(file, text)
     sys.stdout.write(f"wrote {shown(file)}: uncomment and change what your table plays differently, "
                      f"then run: pitchkeeper rules check {shown(file)}\n")
 

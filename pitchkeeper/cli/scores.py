@@ -1,7 +1,7 @@
 """Commands that read a match without changing it: status and history.
 
-They read and replay the log (pitchkeeper.logbook) and draw it (pitchkeeper.show.board); what only the
-commands that write need (the entry of a hand, the write path) is not loaded here.
+They read and replay the log (pitchkeeper.logbook.loader) and draw it (pitchkeeper.show.board); what only the
+commands that write need (the Logbook, the entry of a hand, the write path) is not loaded here.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, emit_json, topic, warn
-from pitchkeeper.cli.library import book_of
+from pitchkeeper.cli.library import replayed
 from pitchkeeper.show import board
 
 commands = topic()
@@ -29,10 +29,11 @@ def status(
     if share:
         from pitchkeeper.reports import export
 
-        k, state = book_of(match).load()
+        k, state = replayed(match)
         sys.stdout.write(export.to_text(export.build(k.ruleset, k.record, state)))
         return
-    sb = book_of(match).scoreboard()
+    k, state = replayed(match)
+    sb = k.scoreboard(state)
     st = sb.to_json()
     warn(st["warnings"])
     if as_json:
@@ -44,7 +45,7 @@ def status(
 @commands.command("history")
 def history(match: MatchOpt = None, as_json: JsonOpt = False) -> None:
     """The match hand by hand: dealer, bid, points, score changes and running totals."""
-    k, state = book_of(match).load()
+    k, state = replayed(match)
     if as_json:
         rows = []
         for h, hand in zip(state.hands, k.record.hands, strict=True):

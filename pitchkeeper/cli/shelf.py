@@ -15,7 +15,7 @@ from pitchkeeper.cli import JsonOpt, emit_json, topic
 from pitchkeeper.errors import PitchError, shown
 from pitchkeeper.game import rulesets
 from pitchkeeper.game.vocabulary import target_words
-from pitchkeeper.logbook import paths, shelf, store
+from pitchkeeper.logbook import paths, shelf, store, writing
 from pitchkeeper.logbook.book import Logbook
 from pitchkeeper.reports.sheet import blank_sheet
 from pitchkeeper.show.ansi import Console, Text
@@ -150,5 +150,5 @@ def sheet(
         sys.stdout.write(text)
         return
 
-    store.write_atomic(out, text)
+    writing.write_atomic(out, text)
     sys.stderr.write(f"wrote {out}: a blank {r.name} score sheet ({len(r.points)} point columns)\n")

@@ -17,7 +17,6 @@ import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, ask, emit_json, interactive, kept, topic, warn
 from pitchkeeper.cli.adapter import fitted
-from pitchkeeper.cli.library import book_of
 from pitchkeeper.errors import PitchError, shown, utf8
 from pitchkeeper.game.answers import NOBODY as NOBODY_WORDS
 from pitchkeeper.game.answers import entry_hint, rest_help
@@ -25,12 +24,18 @@ from pitchkeeper.game.points import POINT_IDS  # each gets an option of its own 
 from pitchkeeper.game.records import parse_table
 from pitchkeeper.game.vocabulary import target_words
 from pitchkeeper.logbook import loader, shelf, store
+from pitchkeeper.logbook.book import Logbook
 from pitchkeeper.logbook.entry import HandEntry, names, team_specs
 from pitchkeeper.show import board
 from pitchkeeper.show.ansi import Console
 from pitchkeeper.words.verdict import bid_name, called_words
 
 commands = topic()
+
+
+def book_of(match: str | None) -> Any:
+    """The Logbook of --match (or of the current match): what a command that writes the log works on."""
+    return Logbook(store.resolve_match_path(match))
 
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
 

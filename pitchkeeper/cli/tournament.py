@@ -16,7 +16,7 @@ import typer
 from pitchkeeper.cli import JsonOpt, emit_json, topic
 from pitchkeeper.cli.library import may_write_over
 from pitchkeeper.errors import PitchError
-from pitchkeeper.logbook import paths, store
+from pitchkeeper.logbook import paths, writing
 from pitchkeeper.tournament import book, html, standings
 
 commands = topic()
@@ -84,7 +84,7 @@ def seat_cmd(
     rnd, new = book.seat(file)
     if cards is not None:
         may_write_over(cards, None)  # never over a match log or a tournament
-        store.write_atomic(cards, _cards(file, book.load(file), rnd, None))
+        writing.write_atomic(cards, _cards(file, book.load(file), rnd, None))
     if as_json:
         emit_json(rnd.to_json())
         return
@@ -194,7 +194,7 @@ def standings_cmd(
         sys.stdout.write(text)
     else:
         may_write_over(out, None)  # never over a match log or a tournament
-        store.write_atomic(out, text)
+        writing.write_atomic(out, text)
         sys.stderr.write(f"wrote {out}\n")
 
 
@@ -238,7 +238,7 @@ def cards_cmd(
     if url is not None and not url.startswith(("http://", "https://")):
         raise PitchError(f"expected an address such as http://192.168.1.20:8765, got {url!r}", "--url")
     may_write_over(out, None)  # never over a match log or a tournament
-    store.write_atomic(out, _cards(file, t, t.rounds[number - 1], url))
+    writing.write_atomic(out, _cards(file, t, t.rounds[number - 1], url))
     sys.stderr.write(f"wrote {out}: {len(t.rounds[number - 1].tables)} table card(s) for round {number}, with each "
                      "table's PIN for the night\n")
 

@@ -25,7 +25,6 @@ Errors name the call (`auction[N]`, counted from 1) so a player can find it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError
@@ -36,8 +35,7 @@ Call = int | str  # "pass", a number, "smudge", "pitch", or "sell" (eldest's sal
 SALE_WORDS = ("pass", "sell")  # eldest's last word that sells the pitch: "sell", or as first written, "pass"
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What an auction decided: who pitches, at what, and whether the pitch changed hands."""
 
     player: str
@@ -136,8 +134,7 @@ def _candidates(b: dict) -> list[Call]:
 _PREFERRED: tuple[Call, ...] = ("sell", "pitch", "smudge", "pass")
 
 
-@dataclass(frozen=True)
-class Auction:
+class Auction(NamedTuple):
     """An auction being called: the calls so far, checked one by one against the ruleset's bidding rules.
 
     `then(player, call)` is the auction after one more call (PitchError at `auction[N]` if the rules
@@ -230,7 +227,7 @@ class Auction:
         n = len(self.calls) + 1
         where = f"auction[{n}]"
         nxt = self._sell_out(player, call, n, where) if self.sell_out else self._once_around(player, call, n, where)
-        return replace(nxt, calls=(*self.calls, (player, call)))
+        return nxt._replace(calls=(*self.calls, (player, call)))
 
     def _once_around(self, player: str, call: Call, n: int, where: str) -> Auction:
         b, order, high = self.b, self.order, self.high
@@ -266,7 +263,7 @@ class Auction:
         else:
             raise PitchError(f"{player} bid {_label(value, smudge, b)}, not higher than {high.player}'s "
                              f"{_label(high.value, high.smudge, b)}" + _steal_words(b, f"the dealer {dealer}"), where)
-        return replace(self, high=high, pitched=call == "pitch")
+        return self._replace(high=high, pitched=call == "pitch")
 
     def _sell_out(self, player: str, call: Call, n: int, where: str) -> Auction:
         b, order, high, name = self.b, self.order, self.high, self.ruleset.name
@@ -278,7 +275,7 @@ class Auction:
             if call == "pitch" or (b["pitch_at_once"] and call == b["pitch_at_once"]):
                 if not b["pitch_at_once"]:
                     raise PitchError(f"{name} has no pitching at once: eldest passes to sell", where)
-                return replace(self, at_once=True)
+                return self._replace(at_once=True)
             if call != "pass":
                 want = f"pitch ({first}:pitch, a contract of {b['pitch_at_once']}) or " if b["pitch_at_once"] else ""
                 later = f"; he sells ({first}:sell) once the others have bid" if call == "sell" else ""
@@ -298,7 +295,7 @@ class Auction:
             if high is not None and value <= high.value:
                 raise PitchError(f"{player} bid {_label(value, smudge, b)}, not higher than {high.player}'s "
                                  f"{_label(high.value, high.smudge, b)}", where)
-            return replace(self, high=HighBid(player, value, smudge))
+            return self._replace(high=HighBid(player, value, smudge))
         if n > len(order) + 1 or (self.final is not None):
             raise PitchError("the auction is over once eldest has accepted or undertaken the top bid", where)
         # 3. eldest sells, or undertakes the top bid himself
@@ -309,7 +306,7 @@ class Auction:
         if player != first:
             raise PitchError(f"{player} speaks out of turn: eldest hand {first} has the last word", where)
         if call in SALE_WORDS:
-            return replace(self, final=Outcome(high.player, high.value, high.smudge, seller=first, price=high.value))
+            return self._replace(final=Outcome(high.player, high.value, high.smudge, seller=first, price=high.value))
         value, smudge = _value(call, b, name, where)
         top = _label(high.value, high.smudge, b)
         if not _may_steal(b, high.value):
@@ -318,7 +315,7 @@ class Auction:
         if value != high.value:  # seed 001: "undertake to make as many points as the bidder" - no more, no fewer
             raise PitchError(f"eldest hand {first} bid {_label(value, smudge, b)}, but may only sell to {high.player} "
                              f"or undertake as many points as {high.player}'s {top} ({first}:{high.value})", where)
-        return replace(self, final=Outcome(first, value, smudge, refused=high.player, price=high.value))
+        return self._replace(final=Outcome(first, value, smudge, refused=high.player, price=high.value))
 
     # -- what it decided
 

@@ -17,7 +17,6 @@ from typing import NamedTuple
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game.cards import SUIT_NAMES, Card, suit_of
 from pitchkeeper.game.deal import TRUMP, Deal, check_deal
-from pitchkeeper.game.play import replay
 from pitchkeeper.game.records import Hand, Table, teams_fit
 from pitchkeeper.game.rulesets import Ruleset
 
@@ -107,6 +106,8 @@ def holder(ruleset: Ruleset, table: Table, hand: Hand) -> str | None:
     deal = check_deal(ruleset, table, hand)
     played: dict[Card, str] = {}
     if hand.tricks is not None:
+        from pitchkeeper.game.play import replay  # a hand recorded trick by trick: the play of tricks
+
         played = {c: p for t in replay(ruleset, table, hand, deal=deal).tricks for p, c in t.plays}
     try:
         return _partner(ruleset, table, hand._replace(partner=None), deal, played)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.bidding import check_auction, check_bid, sale_credit
@@ -19,10 +19,12 @@ from pitchkeeper.game.cards import Card
 from pitchkeeper.game.deal import Deal, check_deal, name_jokers
 from pitchkeeper.game.kinds import InPlay, Piles, always_out, highest, tie_winner
 from pitchkeeper.game.partners import HandSides, calls, hand_sides
-from pitchkeeper.game.play import Illegal, TrickResult, replay
 from pitchkeeper.game.records import HOUSE_KEYS, Bid, Hand, Table
 from pitchkeeper.game.rulesets import Ruleset, SettlePlan, TrumpView
 from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Instant, Verdict, Why
+
+if TYPE_CHECKING:  # the play of tricks (game.play) is loaded for a hand recorded trick by trick only
+    from pitchkeeper.game.play import Illegal, TrickResult
 
 __all__ = [
     "_NOTES",
@@ -152,6 +154,8 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
         awards, game = _entered(ruleset, table, hand, bid_side, hs, taken)
     else:
         if hand.tricks is not None:
+            from pitchkeeper.game.play import replay  # a hand recorded trick by trick: the play of tricks
+
             rep = replay(ruleset, table, hand, deal=deal)
             captured, illegal, tricks = rep.captured, rep.illegal, rep.tricks
             where = "tricks"

@@ -9,7 +9,6 @@ was; so is a log whose hands are not written as `[[hands]]` blocks, which a text
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -19,14 +18,14 @@ from typing import Any, NamedTuple
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import match, rulesets
 from pitchkeeper.game.match import MatchState
+from pitchkeeper.game.partners import crosswise
 from pitchkeeper.game.records import new_name, parse_table
-from pitchkeeper.game.scoreboard import Scoreboard, scoreboard
+from pitchkeeper.game.scoreboard import Scoreboard
 from pitchkeeper.game.scoring import amount_worth
-from pitchkeeper.logbook import loader, store
-from pitchkeeper.logbook.entry import now, ordered
-from pitchkeeper.logbook.loader import Loaded
+from pitchkeeper.logbook import loader, store, writing
+from pitchkeeper.logbook.loader import Loaded, log_path, type_name
 from pitchkeeper.logbook.paths import new_log_path
-from pitchkeeper.words.samples import crosswise
+from pitchkeeper.logbook.writing import now, ordered
 
 # A typed hand (logbook.entry.HandEntry, or anything with its `to_table(log, base)` and `source`)
 Entry = Any
@@ -50,8 +49,7 @@ class Change(NamedTuple):
 
     def scoreboard(self) -> Scoreboard:
         """The scoreboard of the match after the change."""
-        k = self.after
-        return scoreboard(k.ruleset, k.record, self.state, match=str(k.path), warnings=k.warnings)
+        return self.after.scoreboard(self.state)
 
 
 class Reading(NamedTuple):
@@ -60,11 +58,6 @@ class Reading(NamedTuple):
     version: str  # as Logbook.version: a digest of the bytes read
     loaded: Loaded
     state: MatchState
-
-
-def version_of(data: bytes) -> str:
-    """`Logbook.version` of a log's bytes."""
-    return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
 class Stale(PitchError):
@@ -85,9 +78,9 @@ def _expected(expect: object, number: object = None) -> None:
     one line, as every bad argument)."""
     if expect is not None and not isinstance(expect, str):
         raise PitchError(f"expected the version a write is made against (text, as Logbook.version), got "
-                         f"{_kind(expect)}", "expect")
+                         f"{type_name(expect)}", "expect")
     if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
-        raise PitchError(f"expected the number of the hand being recorded, got {_kind(number)}", "number")
+        raise PitchError(f"expected the number of the hand being recorded, got {type_name(number)}", "number")
 
 
 class Logbook:
@@ -95,7 +88,7 @@ class Logbook:
     changed it) and every write is whole or nothing, locked against any other writer."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = _log_path(path)
+        self.path = log_path(path)
         self._seen: Reading | None = None  # the last reading, reused while the file's bytes are the same
 
     def __repr__(self) -> str:
@@ -121,9 +114,9 @@ class Logbook:
         partnerships (as `pitchkeeper new`); an empty mapping has each play for himself.
         `first_dealer`: default the first player.
         """
-        path = _log_path(path)
+        path = log_path(path)
         if not isinstance(rules, str | os.PathLike) or isinstance(rules, bytes):
-            raise PitchError(f"expected a ruleset name or the path of a ruleset file, got {_kind(rules)}", "rules")
+            raise PitchError(f"expected a ruleset name or the path of a ruleset file, got {type_name(rules)}", "rules")
         if isinstance(players, str) or not isinstance(players, Sequence):
             raise PitchError("expected a list of names in seating order", "players")
         _optional(first_dealer, str, "first_dealer", "a player's name")
@@ -155,7 +148,7 @@ class Logbook:
         text = header_text(rules=ref, ruleset=ruleset, merged=merged, players=table.players, teams=table.teams,
                            first_dealer=first, target=target, stake=stake, title=title, rematch_of=rematch_of)
         loader.load(path, text)  # the header must read back as a valid match before it is written
-        store.create_new(path, text)
+        writing.create_new(path, text)
         return cls(path)
 
     def rematch(self, path: str | os.PathLike[str] | None = None, *, first_dealer: str | None = None,
@@ -164,7 +157,7 @@ class Logbook:
         """The next game at the same table: the same players, teams, rules, target and stake, the deal
         passed on (or to `first_dealer`). Refused while this game is on, unless `force`. `path`:
         default a new file in the data folder."""
-        new = _log_path(path) if path is not None else None
+        new = log_path(path) if path is not None else None
         _optional(first_dealer, str, "first_dealer", "a player's name")
         _optional(title, str, "title", "text")
         prev, state = self.load()
@@ -190,6 +183,8 @@ class Logbook:
         is the same one (its digest): an edit however made - the same size, its time put back - or a
         changed house-rules file is read afresh.
         """
+        from pitchkeeper.logbook.versions import version_of  # a reading carries its version: logbook.versions
+
         raw = store.read_bytes(self.path, loader.LOG)
         version = version_of(raw)
         seen = self._seen
@@ -216,11 +211,13 @@ class Logbook:
     def scoreboard(self) -> Scoreboard:
         """The scoreboard of the log as it stands (`status --json` prints its `to_json()`)."""
         k, state = self.load()
-        return scoreboard(k.ruleset, k.record, state, match=str(k.path), warnings=k.warnings)
+        return k.scoreboard(state)
 
     @property
     def version(self) -> str:
         """Opaque; changes with every write, whoever wrote (a digest of the file's bytes)."""
+        from pitchkeeper.logbook.versions import version_of  # a version asked for: logbook.versions
+
         return version_of(store.read_bytes(self.path, loader.LOG))
 
     def snapshot(self) -> tuple[dict[str, Any], str]:
@@ -245,7 +242,7 @@ class Logbook:
     def replace(self, n: int, hand: Mapping[str, Any] | Entry, *, expect: str | None = None) -> dict[str, Any]:
         """Correct hand `n` (from 1); every later total is replayed. Returns the `judge match` object."""
         _expected(expect)
-        with store.locked(self.path):
+        with writing.locked(self.path):
             self._check_version(expect)
             change = self.prepare_replace(n, hand)
             self._write(change)
@@ -254,7 +251,7 @@ class Logbook:
     def drop_last(self, *, expect: str | None = None) -> dict[str, Any]:
         """Undo: drop the last hand. Returns the `judge match` object after it."""
         _expected(expect)
-        with store.locked(self.path):
+        with writing.locked(self.path):
             self._check_version(expect)
             change = self.prepare_drop()
             self._write(change)
@@ -264,6 +261,8 @@ class Logbook:
         """Refuse (Stale) a write made against another version than the log's now. Call under the lock."""
         if expect is None:
             return
+        from pitchkeeper.logbook.versions import version_of  # a write made against a version: logbook.versions
+
         now = version_of(raw if raw is not None else store.read_bytes(self.path, loader.LOG))
         if now != expect:
             raise Stale("the match changed since this was read (another device or the command line wrote to it): "
@@ -276,8 +275,8 @@ class Logbook:
         """Append a hand under the lock (read, build, check, write): two writers never lose a hand.
         `dry_run`: the change checked and replayed, not written. `expect` and `number`: as `append`."""
         _expected(expect, number)
-        with store.locked(self.path):
-            store.sweep_temps(self.path)
+        with writing.locked(self.path):
+            writing.sweep_temps(self.path)
             raw = store.read_bytes(self.path, loader.LOG)
             self._check_version(expect, raw)
             k = loader.load(self.path, store.decoded(raw, self.path))
@@ -303,7 +302,7 @@ class Logbook:
         before = k.replay()
         count = len(k.record.hands)
         if isinstance(n, bool) or not isinstance(n, int):
-            raise PitchError(f"expected the number of the hand to correct (1 to {count}), got {_kind(n)} {n!r}",
+            raise PitchError(f"expected the number of the hand to correct (1 to {count}), got {type_name(n)} {n!r}",
                              "number")
         if not 1 <= n <= count:
             raise PitchError(f"there is no hand {n}: the log has {count} hand(s)", str(self.path))
@@ -336,13 +335,13 @@ class Logbook:
     def commit(self, change: Change) -> None:
         """Write a prepared change, unless the log changed since it was prepared (then nothing is written)."""
         if not isinstance(change, Change):
-            raise PitchError(f"expected a change made by prepare_replace or prepare_drop, got {_kind(change)}")
-        with store.locked(self.path):
+            raise PitchError(f"expected a change made by prepare_replace or prepare_drop, got {type_name(change)}")
+        with writing.locked(self.path):
             self._write(change)
 
     def _write(self, change: Change) -> None:
         """Write a change while holding the lock (first sweeping what a killed writer left, as `record` does)."""
-        store.sweep_temps(self.path)
+        writing.sweep_temps(self.path)
         if store.read_text(self.path) != change.before.text:
             again = "run undo again" if change.what == "undo" else f"run the {change.what} again"
             when = "meanwhile" if change.what == "undo" else f"while this {change.what} was prepared"
@@ -351,7 +350,7 @@ class Logbook:
             self._write_text(change.text)
 
     def _write_text(self, text: str) -> None:
-        store.write_atomic(self.path, text)
+        writing.write_atomic(self.path, text)
         self._seen = None
 
 
@@ -359,35 +358,9 @@ class Logbook:
 # Helpers of the write path
 
 
-def _kind(value: object) -> str:
-    return "None" if value is None else type(value).__name__
-
-
-def _log_path(path: object) -> Path:
-    """The path of a log given by a caller: text or a path-like, never None, bytes or a number."""
-    if isinstance(path, str | os.PathLike) and not isinstance(path, bytes):
-        name = os.fspath(path)
-        if isinstance(name, str) and name and "\0" not in name and _encodable(name):
-            return Path(name)
-        if isinstance(name, str):
-            raise PitchError("expected the path of a match log, got " + (
-                "an empty name" if not name else "a name holding a NUL character" if "\0" in name
-                else "a name that is not valid text (a lone surrogate)"), "path")
-    raise PitchError(f"expected the path of a match log (text or a pathlib.Path), got {_kind(path)}", "path")
-
-
-def _encodable(name: str) -> bool:
-    """Whether the system can hold `name` as a file name (half a character it cannot)."""
-    try:
-        os.fsencode(name)
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _optional(value: object, kind: type, what: str, said: str) -> None:
     if value is not None and not isinstance(value, kind):
-        raise PitchError(f"expected {said}, got {_kind(value)}", what)
+        raise PitchError(f"expected {said}, got {type_name(value)}", what)
 
 
 def _team_pairs(teams: object, table: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -399,13 +372,13 @@ def _team_pairs(teams: object, table: Any) -> tuple[tuple[str, tuple[str, ...]],
         if not all(isinstance(i, Sequence) and not isinstance(i, str) and len(i) == 2 for i in items):
             raise PitchError("expected a mapping of team name -> players, or (name, players) pairs", "teams")
     else:
-        raise PitchError(f"expected a mapping of team name -> players, got {_kind(teams)}", "teams")
+        raise PitchError(f"expected a mapping of team name -> players, got {type_name(teams)}", "teams")
     out = []
     for t, ms in items:
         if not isinstance(t, str):
-            raise PitchError(f"expected a team's name, got {_kind(t)}", "teams")
+            raise PitchError(f"expected a team's name, got {type_name(t)}", "teams")
         if isinstance(ms, str) or not isinstance(ms, Sequence):
-            raise PitchError(f"expected a list of the team's players, got {_kind(ms)}", f"teams.{t}")
+            raise PitchError(f"expected a list of the team's players, got {type_name(ms)}", f"teams.{t}")
         out.append((t, tuple(table.player(m, f"teams.{t}") for m in ms)))
     return tuple(out)
 
@@ -483,7 +456,7 @@ def _amount(amount: object, k: Loaded, where: str) -> object:
 def block(hand: Mapping[str, Any], n: int, path: Path) -> str:
     """A hand's `[[hands]]` text; a value TOML cannot hold is bad input."""
     try:
-        return store.hand_toml(dict(hand))
+        return writing.hand_toml(dict(hand))
     except TypeError as e:
         raise PitchError(f"{e} (nothing was written)", f"{path}: hands[{n}]") from None
 
@@ -517,11 +490,11 @@ def header_text(*, rules: str, ruleset: Any, merged: dict[str, Any], players: tu
                 teams: tuple[tuple[str, tuple[str, ...]], ...] | None, first_dealer: str, target: int | None,
                 stake: int | None, title: str | None, rematch_of: str | None) -> str:
     """The header of a new match log: the table, the dealer, and the pinned ruleset."""
-    toml_value = store.toml_value
+    toml_value = writing.toml_value
     lines = [
         "# pitchkeeper match log: one [[hands]] block per hand, in the order played.",
         "# You may correct it by hand; then run `pitchkeeper check` on this file.",
-        f"format = {store.FORMAT}",
+        f"format = {writing.FORMAT}",
         f"rules = {toml_value(rules)}",
     ]
     if title:
@@ -544,6 +517,6 @@ def header_text(*, rules: str, ruleset: Any, merged: dict[str, Any], players: tu
         "[ruleset]",
         f"name = {toml_value(ruleset.name)}",
         f"digest = {toml_value(ruleset.digest)}",
-        f"copy = {store.multiline(store.table_toml(merged))}",
+        f"copy = {writing.multiline(writing.table_toml(merged))}",
     ]
     return "\n".join(lines) + "\n"

@@ -15,7 +15,6 @@ listing the commands loads neither.
 """
 
 import re
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -23,20 +22,7 @@ from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, did_you_mean, unknown_key, utf8
 from pitchkeeper.game.points import POINT_IDS
-
-_KEY_ORDER = ("dealer", "trump", "bid", "auction", "called", "partner", "kitty", "discard", "drawn", "points",
-              "captured", "tricks", "dealt", "held", "revokes", "note", "announced", "recorded")
-
-
-def ordered(hand: Mapping[str, Any]) -> dict[str, Any]:
-    """A hand's keys in the order the log writes them (the known ones first, as a person reads them)."""
-    return {k: hand[k] for k in sorted(hand, key=lambda k: _KEY_ORDER.index(k) if k in _KEY_ORDER else 99)}
-
-
-def now() -> str:
-    """The time a hand is recorded, as the log keeps it."""
-    return time.strftime("%Y-%m-%dT%H:%M:%S")
-
+from pitchkeeper.logbook.writing import now, ordered
 
 NOT_OUT = ("-", "none", "nobody", "no")  # typed words for "nobody took it"
 _DEAL = ("kitty", "discard", "drawn", "held", "called", "partner")  # the entry's fields of a kitty, draw, partner

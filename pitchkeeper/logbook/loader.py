@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, control_free, shown
 from pitchkeeper.game import match, records, rulesets, scoring
+from pitchkeeper.game.scoreboard import Scoreboard, scoreboard
 from pitchkeeper.logbook import store
 
 
@@ -35,8 +36,46 @@ class Loaded(NamedTuple):
         except PitchError as e:
             raise place(e, self.path, self.text) from None
 
+    def scoreboard(self, state: Any) -> Scoreboard:
+        """The scoreboard of this log replayed (`state`, its replay): what `status` shows."""
+        return scoreboard(self.ruleset, self.record, state, match=str(self.path), warnings=self.warnings)
+
 
 LOG = "match log (start one with `pitchkeeper new`)"
+
+
+def replayed(path: object) -> tuple[Loaded, Any]:
+    """A match log read and replayed, for a reader that neither writes it nor needs its version (`status`,
+    `history`): the same log, the same errors as `Logbook(path).load()`, without the Logbook's write half."""
+    k = load(log_path(path))
+    return k, k.replay()
+
+
+def type_name(value: object) -> str:
+    """What a caller passed, for a message: 'None', 'int', 'bytes'."""
+    return "None" if value is None else type(value).__name__
+
+
+def log_path(path: object) -> Path:
+    """The path of a log given by a caller: text or a path-like, never None, bytes or a number."""
+    if isinstance(path, str | os.PathLike) and not isinstance(path, bytes):
+        name = os.fspath(path)
+        if isinstance(name, str) and name and "\0" not in name and _encodable(name):
+            return Path(name)
+        if isinstance(name, str):
+            raise PitchError("expected the path of a match log, got " + (
+                "an empty name" if not name else "a name holding a NUL character" if "\0" in name
+                else "a name that is not valid text (a lone surrogate)"), "path")
+    raise PitchError(f"expected the path of a match log (text or a pathlib.Path), got {type_name(path)}", "path")
+
+
+def _encodable(name: str) -> bool:
+    """Whether the system can hold `name` as a file name (half a character it cannot)."""
+    try:
+        os.fsencode(name)
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def load(path: str | Path, text: str | None = None, like: Loaded | None = None, rules: str | None = None,

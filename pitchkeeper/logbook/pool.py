@@ -1,12 +1,12 @@
 """Reading many kept files at once (`stats`, the log index): TOML parsing and replay are CPU-bound,
-so a large set is split over worker processes; the results come back in the order of the files."""
+so a large set is split over worker processes (logbook.workers); the results come back in the order
+of the files. A small set - one log, an evening's - is read here, in this process: the worker pool's
+module, and the process machinery it stands on, is loaded only for a set large enough to need it."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -21,21 +21,14 @@ def in_order(read_chunk: Callable[[list[T]], list[Any]], items: Sequence[T], wor
     to the workers); `tick(n)` is told of each n items read, for a progress bar."""
     if workers is None:
         workers = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 8)
+    if workers >= 2 and len(items) >= PARALLEL_FROM:
+        from pitchkeeper.logbook.workers import in_workers  # a large set only: see the module's docstring
+
+        return in_workers(read_chunk, items, workers, tick)
+    if tick is None:
+        return read_chunk(list(items))
     out: list[Any] = []
-    if workers < 2 or len(items) < PARALLEL_FROM:
-        if tick is None:
-            return read_chunk(list(items))
-        for item in items:
-            out += read_chunk([item])
-            tick(1)
-        return out
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    size = max(8, len(items) // (workers * 4))
-    chunks = [list(items[i:i + size]) for i in range(0, len(items), size)]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        for part in pool.map(read_chunk, chunks):
-            out += part
-            if tick is not None:
-                tick(len(part))
+    for item in items:
+        out += read_chunk([item])
+        tick(1)
     return out

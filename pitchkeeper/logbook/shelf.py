@@ -20,7 +20,7 @@ from typing import Any
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import rulesets
-from pitchkeeper.logbook import store
+from pitchkeeper.logbook import store, writing
 from pitchkeeper.logbook.book import Logbook, Stale
 from pitchkeeper.logbook.paths import current_pointer, matches_dir, new_log_path
 
@@ -37,13 +37,13 @@ def _stale_unless(expect: str | None) -> None:
                     "nothing was started; look again", None, now)
 
 
-def _pointer_lock() -> store.locked:
+def _pointer_lock() -> writing.locked:
     folder = current_pointer().parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise PitchError(f"cannot create the data folder: {e.strerror or e}", str(folder)) from None
-    return store.locked(current_pointer())
+    return writing.locked(current_pointer())
 
 
 def start(rules: str | os.PathLike[str], players: Sequence[str],
@@ -61,7 +61,7 @@ def start(rules: str | os.PathLike[str], players: Sequence[str],
                                  "rules")
             path = new_log_path(rulesets.load(os.fspath(rules)).name)
         book = Logbook.create(path, rules, players, teams, first_dealer, title, target, stake=stake)
-        store.write_pointer(book.path)
+        writing.write_pointer(book.path)
     return book
 
 
@@ -75,7 +75,7 @@ def next_game(of: str | os.PathLike[str] | None = None, *, first_dealer: str | N
         src = Path(of) if of is not None else store.resolve_match_path(None)
         book = Logbook(src).rematch(path, first_dealer=first_dealer, target=target, stake=stake, title=title,
                                     force=force)
-        store.write_pointer(book.path)
+        writing.write_pointer(book.path)
     return book
 
 
@@ -84,7 +84,7 @@ def make_current(path: str | os.PathLike[str]) -> tuple[Logbook, Any]:
     book = Logbook(path)
     state = book.state()
     with _pointer_lock():
-        store.write_pointer(book.path)
+        writing.write_pointer(book.path)
     return book, state
 
 

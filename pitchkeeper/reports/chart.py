@@ -8,9 +8,8 @@ terminal module only colours it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pitchkeeper.cells import cell_len, cut
 
@@ -22,8 +21,7 @@ SYMBOLS = ("o", "x", "+", "#", "@", "%", "&", "$", "~")
 CLASH = "*"  # two or more sides on the same cell
 
 
-@dataclass(frozen=True, slots=True)
-class Progression:
+class Progression(NamedTuple):
     """Running totals per side after each hand, hand 0 being the start (every side at 0; counting down,
     every side at the target)."""
 
@@ -85,15 +83,13 @@ def scale_step(span: int, rows: int, target: int) -> int:
     return need
 
 
-@dataclass(frozen=True, slots=True)
-class Cell:
+class Cell(NamedTuple):
     char: str
     side: int | None = None  # index into Progression.sides; None for axes, labels, target and clashes
     kind: str = "plot"  # plot | axis | label | target | clash
 
 
-@dataclass(frozen=True, slots=True)
-class TextChart:
+class TextChart(NamedTuple):
     """A grid of cells (row 0 at the top) and the legend, ready to print or colour."""
 
     rows: tuple[tuple[Cell, ...], ...]

@@ -11,8 +11,7 @@ import html
 import io
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.cards import pretty
@@ -53,8 +52,7 @@ def format_name(name: str) -> str:
     return key
 
 
-@dataclass(frozen=True, slots=True)
-class Export:
+class Export(NamedTuple):
     """What every format needs: the ruleset's point ids, the record and its replay."""
 
     point_ids: tuple[str, ...]

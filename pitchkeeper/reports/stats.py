@@ -8,9 +8,8 @@ does, so one bad file never hides the others; the CLI decides what to print and 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game.records import HAND_KEYS, POINT_IDS
@@ -83,8 +82,7 @@ class RulesetCache:
         return r
 
 
-@dataclass(frozen=True, slots=True)
-class Read:
+class Read(NamedTuple):
     """One file's outcome: a match's figures, a file that is not a match log, or a problem."""
 
     path: Path
@@ -134,8 +132,7 @@ def read_many(files: list[tuple[Path, bool]], workers: int | None = None,
 # Tallies
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+class Line(NamedTuple):
     """The figures of one player or one team (a partnership: the same players, whatever it was called)."""
 
     name: str
@@ -189,8 +186,7 @@ class Line:
                 "partnered": self.partnered, "partner_made": self.partner_made, "alone": self.alone}
 
 
-@dataclass(frozen=True, slots=True)
-class Stats:
+class Stats(NamedTuple):
     matches: int
     finished: int
     hands: int
@@ -233,8 +229,7 @@ class Stats:
                 "set_most": self.set_most(), "best_partnership": self.best_partnership()}
 
 
-@dataclass(frozen=True, slots=True)
-class MatchFigures:
+class MatchFigures(NamedTuple):
     """One match summed up: all that the tallies need, small enough to send between processes.
 
     Counts are keyed by player name and by side name (a team, or the player in individual play).

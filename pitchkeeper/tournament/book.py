@@ -19,8 +19,9 @@ from typing import Any
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import match, rulesets
 from pitchkeeper.game.records import new_name
-from pitchkeeper.logbook import loader, store
-from pitchkeeper.logbook.book import Stale, version_of
+from pitchkeeper.logbook import loader, store, writing
+from pitchkeeper.logbook.book import Stale
+from pitchkeeper.logbook.versions import version_of
 from pitchkeeper.tournament import model, seating
 from pitchkeeper.tournament.model import Result, Round, Seating, Tournament, side_name
 
@@ -123,12 +124,12 @@ def write_results(p: Path, text: str, done: Sequence[tuple[Result, Seating]]) ->
         if model.parse_scores(entry["scores"], entry["winner"], seat) != (res.scores, res.winner):
             raise AssertionError("a result block must read back as written")
         new = append_block(new, block)
-    store.write_atomic(p, new)
+    writing.write_atomic(p, new)
     return new
 
 
 def header_text(t: Tournament, seed: str) -> str:
-    v = store.toml_value
+    v = writing.toml_value
     lines = [
         "# pitchkeeper tournament: the players, then one [[rounds]] block per round seated and one",
         "# [[results]] block per table reported. Check it after a change by hand with",
@@ -156,7 +157,7 @@ def header_text(t: Tournament, seed: str) -> str:
 
 
 def round_text(rnd: Round) -> str:
-    v = store.toml_value
+    v = writing.toml_value
     lines = ["[[rounds]]", f"round = {rnd.number}", f"seated = {v(now())}",
              f"sitting_out = {v(list(rnd.sitting_out))}", "tables = ["]
     lines += [f"  {{ table = {s.table}, sides = {v([list(x) for x in s.sides])} }}," for s in rnd.tables]
@@ -165,7 +166,7 @@ def round_text(rnd: Round) -> str:
 
 
 def result_text(res: Result, seat: Seating) -> str:
-    v = store.toml_value
+    v = writing.toml_value
     names = [side_name(s) for s in seat.sides]
     lines = ["[[results]]", f"round = {res.round}", f"table = {res.table}",
              f"scores = {v(dict(zip(names, res.scores, strict=True)))}", f"winner = {v(names[res.winner])}"]
@@ -228,10 +229,10 @@ def create(path: str | Path, rules: str, fmt: str, players: Sequence[str], teams
         p.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise PitchError(f"cannot create the folder: {e.strerror or e}", str(p.parent)) from None
-    with store.locked(p):
+    with writing.locked(p):
         if p.exists():
             raise PitchError("already exists; choose another file", str(p))
-        store.write_atomic(p, text)
+        writing.write_atomic(p, text)
     return checked
 
 
@@ -243,7 +244,7 @@ def seat(path: str | Path) -> tuple[Round, bool]:
     cur = t.current
     if cur is not None and (not t.complete(cur) or len(t.rounds) >= t.planned or t.closed is not None):
         return cur, False
-    with naming(p), store.locked(p):
+    with naming(p), writing.locked(p):
         text, t, data = _read(p)
         cur = t.current
         if cur is not None and (not t.complete(cur) or len(t.rounds) >= t.planned or t.closed is not None):
@@ -263,7 +264,7 @@ def write_round(p: Path, text: str, data: Mapping[str, Any], rnd: Round) -> None
             raise AssertionError("a round block must read back as seated")
     except PitchError as e:
         raise AssertionError(f"a seated round must pass the file's checks: {e}") from None
-    store.write_atomic(p, append_block(text, block))
+    writing.write_atomic(p, append_block(text, block))
 
 
 def parse_score_option(text: str) -> dict[str, int]:
@@ -437,7 +438,7 @@ def record_many(path: str | Path, entries: Sequence[Entry], *, rnd: int | None =
         if (scores is None) == (log is None):
             raise PitchError(f"table {table}: give its match log (--match) or its final scores (--score)", "record")
     logs = {i: read_log(e[3]) for i, e in enumerate(entries) if e[3] is not None}  # outside the lock: replays
-    with naming(p), store.locked(p):
+    with naming(p), writing.locked(p):
         text, t, _ = _read(p)
         number = rnd if rnd is not None else len(t.rounds)
         done: list[tuple[Result, Seating]] = []
@@ -467,7 +468,7 @@ def record_folder(path: str | Path, folder: str | Path, force: bool = False) -> 
     if not logs:
         raise PitchError("no match logs (*.toml) in this folder", str(folder))
     read = [(x, *read_log(x)) for x in logs]
-    with naming(p), store.locked(p):
+    with naming(p), writing.locked(p):
         text, t, _ = _read(p)
         if not t.rounds:
             raise PitchError("no round has been seated yet: run `pitchkeeper tournament seat` first", str(p))

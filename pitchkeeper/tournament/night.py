@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pitchkeeper.errors import PitchError, shown
-from pitchkeeper.logbook import store
+from pitchkeeper.logbook import writing
 from pitchkeeper.logbook.book import Logbook, NotNext
 from pitchkeeper.tournament import book, seating
 from pitchkeeper.tournament.book import naming, read_versioned
@@ -109,7 +109,7 @@ def report(path: str | Path, table: int, scores: Mapping[str, Any] | None = None
     if not forfeit and (given is None) == (log is None):
         raise PitchError("expected the final scores, {\"score\": {...}} (or the table's game log)", KEYS[0])
     read = book.read_log(log) if log is not None else None  # outside the lock: a replay
-    with naming(p), store.locked(p):
+    with naming(p), writing.locked(p):
         text, t, _data, _now = read_versioned(p, expect)
         cur, seat = _current(t, table, rnd)
         if (cur.number, table) in t.final:
@@ -140,7 +140,7 @@ def correct(path: str | Path, table: int, rnd: int, scores: Mapping[str, Any], w
     as seated; every standing after it, and the seating of rounds to come, follow it."""
     p = Path(path)
     given = _scores(scores)
-    with naming(p), store.locked(p):
+    with naming(p), writing.locked(p):
         text, t, _data, _now = read_versioned(p, expect)
         if not 0 < rnd <= len(t.rounds):
             raise OtherRound(f"round {rnd} has not been seated (rounds 1-{len(t.rounds)})", "round")
@@ -172,7 +172,7 @@ def seat_next(path: str | Path, *, number: int | None = None, expect: str | None
     round the caller means to seat - `NotNext` when it is not the next one (two organizers tapping at once
     seat one round)."""
     p = Path(path)
-    with naming(p), store.locked(p):
+    with naming(p), writing.locked(p):
         text, t, data, _now = read_versioned(p, expect)
         n = len(t.rounds) + 1
         if number is not None and number != n:
@@ -191,17 +191,17 @@ def seat_next(path: str | Path, *, number: int | None = None, expect: str | None
 def close(path: str | Path, *, expect: str | None = None) -> Tournament:
     """Close the night after the round being played (every table reported): the standings are final."""
     p = Path(path)
-    with naming(p), store.locked(p):
+    with naming(p), writing.locked(p):
         text, t, _data, _now = read_versioned(p, expect)
         if t.closed is not None:
             raise Over(f"the night was closed after round {t.closed} already")
         if not t.rounds:
             raise Unreported("no round has been played: there is nothing to close")
         _unreported(t, "close the night")
-        block = f"[closed]\nround = {len(t.rounds)}\nat = {store.toml_value(book.now())}\n"
+        block = f"[closed]\nround = {len(t.rounds)}\nat = {writing.toml_value(book.now())}\n"
         new = book.append_block(text, block)
         closed = book.parse(new, p)  # what is written must read back
-        store.write_atomic(p, new)
+        writing.write_atomic(p, new)
     return closed
 
 

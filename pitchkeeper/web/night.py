@@ -26,8 +26,9 @@ from starlette.responses import HTMLResponse
 from starlette.routing import Router
 
 from pitchkeeper.errors import PitchError
-from pitchkeeper.logbook.book import Logbook, version_of
+from pitchkeeper.logbook.book import Logbook
 from pitchkeeper.logbook.store import read_bytes
+from pitchkeeper.logbook.versions import version_of
 from pitchkeeper.tournament import book, standings
 from pitchkeeper.tournament import night as desk
 from pitchkeeper.tournament.model import Tournament, side_name
