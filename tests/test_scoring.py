@@ -80,6 +80,21 @@ def test_awards_are_listed_in_the_contracts_order() -> None:
     assert [a.point for a in v.awards] == ["high", "low", "jack", "off-jack", "high-joker", "low-joker", "game"]
 
 
+@pytest.mark.parametrize("name", ["seven-point-jokers.toml", "trickster-4-game-point.toml"])
+def test_a_verdict_reads_compares_and_prints_its_awards_as_awards(name: str) -> None:
+    # the engine keeps what it found and makes the Awards when they are read: a caller sees Awards throughout
+    v = example(name)
+    quick = judge(QUICK + 'points = { high = "NS", low = "E", jack = "NS", game = "ns" }\n', "partnership-pitch")
+    for w in (v, quick):
+        made = w._replace(awards=w.awards)
+        assert all(type(a) is scoring.Award for a in w.awards) and w.awards == made.awards
+        assert w == made and repr(w) == repr(made) and w.to_json() == made.to_json()
+        assert "awards=(Award(point='high'" in repr(w) and tuple(w)[2] == w.awards
+        _, _, listed, *_ = w
+        assert listed[0].reason == w.awards[0].reason and listed[0].why.rule.id == "high"
+    assert v != quick
+
+
 # --- who gets low ----------------------------------------------------------------------------
 
 LOW_HAND = FOUR + """

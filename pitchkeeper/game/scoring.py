@@ -22,7 +22,7 @@ from pitchkeeper.game.partners import HandSides, calls, hand_sides
 from pitchkeeper.game.play import Illegal, TrickResult, replay
 from pitchkeeper.game.records import HOUSE_KEYS, Bid, Hand, Table
 from pitchkeeper.game.rulesets import Ruleset, SettlePlan, TrumpView
-from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Instant, Verdict, Why
+from pitchkeeper.game.verdicts import _NOTES, Award, AwardParts, BidResult, GameCount, Instant, Verdict, Why
 
 __all__ = [
     "_NOTES",
@@ -167,7 +167,8 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
         taken = dict.fromkeys(hs.names, 0) if hs else table.nothing_taken.copy()
         awards, game, piles = _won(ruleset, table, hand, captured, where, bid_side, played, taken, deal, hs)
     smudge = house and hand.bid.smudge and "smudge-rules" in features
-    made = bid_made(ruleset, bid_side, taken, awards, piles, game) if smudge else kept(amount, taken[bid_side])
+    won = tuple(map(Award._make, awards)) if house else ()  # what a house rule's steps read of the points won
+    made = bid_made(ruleset, bid_side, taken, won, piles, game) if smudge else kept(amount, taken[bid_side])
     label = (amount if plain else hand.bid.label) if amount else 0
     bid = BidResult(bidder_side, bidder, amount, label, made, taken[bid_side],
                     name=ruleset.settings["bidding"]["smudge_name"] if label == "smudge" else "")
@@ -178,8 +179,8 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
     if hs is not None:
         bid = bid._replace(partner=hs.partner, called=hs.called, team=hs.bidding)
     shown = taken if hs is None else {t: taken[hs.side_of[t]] for t in table.sides}
-    instant = _instant(ruleset, table, hs, bid_side, bid, taken, awards, game, smudge)
-    return Verdict(ruleset.name, hand.trump, tuple(awards), game, shown, bid, delta, illegal, notes, tricks, counters,
+    instant = _instant(ruleset, table, hs, bid_side, bid, taken, won, game, smudge)
+    return Verdict(ruleset.name, hand.trump, won, game, shown, bid, delta, illegal, notes, tricks, counters,
                    sale, hand_sides=hs.sides if hs else None, bid_team=hs.bid_team if hs else (), deal=deal, instant=instant,
                    direction=ruleset.direction)
 
@@ -282,7 +283,7 @@ def _instant(ruleset: Ruleset, table: Table, hs: HandSides | None, bid_side: str
 
 
 def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: HandSides | None,
-             taken: dict[str, int]) -> tuple[list[Award], GameCount | None]:
+             taken: dict[str, int]) -> tuple[list[AwardParts], GameCount | None]:
     """Quick entry: each point as entered, checked against the ruleset (a point it has, said for every
     point always out, and one only the bidding side may score given to it), and added to what its side
     `taken`."""
@@ -290,7 +291,7 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: Hand
     entries = ruleset.entries
     game_id = ruleset.game_point.id if ruleset.game_point is not None else None
     seat_of = table.key_seat if hs is None else {k: (s, table.key_player.get(k)) for k, s in hs.side_of.items()}
-    awards = []
+    awards: list[AwardParts] = []
     said = 0  # the bits of the points always out that were said
     last = 0
     ordered = True
@@ -304,7 +305,7 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: Hand
         side, player = seat_of[owner]
         if bidder_only and side != bid_side:
             raise PitchError(f"only the bidding side ({bid_side}) can score {rule.label}", f"points.{pid}")
-        awards.append(Award(pid, None, side, player, value, "entered", "", rule))
+        awards.append((pid, None, side, player, value, "entered", "", rule))
         taken[side] += value
         said |= always
         if rank < last:
@@ -318,7 +319,7 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: Hand
         raise PitchError(f"{rule.id} is always out ({rule.kind.always_words}): "
                          f"say who {'was dealt' if rule.to == 'dealt' else 'won'} it", f"points.{rule.id}")
     if not ordered:  # the contract's order of awards, entries of one rank as entered
-        awards.sort(key=lambda a: entries[a.point].rank)
+        awards.sort(key=lambda a: entries[a[0]].rank)
     game = None
     if game_id is not None:
         game = GameCount({}, winner, f"{winner} won game (entered by hand)" if winner else
@@ -335,15 +336,15 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: Hand
                 to = "the bidding side" if g.tie == "bidder" else "the elder hand"
                 game = GameCount({}, winner, f"game was tied (entered by hand): it goes to {to}, {winner} "
                                              f"(points.{g.id}.tie)", tie=g.tie)
-                awards.append(Award(g.id, None, winner, None, g.value, g.kind.id, game, g))
+                awards.append((g.id, None, winner, None, g.value, g.kind.id, game, g))
                 taken[winner] += g.value
-                awards.sort(key=lambda a: entries[a.point].rank)
+                awards.sort(key=lambda a: entries[a[0]].rank)
     return awards, game
 
 
 def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: str, bid_side: str,
          played: dict[Card, str], taken: dict[str, int], deal: Deal | None = None,
-         hs: HandSides | None = None) -> tuple[list[Award], GameCount | None, dict[str, list[Card]]]:
+         hs: HandSides | None = None) -> tuple[list[AwardParts], GameCount | None, dict[str, list[Card]]]:
     """Captured cards (given, or from the tricks played back): checked, then every point asked of its
     kind, in award order, each added to what its side `taken`. Also the cards each side took in tricks."""
     view = ruleset.views[hand.trump]
@@ -388,15 +389,14 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
     else:
         took = Piles(view, piles, bid_side)
     players = table.players
-    awards: list[Award] = []
+    awards: list[AwardParts] = []
     game: GameCount | None = None
     for rule, find_card, find_side in ruleset.finders:
         if find_card is None:
             assert find_side is not None  # a kind gives exactly one of the two
             side_won = find_side(rule, took)
             if side_won.side is not None:
-                awards.append(Award(rule.id, None, side_won.side, None, rule.value, side_won.how, side_won.what,
-                                    rule))
+                awards.append((rule.id, None, side_won.side, None, rule.value, side_won.how, side_won.what, rule))
                 taken[side_won.side] += rule.value
             if rule is ruleset.game_point:
                 game = side_won.what
@@ -417,7 +417,7 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
                 how = "lone-dealt"  # a lone trump always wins its own trick: its captor is the player dealt it
             key = owner[card]
             side, player = side_of_key[key], key if key in players else None
-        awards.append(Award(rule.id, card, side, player, rule.value, how, won.what, rule))
+        awards.append((rule.id, card, side, player, rule.value, how, won.what, rule))
         taken[side] += rule.value
     return awards, game, piles
 

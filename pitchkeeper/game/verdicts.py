@@ -6,7 +6,7 @@ verdicts by the thousand and reads few reasons). `scoring` makes them; the front
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pitchkeeper.game.cards import Card, pretty
@@ -155,12 +155,15 @@ class Instant(NamedTuple):
         return {"side": self.side, "how": self.how, "why": self.why}
 
 
-class Verdict(NamedTuple):
-    """The verdict on one hand."""
+# One award's fields in Award's order, as the engine finds them: a plain tuple, made an Award when read (a
+# tuple equal to the Award it becomes, so a verdict compares and hashes alike either way).
+AwardParts = tuple[str, "Card | None", str, "str | None", int, str, Any, "PointRule"]
 
+
+class _Verdict(NamedTuple):
     rules: str
     trump: str
-    awards: tuple[Award, ...]
+    awards: tuple[AwardParts | Award, ...]  # read through Verdict.awards: always Awards
     game: GameCount | None
     taken: dict[str, int]
     bid: BidResult
@@ -177,6 +180,25 @@ class Verdict(NamedTuple):
     deal: Deal | None = None  # the kitty, discard and draw as the record gave them (kitty or draw rules only)
     instant: Instant | None = None  # the hand ends the game at once
     direction: str = "up"  # "down": scores count down from the target, and `delta` is the change shown
+
+
+class Verdict(_Verdict):
+    """The verdict on one hand. Its awards are kept as the engine found them and made Awards when read: a
+    replay or `stats` makes verdicts by the thousand and reads the awards of few of them."""
+
+    __slots__ = ()
+
+    @property
+    def awards(self) -> tuple[Award, ...]:
+        """Every point won, in the contract's order (POINT_IDS, then any other point)."""
+        return tuple(a if type(a) is Award else Award._make(a) for a in self[2])  # the field as stored
+
+    def __iter__(self) -> Iterator[Any]:
+        """Its fields in order, the awards as they read (what unpacking a verdict gives)."""
+        return iter((*self[:2], self.awards, *self[3:]))
+
+    def __repr__(self) -> str:
+        return _Verdict.__repr__(self._replace(awards=self.awards))
 
     @property
     def bidding_team(self) -> tuple[str, ...]:
