@@ -143,7 +143,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
     piles: dict[str, list[Card]] | None = None
     hs: HandSides | None = None
     bidder = hand.bid.player
-    bidder_side = table.side_of(bidder)  # the bidder's side of the table
+    bidder_side = table.key_side[bidder]  # the bidder's side of the table
     if hand.points is not None:
         if calling:
             hs = hand_sides(ruleset, table, hand, deal)
@@ -289,7 +289,6 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: Hand
     `taken`."""
     assert hand.points is not None
     entries = ruleset.entries
-    game_id = ruleset.game_point.id if ruleset.game_point is not None else None
     seat_of = table.key_seat if hs is None else {k: (s, table.key_player.get(k)) for k, s in hs.side_of.items()}
     awards: list[AwardParts] = []
     said = 0  # the bits of the points always out that were said
@@ -321,10 +320,10 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: Hand
     if not ordered:  # the contract's order of awards, entries of one rank as entered
         awards.sort(key=lambda a: entries[a[0]].rank)
     game = None
-    if game_id is not None:
+    g = ruleset.game_point
+    if g is not None:
         game = GameCount({}, winner, f"{winner} won game (entered by hand)" if winner else
                          "game not awarded (tied, entered by hand)")
-        g = entries[game_id][0]
         if winner is None and g.tie != "nobody":  # a game left out is tied: it goes where the rule says
             sides = hs.names if hs is not None else table.sides
             if len(sides) > 2:
@@ -353,11 +352,13 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
     counted = deal.counted if deal is not None else ()
     side_fn: Callable[[str], str]
     side_of_key: Mapping[str, str]  # a key of `captured` (a side or a player) -> its side of the hand
+    seat_of: Mapping[str, tuple[str, str | None]]  # a key of `captured` -> its side of the hand, and the player it names
     if hs is None:
-        sides, side_fn, side_of_key = table.sides, table.side_of, table.key_side
+        sides, side_fn, side_of_key, seat_of = table.sides, table.side_of, table.key_side, table.key_seat
     else:
         sides, side_fn = hs.names, hs.side_of.__getitem__
         side_of_key = {key: key if key in sides else side_fn(key) for key, _ in captured}
+        seat_of = {key: (side, table.key_player.get(key)) for key, side in side_of_key.items()}
     piles, total = _piles(captured, sides, side_of_key)
     # every card once (none listed twice or by two keys), in the deck, and a trump where only trumps are played
     # (the bidder's counted discard aside)
@@ -382,16 +383,16 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
         laid = frozenset(counted)
         owner.update(dict.fromkeys(counted, deal.bidder))
         side_of_key = {**side_of_key, deal.bidder: bid_side}
+        seat_of = {**seat_of, deal.bidder: (bid_side, deal.bidder)}
         dealt = {**dealt, **dict.fromkeys(counted, deal.bidder)}
     in_play = InPlay(view, owner)
     if counted or ruleset.features:
         took = Piles(view, piles, bid_side, _seats(table, hand, side_fn), counted)
     else:
         took = Piles(view, piles, bid_side)
-    players = table.players
     awards: list[AwardParts] = []
     game: GameCount | None = None
-    for rule, find_card, find_side in ruleset.finders:
+    for rule, find_card, find_side, to_dealt in ruleset.finders:
         if find_card is None:
             assert find_side is not None  # a kind gives exactly one of the two
             side_won = find_side(rule, took)
@@ -405,18 +406,17 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
         if won is None:
             continue
         card = won.card
-        player = dealt.get(card) if rule.to == "dealt" else None
+        player = dealt.get(card) if to_dealt else None
         if player is not None:  # to the player dealt it
             side, how = side_fn(player), "dealt"
         else:  # to its captor
             how = "discard" if laid and card in laid else "captor"
-            if rule.to == "dealt":
+            if to_dealt:
                 if card != highest(view, owner):
                     raise PitchError(f"{rule.id} ({card}) goes to the player dealt it: say who, "
-                                     f"e.g. dealt = {{ {players[0]} = [\"{card}\"] }}", "dealt")
+                                     f"e.g. dealt = {{ {table.players[0]} = [\"{card}\"] }}", "dealt")
                 how = "lone-dealt"  # a lone trump always wins its own trick: its captor is the player dealt it
-            key = owner[card]
-            side, player = side_of_key[key], key if key in players else None
+            side, player = seat_of[owner[card]]
         awards.append((rule.id, card, side, player, rule.value, how, won.what, rule))
         taken[side] += rule.value
     return awards, game, piles
@@ -558,7 +558,7 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
     plan = ruleset.settle_plan
     notes: list[tuple[Any, ...]] = []
     delta: dict[str, int] = {}
-    offenders: list[str] = []
+    offenders: Sequence[str] = ()
     penal = False
     if hand.revokes or illegal:
         offenders = list(dict.fromkeys([*hand.revokes, *(i.player for i in illegal)]))
@@ -616,7 +616,7 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
     return delta, tuple(notes), counters
 
 
-def _penalties(plan: SettlePlan, table: Table, taken: dict[str, int], offenders: list[str], bid: BidResult,
+def _penalties(plan: SettlePlan, table: Table, taken: dict[str, int], offenders: Sequence[str], bid: BidResult,
                delta: dict[str, int], notes: list[tuple[Any, ...]], side_fn: Callable[[str], str]) -> dict[str, int] | None:
     """A revoke's penalty (revoke.setback, offender_scores, counters): each offender's side set back, its
     own score taken away where the ruleset says so (and its notes with it); the counters forfeited."""
