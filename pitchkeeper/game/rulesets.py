@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.cards import JOKERS, PARTNER_SUIT, SUITS, Card, Suit
-from pitchkeeper.game.kinds import KINDS, CardFinder, CardWin, PointKind, SideFinder, card_words
+from pitchkeeper.game.kinds import KINDS, TRUMP_WINS, CardFinder, CardWin, PointKind, SideFinder, card_words
 from pitchkeeper.game.points import POINT_IDS, POINTS
 from pitchkeeper.game.settings import (
     COMMON_POINT_KEYS,
@@ -119,6 +119,8 @@ class TrumpView(NamedTuple):
     point_wins: Mapping[str, CardWin] = {}
     # effective suit ("T" for trump) -> the cards of the deck in it: what the follow rules are made of
     suit_cards: Mapping[str, frozenset[Card]] = {}
+    # kinds.TRUMP_WINS word ("high", "low", "lone") -> trump -> what wins a point with it (the trump and that word)
+    trump_wins: Mapping[str, Mapping[Card, CardWin]] = {}
 
 
 class SettlePlan(NamedTuple):
@@ -539,7 +541,8 @@ def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = (),
         for c in deck:
             by_suit.setdefault(suit[c], set()).add(c)
         views[trump] = TrumpView(trump, strength, suit, plain_strength, point_card, low_skip, symbol, ranked,
-                                 low_order, wins, {s_: frozenset(cs) for s_, cs in by_suit.items()})
+                                 low_order, wins, {s_: frozenset(cs) for s_, cs in by_suit.items()},
+                                 {what: {c: CardWin(c, what) for c in ranked} for what in TRUMP_WINS})
     known = {p: i for i, p in enumerate(POINT_IDS)}
     return Ruleset(
         name=str(data.get("name", "")), title=str(data.get("title", "")), source=str(data.get("source", "")),

@@ -170,8 +170,9 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
     won = tuple(map(Award._make, awards)) if house else ()  # what a house rule's steps read of the points won
     made = bid_made(ruleset, bid_side, taken, won, piles, game) if smudge else kept(amount, taken[bid_side])
     label = (amount if plain else hand.bid.label) if amount else 0
-    bid = BidResult(bidder_side, bidder, amount, label, made, taken[bid_side],
-                    name=ruleset.settings["bidding"]["smudge_name"] if label == "smudge" else "")
+    bid = BidResult(bidder_side, bidder, amount, label, made, taken[bid_side])
+    if label == "smudge":  # the ruleset's own name for it
+        bid = bid._replace(name=ruleset.settings["bidding"]["smudge_name"])
     delta, notes, counters = _settle(ruleset, table, hand, taken, bid, bid_side, illegal, hs, smudge, target)
     if not house:
         return Verdict(ruleset.name, hand.trump, tuple(awards), game, taken, bid, delta, illegal, notes, tricks,
@@ -395,17 +396,17 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
     for rule, find_card, find_side, to_dealt in ruleset.finders:
         if find_card is None:
             assert find_side is not None  # a kind gives exactly one of the two
-            side_won = find_side(rule, took)
-            if side_won.side is not None:
-                awards.append((rule.id, None, side_won.side, None, rule.value, side_won.how, side_won.what, rule))
-                taken[side_won.side] += rule.value
+            side, how, what = find_side(rule, took)
+            if side is not None:
+                awards.append((rule.id, None, side, None, rule.value, how, what, rule))
+                taken[side] += rule.value
             if rule is ruleset.game_point:
-                game = side_won.what
+                game = what
             continue
         won = find_card(rule, in_play)
         if won is None:
             continue
-        card = won.card
+        card, what = won
         player = dealt.get(card) if to_dealt else None
         if player is not None:  # to the player dealt it
             side, how = side_fn(player), "dealt"
@@ -417,7 +418,7 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
                                      f"e.g. dealt = {{ {table.players[0]} = [\"{card}\"] }}", "dealt")
                 how = "lone-dealt"  # a lone trump always wins its own trick: its captor is the player dealt it
             side, player = seat_of[owner[card]]
-        awards.append((rule.id, card, side, player, rule.value, how, won.what, rule))
+        awards.append((rule.id, card, side, player, rule.value, how, what, rule))
         taken[side] += rule.value
     return awards, game, piles
 
