@@ -22,7 +22,18 @@ from pitchkeeper.game.partners import HandSides, calls, hand_sides
 from pitchkeeper.game.play import Illegal, TrickResult, replay
 from pitchkeeper.game.records import HOUSE_KEYS, Bid, Hand, Table
 from pitchkeeper.game.rulesets import Ruleset, SettlePlan, TrumpView
-from pitchkeeper.game.verdicts import _NOTES, Award, AwardParts, BidResult, GameCount, Instant, Verdict, Why
+from pitchkeeper.game.verdicts import (
+    _NOTES,
+    Award,
+    AwardParts,
+    BidResult,
+    GameCount,
+    GameParts,
+    Instant,
+    Verdict,
+    Why,
+    game_count,
+)
 
 __all__ = [
     "_NOTES",
@@ -46,6 +57,8 @@ __all__ = [
 _HOUSE_KEYS = attrgetter(*HOUSE_KEYS)
 _NO_HOUSE = tuple(Hand._field_defaults[f] for f in HOUSE_KEYS)
 _NONE: frozenset[Card] = frozenset()
+# what a game count entered by hand has no record of: the piles and what each card counts (GameCount's defaults)
+_NO_PILES, _NO_VALUES = GameCount._field_defaults["piles"], GameCount._field_defaults["values"]
 
 Captured = tuple[tuple[str, tuple[Card, ...]], ...]  # (a side or a player, the cards it captured), as recorded
 
@@ -168,7 +181,8 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
         awards, game, piles = _won(ruleset, table, hand, captured, where, bid_side, played, taken, deal, hs)
     smudge = house and hand.bid.smudge and "smudge-rules" in features
     won = tuple(map(Award._make, awards)) if house else ()  # what a house rule's steps read of the points won
-    made = bid_made(ruleset, bid_side, taken, won, piles, game) if smudge else kept(amount, taken[bid_side])
+    counted = game_count(game) if house else None  # and of game
+    made = bid_made(ruleset, bid_side, taken, won, piles, counted) if smudge else kept(amount, taken[bid_side])
     label = (amount if plain else hand.bid.label) if amount else 0
     bid = BidResult(bidder_side, bidder, amount, label, made, taken[bid_side])
     if label == "smudge":  # the ruleset's own name for it
@@ -180,8 +194,8 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
     if hs is not None:
         bid = bid._replace(partner=hs.partner, called=hs.called, team=hs.bidding)
     shown = taken if hs is None else {t: taken[hs.side_of[t]] for t in table.sides}
-    instant = _instant(ruleset, table, hs, bid_side, bid, taken, won, game, smudge)
-    return Verdict(ruleset.name, hand.trump, won, game, shown, bid, delta, illegal, notes, tricks, counters,
+    instant = _instant(ruleset, table, hs, bid_side, bid, taken, won, counted, smudge)
+    return Verdict(ruleset.name, hand.trump, won, counted, shown, bid, delta, illegal, notes, tricks, counters,
                    sale, hand_sides=hs.sides if hs else None, bid_team=hs.bid_team if hs else (), deal=deal, instant=instant,
                    direction=ruleset.direction)
 
@@ -284,7 +298,7 @@ def _instant(ruleset: Ruleset, table: Table, hs: HandSides | None, bid_side: str
 
 
 def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: HandSides | None,
-             taken: dict[str, int]) -> tuple[list[AwardParts], GameCount | None]:
+             taken: dict[str, int]) -> tuple[list[AwardParts], GameCount | GameParts | None]:
     """Quick entry: each point as entered, checked against the ruleset (a point it has, said for every
     point always out, and one only the bidding side may score given to it), and added to what its side
     `taken`."""
@@ -320,11 +334,11 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: Hand
                          f"say who {'was dealt' if rule.to == 'dealt' else 'won'} it", f"points.{rule.id}")
     if not ordered:  # the contract's order of awards, entries of one rank as entered
         awards.sort(key=lambda a: entries[a[0]].rank)
-    game = None
+    game: GameCount | GameParts | None = None
     g = ruleset.game_point
-    if g is not None:
-        game = GameCount({}, winner, f"{winner} won game (entered by hand)" if winner else
-                         "game not awarded (tied, entered by hand)")
+    if g is not None:  # (made a GameCount when read: Verdict.game)
+        game = ({}, winner, f"{winner} won game (entered by hand)" if winner else "game not awarded (tied, entered by hand)",
+                _NO_PILES, _NO_VALUES, "", (), None)
         if winner is None and g.tie != "nobody":  # a game left out is tied: it goes where the rule says
             sides = hs.names if hs is not None else table.sides
             if len(sides) > 2:

@@ -155,16 +155,23 @@ class Instant(NamedTuple):
         return {"side": self.side, "how": self.how, "why": self.why}
 
 
-# One award's fields in Award's order, as the engine finds them: a plain tuple, made an Award when read (a
-# tuple equal to the Award it becomes, so a verdict compares and hashes alike either way).
-AwardParts = tuple[str, "Card | None", str, "str | None", int, str, Any, "PointRule"]
+# A record's fields in its order, as the engine finds them: a plain tuple, made the record when read (a tuple
+# equal to the record it becomes, so a verdict compares and hashes alike either way).
+AwardParts = tuple[str, "Card | None", str, "str | None", int, str, Any, "PointRule"]  # an Award's
+GameParts = tuple[dict[str, int], "str | None", str, Mapping[str, Sequence[Card]], Mapping[Card, int], str,
+                  tuple[Card, ...], "str | None"]  # a GameCount's
+
+
+def game_count(game: GameCount | GameParts | None) -> GameCount | None:
+    """Game's count as a GameCount, however the engine found it."""
+    return game if game is None or type(game) is GameCount else GameCount._make(game)
 
 
 class _Verdict(NamedTuple):
     rules: str
     trump: str
     awards: tuple[AwardParts | Award, ...]  # read through Verdict.awards: always Awards
-    game: GameCount | None
+    game: GameCount | GameParts | None  # read through Verdict.game: a GameCount (or None)
     taken: dict[str, int]
     bid: BidResult
     delta: dict[str, int]
@@ -183,8 +190,8 @@ class _Verdict(NamedTuple):
 
 
 class Verdict(_Verdict):
-    """The verdict on one hand. Its awards are kept as the engine found them and made Awards when read: a
-    replay or `stats` makes verdicts by the thousand and reads the awards of few of them."""
+    """The verdict on one hand. Its awards and game count are kept as the engine found them and made records
+    when read: a replay or `stats` makes verdicts by the thousand and reads the awards of few of them."""
 
     __slots__ = ()
 
@@ -193,12 +200,17 @@ class Verdict(_Verdict):
         """Every point won, in the contract's order (POINT_IDS, then any other point)."""
         return tuple(a if type(a) is Award else Award._make(a) for a in self[2])  # the field as stored
 
+    @property
+    def game(self) -> GameCount | None:
+        """Game's count (None: the ruleset has no game point)."""
+        return game_count(self[3])  # the field as stored
+
     def __iter__(self) -> Iterator[Any]:
-        """Its fields in order, the awards as they read (what unpacking a verdict gives)."""
-        return iter((*self[:2], self.awards, *self[3:]))
+        """Its fields in order, the awards and game as they read (what unpacking a verdict gives)."""
+        return iter((*self[:2], self.awards, self.game, *self[4:]))
 
     def __repr__(self) -> str:
-        return _Verdict.__repr__(self._replace(awards=self.awards))
+        return _Verdict.__repr__(self._replace(awards=self.awards, game=self.game))
 
     @property
     def bidding_team(self) -> tuple[str, ...]:
@@ -211,7 +223,8 @@ class Verdict(_Verdict):
         return tuple(_NOTES[kind].format(*values) for kind, *values in self.notes)
 
     def to_json(self) -> dict[str, Any]:
-        g = None if self.game is None else {"counts": dict(self.game.counts), "side": self.game.side}
+        game = self.game
+        g = None if game is None else {"counts": dict(game.counts), "side": game.side}
         return {
             "rules": self.rules,
             "trump": self.trump,
