@@ -217,10 +217,11 @@ class Ruleset:
         return bool(self.settings["play"]["follow"] == "trump-only")
 
     @cached_property
-    def finders(self) -> tuple[tuple[PointRule, CardFinder | None, SideFinder | None, bool], ...]:
-        """Each point in award order with its kind's finder (of a card's point, or of a side's) and whether it
-        goes to the player dealt its card (to = "dealt"), looked up once: what the engine asks of every hand."""
-        return tuple((p, p.kind.card, p.kind.side, p.to == "dealt") for p in self.award_order)
+    def finders(self) -> tuple[tuple[PointRule, str, int, CardFinder | None, SideFinder | None, bool], ...]:
+        """Each point in award order, with its id and value, its kind's finder (of a card's point, or of a side's)
+        and whether it goes to the player dealt its card (to = "dealt"), looked up once: what the engine asks of
+        every hand."""
+        return tuple((p, p.id, p.value, p.kind.card, p.kind.side, p.to == "dealt") for p in self.award_order)
 
     @cached_property
     def always_out(self) -> tuple[PointRule, ...]:

@@ -10,7 +10,7 @@ penalty settings), so a new variant needs a TOML file, not code here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from operator import attrgetter
+from operator import itemgetter
 from typing import Any, NoReturn
 
 from pitchkeeper.errors import PitchError, did_you_mean
@@ -53,8 +53,9 @@ __all__ = [
     "verdict",
 ]
 
-# A hand's keys of a kitty, a draw and a called partner, by name; unset, they read _NO_HOUSE.
-_HOUSE_KEYS = attrgetter(*HOUSE_KEYS)
+# A hand's keys of a kitty, a draw and a called partner, read at their places in Hand (found by name); unset, they
+# read _NO_HOUSE.
+_HOUSE_KEYS = itemgetter(*map(Hand._fields.index, HOUSE_KEYS))
 _NO_HOUSE = tuple(Hand._field_defaults[f] for f in HOUSE_KEYS)
 _NONE: frozenset[Card] = frozenset()
 # what a game count entered by hand has no record of: the piles and what each card counts (GameCount's defaults)
@@ -407,13 +408,13 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
         took = Piles(view, piles, bid_side)
     awards: list[AwardParts] = []
     game: GameCount | None = None
-    for rule, find_card, find_side, to_dealt in ruleset.finders:
+    for rule, pid, value, find_card, find_side, to_dealt in ruleset.finders:
         if find_card is None:
             assert find_side is not None  # a kind gives exactly one of the two
             side, how, what = find_side(rule, took)
             if side is not None:
-                awards.append((rule.id, None, side, None, rule.value, how, what, rule))
-                taken[side] += rule.value
+                awards.append((pid, None, side, None, value, how, what, rule))
+                taken[side] += value
             if rule is ruleset.game_point:
                 game = what
             continue
@@ -428,12 +429,12 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
             how = "discard" if laid and card in laid else "captor"
             if to_dealt:
                 if card != highest(view, owner):
-                    raise PitchError(f"{rule.id} ({card}) goes to the player dealt it: say who, "
+                    raise PitchError(f"{pid} ({card}) goes to the player dealt it: say who, "
                                      f"e.g. dealt = {{ {table.players[0]} = [\"{card}\"] }}", "dealt")
                 how = "lone-dealt"  # a lone trump always wins its own trick: its captor is the player dealt it
             side, player = seat_of[owner[card]]
-        awards.append((rule.id, card, side, player, rule.value, how, what, rule))
-        taken[side] += rule.value
+        awards.append((pid, card, side, player, value, how, what, rule))
+        taken[side] += value
     return awards, game, piles
 
 
