@@ -121,6 +121,7 @@ class TrumpView(NamedTuple):
     suit_cards: Mapping[str, frozenset[Card]] = {}
     # kinds.TRUMP_WINS word ("high", "low", "lone") -> trump -> what wins a point with it (the trump and that word)
     trump_wins: Mapping[str, Mapping[Card, CardWin]] = {}
+    above_plain: int = 1  # 1 + the highest plain strength: what a trump's strength is added to in a trick (play.trick_rank)
 
 
 class SettlePlan(NamedTuple):
@@ -222,6 +223,12 @@ class Ruleset:
         and whether it goes to the player dealt its card (to = "dealt"), looked up once: what the engine asks of
         every hand."""
         return tuple((p, p.id, p.value, p.kind.card, p.kind.side, p.to == "dealt") for p in self.award_order)
+
+    @cached_property
+    def follow_plans(self) -> dict[tuple[Suit, str | None, bool], tuple[Any, ...]]:
+        """(trump, lead, first lead) -> the follow rules' steps (game.play.follow_steps), made by game.play when
+        first asked for and kept for the ruleset: they depend on nothing else."""
+        return {}
 
     @cached_property
     def always_out(self) -> tuple[PointRule, ...]:
@@ -543,7 +550,8 @@ def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = (),
             by_suit.setdefault(suit[c], set()).add(c)
         views[trump] = TrumpView(trump, strength, suit, plain_strength, point_card, low_skip, symbol, ranked,
                                  low_order, wins, {s_: frozenset(cs) for s_, cs in by_suit.items()},
-                                 {what: {c: CardWin(c, what) for c in ranked} for what in TRUMP_WINS})
+                                 {what: {c: CardWin(c, what) for c in ranked} for what in TRUMP_WINS},
+                                 1 + max(plain_strength.values(), default=0))
     known = {p: i for i, p in enumerate(POINT_IDS)}
     return Ruleset(
         name=str(data.get("name", "")), title=str(data.get("title", "")), source=str(data.get("source", "")),
