@@ -388,7 +388,10 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
         piles, total = _piles(captured, sides, side_of_key)
     if not played:
         _check_whole_tricks(ruleset, captured, total, len(table.players), trump_only, where)
-    dealt = _dealt_index(ruleset, hand, owner, view.strength) if hand.dealt or hand.held else {}
+    if hand.held:
+        dealt = _dealt_index(ruleset, hand, owner, view.strength)
+    else:  # (`dealt` alone: its table is the index)
+        dealt = _dealt_table(ruleset, "dealt", hand.dealt, owner, view.strength) if hand.dealt else {}
     if played:
         for c, p in dealt.items():  # `dealt` or `held` must agree with who played the card
             if played.get(c, p) != p:
