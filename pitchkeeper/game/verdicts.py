@@ -191,7 +191,7 @@ class _Verdict(NamedTuple):
 
 class Verdict(_Verdict):
     """The verdict on one hand. Its awards and game count are kept as the engine found them and made records
-    when read: a replay or `stats` makes verdicts by the thousand and reads the awards of few of them."""
+    when read: replaying a log makes a verdict of every hand and reads the awards of none."""
 
     __slots__ = ()
 
