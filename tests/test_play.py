@@ -120,6 +120,22 @@ def test_follow_suit_or_trump_families(name: str) -> None:
     assert set(allowed(r, view, ["9H", "4D"], TRUMP).cards) == {"9H", "4D"}  # none held: anything
 
 
+@pytest.mark.parametrize("name", SUIT_OR_TRUMP)
+def test_a_called_card_binds_its_holder_and_leaves_the_rules_as_they_were(name: str) -> None:
+    # partner.first_trick: the called card's holder must play it, whatever the follow rules say; asked before
+    # and after, for another card or none, the ruleset's follow rules are what they always are
+    r = R[name]
+    view = r.views["S"]
+    hand = ["9H", "2S", "4D"]
+    for _ in range(2):
+        a = allowed(r, view, hand, "H", called="4D")
+        assert a.cards == ("4D",) and a.rule == "called-first-trick" and "4♦" in a.words
+        b = allowed(r, view, hand, "H", called="KC")  # a card not held: the usual rules
+        assert set(b.cards) == {"9H", "2S"} and b.rule == "must-follow-or-trump"
+        assert allowed(r, view, hand, "H") == b
+        assert allowed(r, view, hand, None, True, called="9H").cards == ("9H",)
+
+
 @pytest.mark.parametrize("name", TRUMP_ONLY)
 def test_trump_only_families(name: str) -> None:
     # seed 004's 10-point group: "you may only play trump"

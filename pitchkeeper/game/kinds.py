@@ -69,6 +69,11 @@ class CardWin(NamedTuple):
     what: str
 
 
+# What makes a trump in play the point's, in words (Why.what): each trump's CardWin for each is made once per
+# ruleset and trump (TrumpView.trump_wins), as a card's point's is (TrumpView.point_wins).
+TRUMP_WINS = ("high", "low", "lone")
+
+
 class SideWin(NamedTuple):
     """The side that wins a side's point (None: nobody), the kind's word for how (Why.how), and what its
     `reason` reads (Why.what: game's GameCount, say)."""
@@ -160,8 +165,9 @@ def card_words(rule: PointRule, card: Card, symbol: str) -> str:
 
 
 def _highest(rule: PointRule, play: InPlay) -> CardWin | None:
-    high = highest(play.view, play.cards)
-    return None if high is None else CardWin(high, "high")
+    view = play.view
+    high = highest(view, play.cards)
+    return None if high is None else view.trump_wins["high"][high]
 
 
 def _lowest(rule: PointRule, play: InPlay) -> CardWin | None:
@@ -172,8 +178,8 @@ def _lowest(rule: PointRule, play: InPlay) -> CardWin | None:
     else:
         return None
     if low == highest(play.view, cards):  # the only trump in play
-        return None if rule.apart else CardWin(low, "lone")
-    return CardWin(low, "low")
+        return None if rule.apart else play.view.trump_wins["lone"][low]
+    return play.view.trump_wins["low"][low]
 
 
 def _the_card(rule: PointRule, play: InPlay) -> CardWin | None:

@@ -207,15 +207,26 @@ def follow_steps(ruleset: Ruleset, view: TrumpView, led: str | None, first: bool
     holding says what it may play (no step met: nothing, a fold). `called`: in the hand's first trick, the
     card the bidder called, which its holder (the partner) must play there whatever the rest say
     (partner.first_trick). Every rule of following is here once; `allowed` applies it to one holding, the
-    solver (game.solver) to every holding at once."""
+    solver (game.solver) to every holding at once. The steps of each trump, lead and first lead are made
+    once per ruleset (Ruleset.follow_plans): they depend on nothing else."""
+    plans = ruleset.follow_plans
+    key = (view.trump, led, first)
+    steps = plans.get(key)
+    if steps is None:
+        steps = plans[key] = _follow_steps(ruleset, view, led, first)
+    if called is None:
+        return steps
+    return (FollowStep(frozenset((called,)), frozenset((called,)), "called-first-trick",
+                       f"the holder of {pretty(called)}, the called card, must play it to the first trick"), *steps)
+
+
+def _follow_steps(ruleset: Ruleset, view: TrumpView, led: str | None, first: bool) -> tuple[FollowStep, ...]:
+    """follow_steps without a called card, made once per ruleset, trump, lead and first lead."""
     follow = ruleset.settings["play"]["follow"]
     deck = ruleset.deck
     trumps = view.suit_cards.get(TRUMP, frozenset())
     tname = SUIT_NAMES[view.trump]
     steps: list[FollowStep] = []
-    if called is not None:
-        steps.append(FollowStep(frozenset((called,)), frozenset((called,)), "called-first-trick",
-                                f"the holder of {pretty(called)}, the called card, must play it to the first trick"))
     if led is None and first and sets_trump(ruleset):
         ok = frozenset(c for c in deck if view.trump in first_lead_suits(ruleset, c))
         return (*steps, FollowStep(deck, ok, "first-lead-trump", f"the first card pitched sets trump, so it must be "
@@ -346,7 +357,7 @@ def trick_rank(view: TrumpView, led: str, card: Card) -> int:
     of the suit led, which beats every other card (0: it cannot win); the highest wins the trick."""
     s = view.strength.get(card)
     if s is not None:
-        return 1 + max(view.plain_strength.values(), default=0) + s
+        return view.above_plain + s
     return 1 + view.plain_strength[card] if view.suit[card] == led else 0
 
 
@@ -568,14 +579,10 @@ def _judge_plays(ruleset: Ruleset, view: TrumpView, hand: Hand, held: dict[str, 
     for _, p, c, _, _ in judged:
         if p not in held:
             left.setdefault(p, {})[c] = None
-    plans: dict[tuple[str | None, bool, Card | None], tuple[FollowStep, ...]] = {}
     illegal: list[Illegal] = []
     for number, player, card, led, first in judged:
         binds = called if number == 1 and player != bidder else None
-        key = (led, first, binds)
-        steps = plans.get(key)
-        if steps is None:
-            steps = plans[key] = follow_steps(ruleset, view, led, first, called=binds)
+        steps = follow_steps(ruleset, view, led, first, called=binds)
         known = left[player]
         full = whole or player in held
         step = _ruled_out(steps, card, known, full)

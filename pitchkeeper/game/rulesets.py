@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, did_you_mean
 from pitchkeeper.game.cards import JOKERS, PARTNER_SUIT, SUITS, Card, Suit
-from pitchkeeper.game.kinds import KINDS, CardFinder, CardWin, PointKind, SideFinder, card_words
+from pitchkeeper.game.kinds import KINDS, TRUMP_WINS, CardFinder, CardWin, PointKind, SideFinder, card_words
 from pitchkeeper.game.points import POINT_IDS, POINTS
 from pitchkeeper.game.settings import (
     COMMON_POINT_KEYS,
@@ -119,6 +119,9 @@ class TrumpView(NamedTuple):
     point_wins: Mapping[str, CardWin] = {}
     # effective suit ("T" for trump) -> the cards of the deck in it: what the follow rules are made of
     suit_cards: Mapping[str, frozenset[Card]] = {}
+    # kinds.TRUMP_WINS word ("high", "low", "lone") -> trump -> what wins a point with it (the trump and that word)
+    trump_wins: Mapping[str, Mapping[Card, CardWin]] = {}
+    above_plain: int = 1  # 1 + the highest plain strength: what a trump's strength is added to in a trick (play.trick_rank)
 
 
 class SettlePlan(NamedTuple):
@@ -215,10 +218,17 @@ class Ruleset:
         return bool(self.settings["play"]["follow"] == "trump-only")
 
     @cached_property
-    def finders(self) -> tuple[tuple[PointRule, CardFinder | None, SideFinder | None], ...]:
-        """Each point in award order with its kind's finder (of a card's point, or of a side's), looked up
-        once: what the engine asks of every hand."""
-        return tuple((p, p.kind.card, p.kind.side) for p in self.award_order)
+    def finders(self) -> tuple[tuple[PointRule, str, int, CardFinder | None, SideFinder | None, bool], ...]:
+        """Each point in award order, with its id and value, its kind's finder (of a card's point, or of a side's)
+        and whether it goes to the player dealt its card (to = "dealt"), looked up once: what the engine asks of
+        every hand."""
+        return tuple((p, p.id, p.value, p.kind.card, p.kind.side, p.to == "dealt") for p in self.award_order)
+
+    @cached_property
+    def follow_plans(self) -> dict[tuple[Suit, str | None, bool], tuple[Any, ...]]:
+        """(trump, lead, first lead) -> the follow rules' steps (game.play.follow_steps), made by game.play when
+        first asked for and kept for the ruleset: they depend on nothing else."""
+        return {}
 
     @cached_property
     def always_out(self) -> tuple[PointRule, ...]:
@@ -539,7 +549,9 @@ def compile_ruleset(data: Mapping[str, Any], chain: tuple[str, ...] = (),
         for c in deck:
             by_suit.setdefault(suit[c], set()).add(c)
         views[trump] = TrumpView(trump, strength, suit, plain_strength, point_card, low_skip, symbol, ranked,
-                                 low_order, wins, {s_: frozenset(cs) for s_, cs in by_suit.items()})
+                                 low_order, wins, {s_: frozenset(cs) for s_, cs in by_suit.items()},
+                                 {what: {c: CardWin(c, what) for c in ranked} for what in TRUMP_WINS},
+                                 1 + max(plain_strength.values(), default=0))
     known = {p: i for i, p in enumerate(POINT_IDS)}
     return Ruleset(
         name=str(data.get("name", "")), title=str(data.get("title", "")), source=str(data.get("source", "")),

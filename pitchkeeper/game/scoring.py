@@ -10,7 +10,7 @@ penalty settings), so a new variant needs a TOML file, not code here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from operator import attrgetter
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from pitchkeeper.errors import PitchError, did_you_mean
@@ -21,7 +21,18 @@ from pitchkeeper.game.kinds import InPlay, Piles, always_out, highest, tie_winne
 from pitchkeeper.game.partners import HandSides, calls, hand_sides
 from pitchkeeper.game.records import HOUSE_KEYS, Bid, Hand, Table
 from pitchkeeper.game.rulesets import Ruleset, SettlePlan, TrumpView
-from pitchkeeper.game.verdicts import _NOTES, Award, BidResult, GameCount, Instant, Verdict, Why
+from pitchkeeper.game.verdicts import (
+    _NOTES,
+    Award,
+    AwardParts,
+    BidResult,
+    GameCount,
+    GameParts,
+    Instant,
+    Verdict,
+    Why,
+    game_count,
+)
 
 if TYPE_CHECKING:  # the play of tricks (game.play) is loaded for a hand recorded trick by trick only
     from pitchkeeper.game.play import Illegal, TrickResult
@@ -44,10 +55,13 @@ __all__ = [
     "verdict",
 ]
 
-# A hand's keys of a kitty, a draw and a called partner, by name; unset, they read _NO_HOUSE.
-_HOUSE_KEYS = attrgetter(*HOUSE_KEYS)
+# A hand's keys of a kitty, a draw and a called partner, read at their places in Hand (found by name); unset, they
+# read _NO_HOUSE.
+_HOUSE_KEYS = itemgetter(*map(Hand._fields.index, HOUSE_KEYS))
 _NO_HOUSE = tuple(Hand._field_defaults[f] for f in HOUSE_KEYS)
 _NONE: frozenset[Card] = frozenset()
+# what a game count entered by hand has no record of: the piles and what each card counts (GameCount's defaults)
+_NO_PILES, _NO_VALUES = GameCount._field_defaults["piles"], GameCount._field_defaults["values"]
 
 Captured = tuple[tuple[str, tuple[Card, ...]], ...]  # (a side or a player, the cards it captured), as recorded
 
@@ -145,7 +159,7 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
     piles: dict[str, list[Card]] | None = None
     hs: HandSides | None = None
     bidder = hand.bid.player
-    bidder_side = table.side_of(bidder)  # the bidder's side of the table
+    bidder_side = table.key_side[bidder]  # the bidder's side of the table
     if hand.points is not None:
         if calling:
             hs = hand_sides(ruleset, table, hand, deal)
@@ -171,10 +185,13 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
         taken = dict.fromkeys(hs.names, 0) if hs else table.nothing_taken.copy()
         awards, game, piles = _won(ruleset, table, hand, captured, where, bid_side, played, taken, deal, hs)
     smudge = house and hand.bid.smudge and "smudge-rules" in features
-    made = bid_made(ruleset, bid_side, taken, awards, piles, game) if smudge else kept(amount, taken[bid_side])
+    won = tuple(map(Award._make, awards)) if house else ()  # what a house rule's steps read of the points won
+    counted = game_count(game) if house else None  # and of game
+    made = bid_made(ruleset, bid_side, taken, won, piles, counted) if smudge else kept(amount, taken[bid_side])
     label = (amount if plain else hand.bid.label) if amount else 0
-    bid = BidResult(bidder_side, bidder, amount, label, made, taken[bid_side],
-                    name=ruleset.settings["bidding"]["smudge_name"] if label == "smudge" else "")
+    bid = BidResult(bidder_side, bidder, amount, label, made, taken[bid_side])
+    if label == "smudge":  # the ruleset's own name for it
+        bid = bid._replace(name=ruleset.settings["bidding"]["smudge_name"])
     delta, notes, counters = _settle(ruleset, table, hand, taken, bid, bid_side, illegal, hs, smudge, target)
     if not house:
         return Verdict(ruleset.name, hand.trump, tuple(awards), game, taken, bid, delta, illegal, notes, tricks,
@@ -182,8 +199,8 @@ def verdict(ruleset: Ruleset, table: Table, hand: Hand, *, target: int | None = 
     if hs is not None:
         bid = bid._replace(partner=hs.partner, called=hs.called, team=hs.bidding)
     shown = taken if hs is None else {t: taken[hs.side_of[t]] for t in table.sides}
-    instant = _instant(ruleset, table, hs, bid_side, bid, taken, awards, game, smudge)
-    return Verdict(ruleset.name, hand.trump, tuple(awards), game, shown, bid, delta, illegal, notes, tricks, counters,
+    instant = _instant(ruleset, table, hs, bid_side, bid, taken, won, counted, smudge)
+    return Verdict(ruleset.name, hand.trump, won, counted, shown, bid, delta, illegal, notes, tricks, counters,
                    sale, hand_sides=hs.sides if hs else None, bid_team=hs.bid_team if hs else (), deal=deal, instant=instant,
                    direction=ruleset.direction)
 
@@ -286,15 +303,14 @@ def _instant(ruleset: Ruleset, table: Table, hs: HandSides | None, bid_side: str
 
 
 def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: HandSides | None,
-             taken: dict[str, int]) -> tuple[list[Award], GameCount | None]:
+             taken: dict[str, int]) -> tuple[list[AwardParts], GameCount | GameParts | None]:
     """Quick entry: each point as entered, checked against the ruleset (a point it has, said for every
     point always out, and one only the bidding side may score given to it), and added to what its side
     `taken`."""
     assert hand.points is not None
     entries = ruleset.entries
-    game_id = ruleset.game_point.id if ruleset.game_point is not None else None
     seat_of = table.key_seat if hs is None else {k: (s, table.key_player.get(k)) for k, s in hs.side_of.items()}
-    awards = []
+    awards: list[AwardParts] = []
     said = 0  # the bits of the points always out that were said
     last = 0
     ordered = True
@@ -308,7 +324,7 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: Hand
         side, player = seat_of[owner]
         if bidder_only and side != bid_side:
             raise PitchError(f"only the bidding side ({bid_side}) can score {rule.label}", f"points.{pid}")
-        awards.append(Award(pid, None, side, player, value, "entered", "", rule))
+        awards.append((pid, None, side, player, value, "entered", "", rule))
         taken[side] += value
         said |= always
         if rank < last:
@@ -322,12 +338,12 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: Hand
         raise PitchError(f"{rule.id} is always out ({rule.kind.always_words}): "
                          f"say who {'was dealt' if rule.to == 'dealt' else 'won'} it", f"points.{rule.id}")
     if not ordered:  # the contract's order of awards, entries of one rank as entered
-        awards.sort(key=lambda a: entries[a.point].rank)
-    game = None
-    if game_id is not None:
-        game = GameCount({}, winner, f"{winner} won game (entered by hand)" if winner else
-                         "game not awarded (tied, entered by hand)")
-        g = entries[game_id][0]
+        awards.sort(key=lambda a: entries[a[0]].rank)
+    game: GameCount | GameParts | None = None
+    g = ruleset.game_point
+    if g is not None:  # (made a GameCount when read: Verdict.game)
+        game = ({}, winner, f"{winner} won game (entered by hand)" if winner else "game not awarded (tied, entered by hand)",
+                _NO_PILES, _NO_VALUES, "", (), None)
         if winner is None and g.tie != "nobody":  # a game left out is tied: it goes where the rule says
             sides = hs.names if hs is not None else table.sides
             if len(sides) > 2:
@@ -339,15 +355,15 @@ def _entered(ruleset: Ruleset, table: Table, hand: Hand, bid_side: str, hs: Hand
                 to = "the bidding side" if g.tie == "bidder" else "the elder hand"
                 game = GameCount({}, winner, f"game was tied (entered by hand): it goes to {to}, {winner} "
                                              f"(points.{g.id}.tie)", tie=g.tie)
-                awards.append(Award(g.id, None, winner, None, g.value, g.kind.id, game, g))
+                awards.append((g.id, None, winner, None, g.value, g.kind.id, game, g))
                 taken[winner] += g.value
-                awards.sort(key=lambda a: entries[a.point].rank)
+                awards.sort(key=lambda a: entries[a[0]].rank)
     return awards, game
 
 
 def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: str, bid_side: str,
          played: dict[Card, str], taken: dict[str, int], deal: Deal | None = None,
-         hs: HandSides | None = None) -> tuple[list[Award], GameCount | None, dict[str, list[Card]]]:
+         hs: HandSides | None = None) -> tuple[list[AwardParts], GameCount | None, dict[str, list[Card]]]:
     """Captured cards (given, or from the tricks played back): checked, then every point asked of its
     kind, in award order, each added to what its side `taken`. Also the cards each side took in tricks."""
     view = ruleset.views[hand.trump]
@@ -356,11 +372,13 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
     counted = deal.counted if deal is not None else ()
     side_fn: Callable[[str], str]
     side_of_key: Mapping[str, str]  # a key of `captured` (a side or a player) -> its side of the hand
+    seat_of: Mapping[str, tuple[str, str | None]]  # a key of `captured` -> its side of the hand, and the player it names
     if hs is None:
-        sides, side_fn, side_of_key = table.sides, table.side_of, table.key_side
+        sides, side_fn, side_of_key, seat_of = table.sides, table.side_of, table.key_side, table.key_seat
     else:
         sides, side_fn = hs.names, hs.side_of.__getitem__
         side_of_key = {key: key if key in sides else side_fn(key) for key, _ in captured}
+        seat_of = {key: (side, table.key_player.get(key)) for key, side in side_of_key.items()}
     piles, total = _piles(captured, sides, side_of_key)
     # every card once (none listed twice or by two keys), in the deck, and a trump where only trumps are played
     # (the bidder's counted discard aside)
@@ -374,7 +392,10 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
         piles, total = _piles(captured, sides, side_of_key)
     if not played:
         _check_whole_tricks(ruleset, captured, total, len(table.players), trump_only, where)
-    dealt = _dealt_index(ruleset, hand, owner, view.strength) if hand.dealt or hand.held else {}
+    if hand.held:
+        dealt = _dealt_index(ruleset, hand, owner, view.strength)
+    else:  # (`dealt` alone: its table is the index)
+        dealt = _dealt_table(ruleset, "dealt", hand.dealt, owner, view.strength) if hand.dealt else {}
     if played:
         for c, p in dealt.items():  # `dealt` or `held` must agree with who played the card
             if played.get(c, p) != p:
@@ -385,44 +406,42 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
         laid = frozenset(counted)
         owner.update(dict.fromkeys(counted, deal.bidder))
         side_of_key = {**side_of_key, deal.bidder: bid_side}
+        seat_of = {**seat_of, deal.bidder: (bid_side, deal.bidder)}
         dealt = {**dealt, **dict.fromkeys(counted, deal.bidder)}
     in_play = InPlay(view, owner)
     if counted or ruleset.features:
         took = Piles(view, piles, bid_side, _seats(table, hand, side_fn), counted)
     else:
         took = Piles(view, piles, bid_side)
-    players = table.players
-    awards: list[Award] = []
+    awards: list[AwardParts] = []
     game: GameCount | None = None
-    for rule, find_card, find_side in ruleset.finders:
+    for rule, pid, value, find_card, find_side, to_dealt in ruleset.finders:
         if find_card is None:
             assert find_side is not None  # a kind gives exactly one of the two
-            side_won = find_side(rule, took)
-            if side_won.side is not None:
-                awards.append(Award(rule.id, None, side_won.side, None, rule.value, side_won.how, side_won.what,
-                                    rule))
-                taken[side_won.side] += rule.value
+            side, how, what = find_side(rule, took)
+            if side is not None:
+                awards.append((pid, None, side, None, value, how, what, rule))
+                taken[side] += value
             if rule is ruleset.game_point:
-                game = side_won.what
+                game = what
             continue
         won = find_card(rule, in_play)
         if won is None:
             continue
-        card = won.card
-        player = dealt.get(card) if rule.to == "dealt" else None
+        card, what = won
+        player = dealt.get(card) if to_dealt else None
         if player is not None:  # to the player dealt it
             side, how = side_fn(player), "dealt"
         else:  # to its captor
             how = "discard" if laid and card in laid else "captor"
-            if rule.to == "dealt":
+            if to_dealt:
                 if card != highest(view, owner):
-                    raise PitchError(f"{rule.id} ({card}) goes to the player dealt it: say who, "
-                                     f"e.g. dealt = {{ {players[0]} = [\"{card}\"] }}", "dealt")
+                    raise PitchError(f"{pid} ({card}) goes to the player dealt it: say who, "
+                                     f"e.g. dealt = {{ {table.players[0]} = [\"{card}\"] }}", "dealt")
                 how = "lone-dealt"  # a lone trump always wins its own trick: its captor is the player dealt it
-            key = owner[card]
-            side, player = side_of_key[key], key if key in players else None
-        awards.append(Award(rule.id, card, side, player, rule.value, how, won.what, rule))
-        taken[side] += rule.value
+            side, player = seat_of[owner[card]]
+        awards.append((pid, card, side, player, value, how, what, rule))
+        taken[side] += value
     return awards, game, piles
 
 
@@ -562,7 +581,7 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
     plan = ruleset.settle_plan
     notes: list[tuple[Any, ...]] = []
     delta: dict[str, int] = {}
-    offenders: list[str] = []
+    offenders: Sequence[str] = ()
     penal = False
     if hand.revokes or illegal:
         offenders = list(dict.fromkeys([*hand.revokes, *(i.player for i in illegal)]))
@@ -620,7 +639,7 @@ def _settle(ruleset: Ruleset, table: Table, hand: Hand, taken: dict[str, int], b
     return delta, tuple(notes), counters
 
 
-def _penalties(plan: SettlePlan, table: Table, taken: dict[str, int], offenders: list[str], bid: BidResult,
+def _penalties(plan: SettlePlan, table: Table, taken: dict[str, int], offenders: Sequence[str], bid: BidResult,
                delta: dict[str, int], notes: list[tuple[Any, ...]], side_fn: Callable[[str], str]) -> dict[str, int] | None:
     """A revoke's penalty (revoke.setback, offender_scores, counters): each offender's side set back, its
     own score taken away where the ruleset says so (and its notes with it); the counters forfeited."""

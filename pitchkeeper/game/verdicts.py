@@ -6,7 +6,7 @@ verdicts by the thousand and reads few reasons). `scoring` makes them; the front
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pitchkeeper.game.cards import Card, pretty
@@ -155,13 +155,23 @@ class Instant(NamedTuple):
         return {"side": self.side, "how": self.how, "why": self.why}
 
 
-class Verdict(NamedTuple):
-    """The verdict on one hand."""
+# A record's fields in its order, as the engine finds them: a plain tuple, made the record when read (a tuple
+# equal to the record it becomes, so a verdict compares and hashes alike either way).
+AwardParts = tuple[str, "Card | None", str, "str | None", int, str, Any, "PointRule"]  # an Award's
+GameParts = tuple[dict[str, int], "str | None", str, Mapping[str, Sequence[Card]], Mapping[Card, int], str,
+                  tuple[Card, ...], "str | None"]  # a GameCount's
 
+
+def game_count(game: GameCount | GameParts | None) -> GameCount | None:
+    """Game's count as a GameCount, however the engine found it."""
+    return game if game is None or type(game) is GameCount else GameCount._make(game)
+
+
+class _Verdict(NamedTuple):
     rules: str
     trump: str
-    awards: tuple[Award, ...]
-    game: GameCount | None
+    awards: tuple[AwardParts | Award, ...]  # read through Verdict.awards: always Awards
+    game: GameCount | GameParts | None  # read through Verdict.game: a GameCount (or None)
     taken: dict[str, int]
     bid: BidResult
     delta: dict[str, int]
@@ -178,6 +188,30 @@ class Verdict(NamedTuple):
     instant: Instant | None = None  # the hand ends the game at once
     direction: str = "up"  # "down": scores count down from the target, and `delta` is the change shown
 
+
+class Verdict(_Verdict):
+    """The verdict on one hand. Its awards and game count are kept as the engine found them and made records
+    when read: replaying a log makes a verdict of every hand and reads the awards of none."""
+
+    __slots__ = ()
+
+    @property
+    def awards(self) -> tuple[Award, ...]:
+        """Every point won, in the contract's order (POINT_IDS, then any other point)."""
+        return tuple(a if type(a) is Award else Award._make(a) for a in self[2])  # the field as stored
+
+    @property
+    def game(self) -> GameCount | None:
+        """Game's count (None: the ruleset has no game point)."""
+        return game_count(self[3])  # the field as stored
+
+    def __iter__(self) -> Iterator[Any]:
+        """Its fields in order, the awards and game as they read (what unpacking a verdict gives)."""
+        return iter((*self[:2], self.awards, self.game, *self[4:]))
+
+    def __repr__(self) -> str:
+        return _Verdict.__repr__(self._replace(awards=self.awards, game=self.game))
+
     @property
     def bidding_team(self) -> tuple[str, ...]:
         """The table sides of the bidding side, the bidder's first."""
@@ -189,7 +223,8 @@ class Verdict(NamedTuple):
         return tuple(_NOTES[kind].format(*values) for kind, *values in self.notes)
 
     def to_json(self) -> dict[str, Any]:
-        g = None if self.game is None else {"counts": dict(self.game.counts), "side": self.game.side}
+        game = self.game
+        g = None if game is None else {"counts": dict(game.counts), "side": game.side}
         return {
             "rules": self.rules,
             "trump": self.trump,
