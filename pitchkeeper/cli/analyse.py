@@ -13,14 +13,14 @@ import typer
 
 from pitchkeeper.cli import JsonOpt, MatchOpt, RulesOpt, emit_json, topic
 from pitchkeeper.cli.library import match_path, need_ruleset
+from pitchkeeper.errors import PitchError
+from pitchkeeper.show.render import console
 
 commands = topic()
 ODDS_FLAGS = ("cards", "players", "trump", "samples", "seed", "rules")  # bid_odds' arguments, each an option here
 
 
 def _say(lines: list[str]) -> None:
-    from pitchkeeper.show.render import console
-
     out = console()
     for line in lines:
         out.print(line)
@@ -55,7 +55,6 @@ def analyse_match(
 
     The match is FILE, or --match, or else the current match.
     """
-    from pitchkeeper.errors import PitchError
     from pitchkeeper.reports.analyse import analyse_match as analyse
     from pitchkeeper.words.analysis import match_lines
 
@@ -82,7 +81,6 @@ def analyse_odds(
     as_json: JsonOpt = False,
 ) -> None:
     """The odds of each bid from the pitcher's cards: layouts of the unseen cards, each solved exactly."""
-    from pitchkeeper.errors import PitchError
     from pitchkeeper.game.odds import bid_odds
     from pitchkeeper.words.analysis import odds_lines
 

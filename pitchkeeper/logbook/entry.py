@@ -9,9 +9,8 @@ A point's answer is a side or player, or `NOBODY` (said explicitly: not out, or 
 point left out of `points` was not answered. `require_every_point` makes an unanswered point an
 error, for a front end that asks every point (issue 11).
 
-The CLI's command modules import this one at their top, and `pitchkeeper --help` loads every command
-module to list them: the rules engine and the file layer are imported where a hand is built, so that
-listing the commands loads neither.
+A hand recorded trick by trick is read by logbook.tricks, loaded only for such a hand (it brings the play
+of tricks, game.play, which no other entry needs).
 """
 
 import re
@@ -21,7 +20,14 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from pitchkeeper.errors import PitchError, did_you_mean, unknown_key, utf8
+from pitchkeeper.game import answers, match
+from pitchkeeper.game.answers import entry_hint
+from pitchkeeper.game.cards import parse_card, parse_cards, parse_suit
+from pitchkeeper.game.partners import holder
 from pitchkeeper.game.points import POINT_IDS
+from pitchkeeper.game.records import HAND_RECORD_KEYS, PARTNER_NOBODY, parse_call, parse_hand
+from pitchkeeper.game.scoring import always_out, dealt_cards
+from pitchkeeper.logbook import store
 from pitchkeeper.logbook.writing import now, ordered
 
 NOT_OUT = ("-", "none", "nobody", "no")  # typed words for "nobody took it"
@@ -98,7 +104,6 @@ class HandEntry(NamedTuple):
     def to_table(self, log: Any, base: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The hand as the log keeps it (TOML-ready, names written exactly), for the log `log`
         (a logbook.loader.Loaded). `base` is the hand being corrected: fields given replace its keys."""
-        from pitchkeeper.game import match
 
         table = log.record.table
         hand: dict[str, Any] = dict(base) if base else {}
@@ -128,7 +133,6 @@ class HandEntry(NamedTuple):
         return ordered(hand)
 
     def _fill(self, hand: dict[str, Any], log: Any, base: Mapping[str, Any] | None = None) -> None:
-        from pitchkeeper.game.cards import parse_suit
 
         ruleset, table = log.ruleset, log.record.table
         if self.trump is not None:
@@ -147,7 +151,6 @@ class HandEntry(NamedTuple):
             hand["bid"] = {"player": table.player(who, self.label("bidder")), "amount": amount}
         for key, word in (("bid", "BIDDER and AMOUNT"), ("trump", "TRUMP")):
             if key not in hand:
-                from pitchkeeper.game.answers import entry_hint
 
                 raise PitchError(f"say the {word}: pitchkeeper hand {table.players[0]} {ruleset.settings['bidding']['min']}"
                                  f" spades {entry_hint(ruleset)}", word)
@@ -178,8 +181,6 @@ class HandEntry(NamedTuple):
         if self.rest and self.cards:
             raise PitchError("the rest (not out) goes with who won each point, not with the cards", self.label("cards"))
         if points or self.rest:
-            from pitchkeeper.game import answers
-            from pitchkeeper.game.scoring import always_out
 
             rules = {r.id: r for r in ruleset.points}
             missing = [pid for pid in ids if pid not in points]
@@ -241,7 +242,6 @@ class HandEntry(NamedTuple):
                 dealt.setdefault(name, []).extend(card_list(cards, f"{self.label('dealt')} {name}"))
             hand["dealt"] = dealt
         if self.cards and "captured" in hand:  # who was dealt what: asked in this front end's words
-            from pitchkeeper.game.scoring import dealt_cards
 
             named = {c for cs in (hand.get("dealt") or {}).values() for c in cs}
             taken = [c for cs in hand["captured"].values() for c in cs]
@@ -252,7 +252,6 @@ class HandEntry(NamedTuple):
                 raise PitchError(f"{need[0]} goes to the player dealt it: {how}", self.label("dealt"))
         self._deal(hand, log)
         if not any(key in hand for key in ("points", "captured", "tricks")):
-            from pitchkeeper.game import answers
 
             raise PitchError(f"say who won each point ({answers.entry_hint(ruleset)}), or the cards each side "
                              "captured (--cards \"Us: AS JS ...\"), or give --from HANDFILE")
@@ -300,7 +299,6 @@ class HandEntry(NamedTuple):
                 hand.pop("called", None)
                 hand.pop("partner", None)
             else:
-                from pitchkeeper.game.cards import parse_card
 
                 try:
                     hand["called"] = parse_card(text)
@@ -309,7 +307,6 @@ class HandEntry(NamedTuple):
                 if self.partner is None:
                     hand.pop("partner", None)  # a new card: who held it is asked again
         if self.partner is not None:
-            from pitchkeeper.game.records import PARTNER_NOBODY
 
             p = self.partner.strip()
             hand["partner"] = "none" if p.lower() in PARTNER_NOBODY else table.player(p, self.label("partner"))
@@ -317,8 +314,6 @@ class HandEntry(NamedTuple):
 
     def _from_file(self, log: Any) -> dict[str, Any]:
         """The per-hand keys of a hand record file. Header keys it has must agree with the match."""
-        from pitchkeeper.game.records import HAND_RECORD_KEYS
-        from pitchkeeper.logbook import store
 
         path = self.file
         data = store.read_record(path)  # type: ignore[arg-type]
@@ -344,8 +339,6 @@ def _fill_partner(hand: dict[str, Any], log: Any) -> None:
     library's `partners.holder`), so the log names every hand's partnership in plain words."""
     if "called" not in hand or "partner" in hand or not ("tricks" in hand or "held" in hand):
         return
-    from pitchkeeper.game.partners import holder
-    from pitchkeeper.game.records import parse_hand
 
     table = log.record.table
     try:
@@ -425,7 +418,6 @@ def team_specs(specs: Sequence[str], where: str = "--team") -> list[tuple[str, l
 
 def auction_calls(text: str, table: Any, where: str) -> list[str]:
     """"Bob:pass Dee Dee:2, Ann:3" -> the calls as the log keeps them (a name may have spaces)."""
-    from pitchkeeper.game.records import parse_call
 
     call = r"[^:,]+?\s*:\s*[^\s,]+"
     found = re.findall(r"\s*([^:,]+?)\s*:\s*([^\s,]+)", text)
@@ -461,7 +453,6 @@ def point_id(ruleset: Any, text: str, where: str) -> str:
 
 def card_list(cards: Cards, where: str) -> list[str]:
     """Cards as typed ("AS JS 10H" or a list) -> canonical tokens; "-" is none."""
-    from pitchkeeper.game.cards import parse_cards
 
     if isinstance(cards, str) and cards.strip().lower() in NOT_OUT:
         return []

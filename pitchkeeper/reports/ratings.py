@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from pitchkeeper.cells import cell_len, ljust
+from pitchkeeper.logbook.paths import data_dir
+from pitchkeeper.reports import index
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +96,6 @@ def rate_kept(root: Path | None = None, summaries: Sequence[Any] | None = None,
     its bytes): while no file changed, a walk of the folder is all it costs. `summaries`: just
     refreshed by the caller; `stamps`: the folder just walked by the caller (index.walk).
     """
-    from pitchkeeper.logbook.paths import data_dir
-    from pitchkeeper.reports import index
-
     with index.open_kept(root) as idx:
         files = summaries if summaries is not None else stamps if stamps is not None else index.walk(root or data_dir())
         key = index.fingerprint(files)

@@ -7,12 +7,18 @@ does, so one bad file never hides the others; the CLI decides what to print and 
 
 from __future__ import annotations
 
+import datetime
+import json
+import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pitchkeeper.errors import PitchError
+from pitchkeeper.game import rulesets
 from pitchkeeper.game.records import HAND_KEYS, POINT_IDS
+from pitchkeeper.logbook import loader, store
+from pitchkeeper.logbook.pool import in_order
 
 if TYPE_CHECKING:
     from pitchkeeper.game.match import MatchState
@@ -33,7 +39,6 @@ def find_logs(root: Path) -> list[Path]:
 
 def find_log_paths(root: Path) -> list[str]:
     """`find_logs` as strings, in the same order (the log index takes 10,000 of them without making Paths)."""
-    import os
 
     if not root.is_dir():
         return []
@@ -73,7 +78,6 @@ class RulesetCache:
         return f"RulesetCache(loaded={self.loaded!r})"
 
     def get(self, ref: str) -> Ruleset:
-        from pitchkeeper.game import rulesets
 
         key = str(Path(ref).resolve()) if ref.endswith(".toml") else ref
         r = self.loaded.get(key)
@@ -93,7 +97,6 @@ class Read(NamedTuple):
 
 def read_match(path: Path, cache: RulesetCache, scanning: bool = False) -> Read:
     """Read, replay and sum up one log. With `scanning`, a TOML file that is no match log is skipped quietly."""
-    from pitchkeeper.logbook import loader, store
 
     try:
         text = store.read_text(path, "file")
@@ -122,7 +125,6 @@ def read_many(files: list[tuple[Path, bool]], workers: int | None = None,
     returns small MatchFigures rather than whole replays, to keep what crosses the process boundary
     small. `progress` is told how many files were read, as they are (a front end draws it)."""
     global _worker_cache
-    from pitchkeeper.logbook.pool import in_order
 
     _worker_cache = None  # a fresh ruleset cache for each reading, in this process and in the forked workers
     return in_order(_read_chunk, files, workers, progress)
@@ -254,7 +256,6 @@ class MatchFigures(NamedTuple):
 
 def date_of(data: Mapping[str, Any], path: Path) -> str:
     """The day a match began: its `created` key, else the day the file was last written."""
-    import datetime
 
     c = data.get("created")
     if isinstance(c, str) and len(c) >= 10:
@@ -269,7 +270,6 @@ def date_of(data: Mapping[str, Any], path: Path) -> str:
 
 def day(text: str, where: str) -> str:
     """A --since/--until value: YYYY-MM-DD (a day), checked."""
-    import datetime
 
     try:
         return datetime.date.fromisoformat(text.strip()).isoformat()
@@ -405,7 +405,6 @@ def width(layout: list[Any]) -> int:
 
 def grouped(records: Iterable[tuple[list[Any], list[int]]]) -> list[tuple[list[Any], int, list[int]]]:
     """Records (`record`) added up per layout: (layout, matches, sums), in the order each layout first came."""
-    import json
 
     rows: dict[str, tuple[list[Any], list[int]]] = {}
     for layout, sums in records:
