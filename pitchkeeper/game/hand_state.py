@@ -66,6 +66,10 @@ class HandState:
     sig: list[int]
     pcards: list[int]
     pn: list[int]
+    dcards: list[int]
+    dn: int
+    tord: list[int]
+    tn: int
     fn: list[int]
     fwhen: list[int]
     fallow: list[int]
@@ -133,6 +137,7 @@ class HandState:
             self.group, self.cv, self.gw, self.sig = [0] * 64, [0] * 64, [0] * 64, [0] * 64
             self.cside, self.cseat, self.cls, self.kbuf = [0] * 64, [0] * 64, [0] * 64, [0] * 128
             self.rank, self.pcards, self.fn = [0] * 320, [0] * 117, [0] * 12
+            self.dcards, self.tord = [0] * 64, [0] * 64
             self.fwhen, self.fallow = [0] * 48, [0] * 48
         i: cython.int
         self.n, self.nsides, self.bid_side = n, nsides, bid_side
@@ -215,6 +220,17 @@ class HandState:
                 c = self.jhi
             self._play(i, c)
             self.turn += 1
+        # the cards in play (held, or in the trick), in index order, and the trumps among them from the highest:
+        # what the search's loops over cards visit (a card out of play never comes back)
+        self.dn = self.tn = 0
+        for c in range(64):
+            if ((self.live | self.tmask) >> c) & 1:
+                self.dcards[self.dn] = c
+                self.dn += 1
+        for c in range(self.thi, self.tlo - 1, -1):
+            if ((self.live | self.tmask) >> c) & 1:
+                self.tord[self.tn] = c
+                self.tn += 1
         self._settle()
 
     # ------------------------------------------------------------------
@@ -424,11 +440,12 @@ class HandState:
         those cards too (-1: nobody; see `_summary`): asked of game.solver (the point kinds) once per summary.
         Compiled, a summary that is one number is looked up first in C arrays of the last ones answered
         (a slot answers only for its whole summary)."""
-        if cython.compiled and not self.need_piles:
+        if not self.need_piles:
             n = self._number(a, more_a, gw_a, b, more_b, gw_b)
-            slot = (n ^ (n >> 11) ^ (n >> 23)) & (SIDE_SLOTS - 1)
-            if self.side_key[slot] == n + 1:
-                return self.side_val[slot]
+            if cython.compiled:
+                slot = (n ^ (n >> 11) ^ (n >> 23)) & (SIDE_SLOTS - 1)
+                if self.side_key[slot] == n + 1:
+                    return self.side_val[slot]
             got = self.memo.get(n)
             if got is None:
                 got = self.side_fn([self.pile[i] | (more_a if i == a else 0) | (more_b if i == b else 0)
@@ -436,8 +453,9 @@ class HandState:
                                    [self.count[i] + (gw_a if i == a else 0) + (gw_b if i == b else 0)
                                     for i in range(self.nsides)])
                 self.memo[n] = got
-            self.side_key[slot] = n + 1
-            self.side_val[slot] = got
+            if cython.compiled:
+                self.side_key[slot] = n + 1
+                self.side_val[slot] = got
             return got
         key = self._summary(a, more_a, gw_a, b, more_b, gw_b)
         got = self.memo.get(key)
