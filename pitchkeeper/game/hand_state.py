@@ -265,21 +265,26 @@ class HandState:
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    @cython.locals(one=cython.ulonglong, r=cython.int)
+    @cython.locals(one=cython.ulonglong, r=cython.int, bit=cython.ulonglong, k=cython.int, cv=cython.int,
+                   gw=cython.longlong)
     def _play(self, seat: cython.int, c: cython.int) -> cython.void:
         one = 1
-        self.hands[seat] &= ~(one << c)
-        self.live &= ~(one << c)
+        bit = one << c
+        k = self.tk
+        self.hands[seat] &= ~bit
+        self.live &= ~bit
         self.live_n -= 1
-        self.rest_cv -= self.cv[c]
-        self.rest_gw -= self.gw[c]
-        self.tcard[self.tbase + self.tk] = c
-        self.tseat[self.tbase + self.tk] = seat
-        self.tk += 1
-        self.tmask |= one << c
-        self.tcv += self.cv[c]
-        self.tgw += self.gw[c]
-        if self.tk == 1:
+        cv = self.cv[c]
+        gw = self.gw[c]
+        self.rest_cv -= cv
+        self.rest_gw -= gw
+        self.tcard[self.tbase + k] = c
+        self.tseat[self.tbase + k] = seat
+        self.tk = k + 1
+        self.tmask |= bit
+        self.tcv += cv
+        self.tgw += gw
+        if not k:
             self.led = self.group[c]
             self.best_rank = self.rank[self.led * 64 + c]
             self.best_seat = seat

@@ -323,7 +323,7 @@ class Search(HandState):
                    s_tmask=cython.ulonglong, s_tcv=cython.int, s_tgw=cython.longlong, s_led=cython.int,
                    s_rank=cython.int, s_best=cython.int, s_first=cython.bint, s_tk=cython.int, renamed=cython.bint,
                    s_tbase=cython.int, tk=cython.int, led64=cython.int, ally=cython.bint, best=cython.int,
-                   base=cython.int, rest=cython.ulonglong, key=cython.int, bit=cython.ulonglong)
+                   base=cython.int, rest=cython.ulonglong, key=cython.int, bit=cython.ulonglong, jm=cython.int)
     def _turn(self, beta: cython.int) -> cython.int:
         """The seat at `self.turn` of the trick in progress plays (or folds); a trick every seat has answered
         is won, and the next starts at a boundary."""
@@ -418,18 +418,19 @@ class Search(HandState):
             nm += 1
         s_tmask, s_tcv, s_tgw, s_led, s_rank, s_best = (self.tmask, self.tcv, self.tgw, self.led, self.best_rank,
                                                          self.best_seat)
+        jm = self.jmode
         for i in range(nm):
             c = 63 - (order[i] & 63)
-            renamed = self.jmode != 0 and self._renames(c)
+            renamed = jm != 0 and self._renames(c)
             if renamed:  # a look-alike joker that the rule makes the higher as it falls
                 self._rename()
                 c = self.jhi
             self._play(seat, c)
-            self.turn += 1
+            self.turn = s_turn + 1
             r = self._turn(beta)
             # undo
             self.turn = s_turn
-            self.tk -= 1
+            self.tk = tk
             bit = one << c
             self.hands[seat] |= bit
             self.live |= bit
@@ -444,10 +445,10 @@ class Search(HandState):
             self.tmask, self.tcv, self.tgw, self.led, self.best_rank, self.best_seat = (s_tmask, s_tcv, s_tgw, s_led,
                                                                                         s_rank, s_best)
             if r == maxi:  # the bidding side found a card reaching beta, or a defender one holding it below
-                if not self.tk:
+                if not tk:
                     self.cut = c
                 return r
-        if not self.tk:
+        if not tk:
             self.cut = -1
         return not maxi
 
