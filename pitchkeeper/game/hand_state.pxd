@@ -47,7 +47,6 @@ cdef class HandState:
     cdef long long side_key[1024]  # compiled: the summaries last answered, one more (0: none) ...
     cdef int side_val[1024]  # ... and their side points
     cdef dict tt  # (cards still held, summary, leader and first) -> (lower, upper) bound of the points still to come
-    cdef dict bmemo  # plain Python: what the search's bounds and key read of the cards held, per cards held (game.search)
     cdef bint use_tt
     cdef bint use_equiv
     cdef long long nodes  # positions visited (a node: one player to play one card)

@@ -97,7 +97,6 @@ class HandState:
     side_key: list[int]
     side_val: list[int]
     tt: dict[Any, Any]
-    bmemo: dict[Any, Any]
     use_tt: bool
     use_equiv: bool
     nodes: int
@@ -162,7 +161,7 @@ class HandState:
         for i in range(len(cls)):
             self.cls[i] = cls[i]
         self.jmode, self.jhi, self.jlo, self.jdealt = jokers
-        self.memo, self.tt, self.bmemo = {}, {}, {}
+        self.memo, self.tt = {}, {}
         self.use_tt = self.use_equiv = True
         self.nodes = 0
         self.hint = self.cut = -1
@@ -580,7 +579,7 @@ class HandState:
     def switches(self, tt: bool, equiv: bool) -> None:
         """Turn the transposition table and card equivalence on or off (the naive baseline of the benchmark)."""
         self.use_tt, self.use_equiv = tt, equiv
-        self.tt, self.bmemo = {}, {}
+        self.tt = {}
 
     def visited(self) -> int:
         return self.nodes

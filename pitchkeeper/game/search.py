@@ -16,7 +16,8 @@ The search (each technique's soundness is argued where it is used):
   is True as soon as one card is, a defender's False as soon as one card is.
 - `value()`: repeated tests narrowing [lower, upper] (the quick bounds) to the one value.
 - a transposition table at trick boundaries, equivalent cards searched once, cards ordered so that the
-  refutation usually comes first, and bounds from the points still out.
+  refutation usually comes first, and bounds from the points still out;
+- a last trick whose every card is forced, played out at its boundary without a search.
 """
 
 from typing import TYPE_CHECKING
@@ -43,6 +44,7 @@ LEAD = cython.declare(cython.int, 5)  # hand_state.LEAD (a C constant of each mo
 # Compiled, the table is in C arrays instead (no Python object), of SLOTS entries (a power of two); the piles
 # in the summary (`need_piles`) take the Python one.
 SLOTS = cython.declare(cython.int, 4096)
+NOT_LAST = cython.declare(cython.int, -(1 << 20))  # _last_trick: the position is not a last forced trick
 ORDER = cython.declare(cython.int, 1 << 21)  # _turn: above minus the least score of a move (its order keys >= 0)
 
 
@@ -62,21 +64,13 @@ class Search(HandState):
     s_lo: cython.int[4096]
     s_hi: cython.int[4096]
     s_hint: cython.int[4096]
-    # what _run and _side_bounds found
-    r_sure: cython.int
-    r_against: cython.int
-    r_run: cython.ulonglong
-    r_gw: cython.longlong
-    r_first: cython.int
-    r_lo: cython.int
-    r_hi: cython.int
 
     # ------------------------------------------------------------------
     # The search
 
     @cython.cfunc
     @cython.exceptval(-1, check=True)
-    @cython.locals(lead=cython.int, old=cython.int, fb=cython.int, lo=cython.int, hi=cython.int, r=cython.bint,
+    @cython.locals(lead=cython.int, old=cython.int, fb=cython.int, lo=cython.int, hi=cython.int, r=cython.int,
                    c=cython.int, first_side=cython.int, sure=cython.int, against=cython.int, i=cython.int,
                    hi_side=cython.int, lo_side=cython.int, run=cython.ulonglong, run_gw=cython.longlong,
                    rest=cython.ulonglong, one=cython.ulonglong, swing=cython.int, low=cython.int, high=cython.int,
@@ -84,9 +78,14 @@ class Search(HandState):
                    p0=cython.ulonglong, p1=cython.ulonglong, p2=cython.ulonglong, p3=cython.ulonglong)
     def _boundary(self, beta: cython.int) -> cython.int:
         """A trick boundary: the end of the hand, a bound, the table, or the search of the next lead."""
+        one = 1
         lead = self._lead_seat()
         if lead < 0:
             return self._final() >= beta
+        if self.live_n <= self.n and not self.jmode:
+            r = self._last_trick(lead)
+            if r != NOT_LAST:
+                return r >= beta
         # Bounds from the points still out. The bidding side keeps what it has banked (points are never
         # taken back), and can add at most every card point still held and every side point; the side
         # points never count against it. A run of the highest trumps still held that one side holds is
@@ -99,21 +98,28 @@ class Search(HandState):
         swing = self._jswing() if self.jmode else 0
         low = self.banked + (swing if swing < 0 else 0)
         high = self.banked + (swing if swing > 0 else 0)
-        # What depends only on the cards held (and the jokers' names) - the run of top trumps, and as plain
-        # Python the table's key of the cards - is worked out once per such position as plain Python, and kept
-        # (`bmemo`): there a look-up costs less than the loops; compiled, the loops cost less than a look-up.
-        if cython.compiled:
-            self._run()
-            sure, against, run, run_gw, first_side = self.r_sure, self.r_against, self.r_run, self.r_gw, self.r_first
-        else:
-            ck = self.live * 2 + self.jswap
-            got = self.bmemo.get(ck)
-            if got is None:
-                self._run()
-                got = (self.r_sure, self.r_against, self.r_run, self.r_gw, self.r_first,
-                       self._cards_key() if self.use_rel and self.use_equiv else self.live)
-                self.bmemo[ck] = got
-            sure, against, run, run_gw, first_side, cards = got
+        sure = against = 0
+        run = 0  # the run of top trumps: its cards, what they count for game, its side
+        run_gw = 0
+        first_side = -1
+        if self.use_sure:
+            for i in range(self.tn):
+                c = self.tord[i]
+                if not (self.live >> c) & 1:
+                    continue
+                if self.jmode and (c == self.jhi or c == self.jlo) and (self.live >> self.jhi) & 1 and \
+                        (self.live >> self.jlo) & 1 and self.cside[self.jhi] != self.cside[self.jlo]:
+                    break
+                if first_side < 0:
+                    first_side = self.cside[c]
+                elif self.cside[c] != first_side:
+                    break
+                run |= one << c
+                run_gw += self.gw[c]
+                if first_side == self.bid_side:
+                    sure += self.cv[c]
+                else:
+                    against += self.cv[c]
         if high + self.rest_cv - against + self.side_max < beta:
             return False
         if low + sure >= beta:
@@ -125,20 +131,28 @@ class Search(HandState):
         sm = 0
         flags = 0
         hint: cython.int = -1
+        # The side points lie between what they give were one defending side to take every card still held
+        # (the least of those) and what they give were the bidding side to take them all: a side never
+        # loses a game count or a sweep by taking more (solver.setup asks this only of such points).
+        # The run of top trumps goes to its side in both.
         hi_side = self.side_max
         lo_side = 0
         if self.side_max and not self.need_piles:
-            if cython.compiled:
-                self._side_bounds(run, run_gw, first_side)
-            else:  # kept as above, for these cards held and this summary of what was taken (all they depend on)
-                sk = (ck, self._number(-1, 0, 0, -1, 0, 0))
-                got = self.bmemo.get(sk)
-                if got is None:
-                    self._side_bounds(run, run_gw, first_side)
-                    got = (self.r_lo, self.r_hi)
-                    self.bmemo[sk] = got
-                self.r_lo, self.r_hi = got
-            lo_side, hi_side = self.r_lo, self.r_hi
+            rest = self.live & ~run
+            if first_side == self.bid_side or first_side < 0:
+                hi_side = self._side(self.bid_side, self.live, self.rest_gw, -1, 0, 0)
+            else:
+                hi_side = self._side(self.bid_side, rest, self.rest_gw - run_gw, first_side, run, run_gw)
+            lo_side = hi_side
+            for i in range(self.nsides):
+                if i == self.bid_side or not lo_side:
+                    continue
+                if first_side == self.bid_side:
+                    lo_side = min(lo_side, self._side(i, rest, self.rest_gw - run_gw, self.bid_side, run, run_gw))
+                elif first_side < 0 or first_side == i:
+                    lo_side = min(lo_side, self._side(i, self.live, self.rest_gw, -1, 0, 0))
+                else:
+                    lo_side = min(lo_side, self._side(i, rest, self.rest_gw - run_gw, first_side, run, run_gw))
         if high + self.rest_cv - against + hi_side < beta:
             return False
         if low + sure + lo_side >= beta:
@@ -182,9 +196,7 @@ class Search(HandState):
             # only on who takes the cards still held, so two positions with one key have the same points
             # to come. It keeps the lead that decided the last search too (tried first: it changes only
             # the order).
-            if cython.compiled:
-                cards = self._cards_key() if self.use_rel and self.use_equiv else self.live
-            key = (cards,
+            key = (self._cards_key() if self.use_rel and self.use_equiv else self.live,
                    self._summary(-1, 0, 0, -1, 0, 0) if lo_side != hi_side or not self.side_max or self.need_piles
                    else -1 - lo_side,
                    (lead * 2 + self.first) * 2 + self.jswap)
@@ -208,62 +220,49 @@ class Search(HandState):
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    @cython.locals(i=cython.int, c=cython.int, one=cython.ulonglong, first_side=cython.int)
-    def _run(self) -> cython.void:
-        """The run of the highest trumps still held that one side holds (r_run: its cards, r_gw: what they count
-        for game, r_first: its side, -1 none; r_sure and r_against: the card points it brings the bidding side
-        and the other sides): see _boundary."""
-        one = 1
-        self.r_sure = self.r_against = 0
-        self.r_run = 0
-        self.r_gw = 0
-        first_side = -1
-        if self.use_sure:
-            for i in range(self.tn):
-                c = self.tord[i]
-                if not (self.live >> c) & 1:
-                    continue
-                if self.jmode and (c == self.jhi or c == self.jlo) and (self.live >> self.jhi) & 1 and \
-                        (self.live >> self.jlo) & 1 and self.cside[self.jhi] != self.cside[self.jlo]:
-                    break
-                if first_side < 0:
-                    first_side = self.cside[c]
-                elif self.cside[c] != first_side:
-                    break
-                self.r_run |= one << c
-                self.r_gw += self.gw[c]
-                if first_side == self.bid_side:
-                    self.r_sure += self.cv[c]
-                else:
-                    self.r_against += self.cv[c]
-        self.r_first = first_side
-
-    @cython.cfunc
-    @cython.exceptval(-1, check=True)
-    @cython.locals(i=cython.int, rest=cython.ulonglong, lo_side=cython.int, hi_side=cython.int)
-    def _side_bounds(self, run: cython.ulonglong, run_gw: cython.longlong, first_side: cython.int) -> cython.int:
-        """The least and the most side points the bidding side can take from here (r_lo, r_hi).
-        They lie between what they give were one defending side to take every card still held (the least of
-        those) and what they give were the bidding side to take them all: a side never loses a game count or a
-        sweep by taking more (solver.setup asks this only of such points). The run of top trumps (`run`, of
-        `first_side`) goes to its side in both."""
-        rest = self.live & ~run
-        if first_side == self.bid_side or first_side < 0:
-            hi_side = self._side(self.bid_side, self.live, self.rest_gw, -1, 0, 0)
-        else:
-            hi_side = self._side(self.bid_side, rest, self.rest_gw - run_gw, first_side, run, run_gw)
-        lo_side = hi_side
-        for i in range(self.nsides):
-            if i == self.bid_side or not lo_side:
+    @cython.locals(k=cython.int, i=cython.int, seat=cython.int, c=cython.int, held=cython.ulonglong, v=cython.int,
+                   w=cython.int, s_live=cython.ulonglong, s_n=cython.int, s_cv=cython.int, s_gw=cython.longlong,
+                   played=cython.int)
+    def _last_trick(self, lead: cython.int) -> cython.int:
+        """The value of a position whose next trick is its last and forced - every seat holding a card holds
+        one, and may play it (no look-alike jokers to rename) - or NOT_LAST. Played out as the search would
+        play it (each seat's one move), without a search: the trick's cards go to its winner's side, the hand
+        is over, and the side points are those of the piles with that trick added."""
+        seats: cython.int[9]
+        cards: cython.int[9]
+        if not cython.compiled:
+            seats, cards = [0] * 9, [0] * 9
+        one: cython.ulonglong = 1
+        s_live, s_n, s_cv, s_gw = self.live, self.live_n, self.rest_cv, self.rest_gw
+        played = 0
+        v = NOT_LAST
+        for k in range(self.n):
+            seat = lead + k
+            if seat >= self.n:
+                seat -= self.n
+            held = self.hands[seat]
+            if not held:
                 continue
-            if first_side == self.bid_side:
-                lo_side = min(lo_side, self._side(i, rest, self.rest_gw - run_gw, self.bid_side, run, run_gw))
-            elif first_side < 0 or first_side == i:
-                lo_side = min(lo_side, self._side(i, self.live, self.rest_gw, -1, 0, 0))
-            else:
-                lo_side = min(lo_side, self._side(i, rest, self.rest_gw - run_gw, first_side, run, run_gw))
-        self.r_lo, self.r_hi = lo_side, hi_side
-        return 0
+            if held & (held - 1) or self._allowed(seat, self.led if self.tk else LEAD, self.first) != held:
+                break  # two cards, or one it may not play (it folds and keeps it): not a last forced trick
+            for i in range(self.pn[seat]):
+                c = self.pcards[seat * 13 + i]
+                if (held >> c) & 1:
+                    break
+            self._play(seat, c)
+            seats[played] = seat
+            cards[played] = c
+            played += 1
+        else:
+            w = self.side_of[self.best_seat]
+            v = self.banked + (self.tcv if w == self.bid_side else 0) + self._side(w, self.tmask, self.tgw, -1, 0, 0)
+        for k in range(played):  # undo
+            self.hands[seats[k]] |= one << cards[k]
+        self.live, self.live_n, self.rest_cv, self.rest_gw = s_live, s_n, s_cv, s_gw
+        self.tk = 0
+        self.tmask = 0
+        self.tcv = self.tgw = 0
+        return v
 
     @cython.cfunc
     @cython.exceptval(check=False)
@@ -323,7 +322,7 @@ class Search(HandState):
                    s_tmask=cython.ulonglong, s_tcv=cython.int, s_tgw=cython.longlong, s_led=cython.int,
                    s_rank=cython.int, s_best=cython.int, s_first=cython.bint, s_tk=cython.int, renamed=cython.bint,
                    s_tbase=cython.int, tk=cython.int, led64=cython.int, ally=cython.bint, best=cython.int,
-                   base=cython.int, rest=cython.ulonglong, key=cython.int, bit=cython.ulonglong, jm=cython.int)
+                   base=cython.int, rest=cython.ulonglong, key=cython.int)
     def _turn(self, beta: cython.int) -> cython.int:
         """The seat at `self.turn` of the trick in progress plays (or folds); a trick every seat has answered
         is won, and the next starts at a boundary."""
@@ -418,22 +417,20 @@ class Search(HandState):
             nm += 1
         s_tmask, s_tcv, s_tgw, s_led, s_rank, s_best = (self.tmask, self.tcv, self.tgw, self.led, self.best_rank,
                                                          self.best_seat)
-        jm = self.jmode
         for i in range(nm):
             c = 63 - (order[i] & 63)
-            renamed = jm != 0 and self._renames(c)
+            renamed = self.jmode != 0 and self._renames(c)
             if renamed:  # a look-alike joker that the rule makes the higher as it falls
                 self._rename()
                 c = self.jhi
             self._play(seat, c)
-            self.turn = s_turn + 1
+            self.turn += 1
             r = self._turn(beta)
             # undo
             self.turn = s_turn
-            self.tk = tk
-            bit = one << c
-            self.hands[seat] |= bit
-            self.live |= bit
+            self.tk -= 1
+            self.hands[seat] |= one << c
+            self.live |= one << c
             self.live_n += 1
             self.rest_cv += self.cv[c]
             self.rest_gw += self.gw[c]
@@ -445,10 +442,10 @@ class Search(HandState):
             self.tmask, self.tcv, self.tgw, self.led, self.best_rank, self.best_seat = (s_tmask, s_tcv, s_tgw, s_led,
                                                                                         s_rank, s_best)
             if r == maxi:  # the bidding side found a card reaching beta, or a defender one holding it below
-                if not tk:
+                if not self.tk:
                     self.cut = c
                 return r
-        if not tk:
+        if not self.tk:
             self.cut = -1
         return not maxi
 
