@@ -52,6 +52,33 @@ def test_larger_tables_agree_with_the_brute_force_with_up_to_two_tricks_left(nam
     assert solver.solve(g.deal, ref.position(g, state)) == ref.brute(g, state)
 
 
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_pure_core_agrees_with_the_brute_force_along_a_line_of_one_search(name: str, seed: int) -> None:
+    """One plain-Python search asked position after position of one line, then back again (push and pop):
+    what it keeps between questions - the table, and what the cards held give its bounds and key (game.search)
+    - never changes an answer."""
+    rng = random.Random(seed)
+    g = ref.random_game(name, rng, max_players=4)
+    state = ref.random_position(g, rng, 3)
+    s = solver.Solver(g.deal, ref.position(g, state), "pure")
+    want = [ref.brute(g, state)]
+    assert s.value() == want[0]
+    for _ in range(rng.randint(1, 6)):
+        player, cards = ref.due(g, state)
+        if player is None:
+            break
+        card = rng.choice(cards)
+        s.push(card)
+        state = ref.after(g, state, player, card)
+        want.append(ref.brute(g, state))
+        assert s.value() == want[-1]
+    for v in reversed(want[:-1]):
+        s.pop()
+        assert s.value() == v
+
 def _children(g: ref.Game, state: ref.State) -> tuple[bool, int, list[int]]:
     s = solver.Solver(g.deal, ref.position(g, state))
     v = s.value()

@@ -15,6 +15,10 @@ cdef class HandState:
     cdef int sig[64]  # card -> what else tells it apart (point relevance, follow-rule membership)
     cdef int pcards[117]  # [seat * 13 + i]: the cards the seat held at the start, in index order
     cdef int pn[9]
+    cdef int dcards[64]  # the cards in play at the start (held, or in the trick), in index order
+    cdef int dn
+    cdef int tord[64]  # the trumps among them, the highest first
+    cdef int tn
     cdef int fn[12]  # follow rules: [first * 6 + led] -> number of steps; led 0-4 a suit led, 5 a lead;
     # first: the hand's first trick (its lead, and the called card that binds its holder there)
     cdef unsigned long long fwhen[48]  # [(first * 6 + led) * 4 + step]: the step applies when the hand meets this

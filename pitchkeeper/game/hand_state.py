@@ -66,6 +66,10 @@ class HandState:
     sig: list[int]
     pcards: list[int]
     pn: list[int]
+    dcards: list[int]
+    dn: int
+    tord: list[int]
+    tn: int
     fn: list[int]
     fwhen: list[int]
     fallow: list[int]
@@ -133,6 +137,7 @@ class HandState:
             self.group, self.cv, self.gw, self.sig = [0] * 64, [0] * 64, [0] * 64, [0] * 64
             self.cside, self.cseat, self.cls, self.kbuf = [0] * 64, [0] * 64, [0] * 64, [0] * 128
             self.rank, self.pcards, self.fn = [0] * 320, [0] * 117, [0] * 12
+            self.dcards, self.tord = [0] * 64, [0] * 64
             self.fwhen, self.fallow = [0] * 48, [0] * 48
         i: cython.int
         self.n, self.nsides, self.bid_side = n, nsides, bid_side
@@ -215,6 +220,17 @@ class HandState:
                 c = self.jhi
             self._play(i, c)
             self.turn += 1
+        # the cards in play (held, or in the trick), in index order, and the trumps among them from the highest:
+        # what the search's loops over cards visit (a card out of play never comes back)
+        self.dn = self.tn = 0
+        for c in range(64):
+            if ((self.live | self.tmask) >> c) & 1:
+                self.dcards[self.dn] = c
+                self.dn += 1
+        for c in range(self.thi, self.tlo - 1, -1):
+            if ((self.live | self.tmask) >> c) & 1:
+                self.tord[self.tn] = c
+                self.tn += 1
         self._settle()
 
     # ------------------------------------------------------------------
@@ -248,21 +264,26 @@ class HandState:
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    @cython.locals(one=cython.ulonglong, r=cython.int)
+    @cython.locals(one=cython.ulonglong, r=cython.int, bit=cython.ulonglong, k=cython.int, cv=cython.int,
+                   gw=cython.longlong)
     def _play(self, seat: cython.int, c: cython.int) -> cython.void:
         one = 1
-        self.hands[seat] &= ~(one << c)
-        self.live &= ~(one << c)
+        bit = one << c
+        k = self.tk
+        self.hands[seat] &= ~bit
+        self.live &= ~bit
         self.live_n -= 1
-        self.rest_cv -= self.cv[c]
-        self.rest_gw -= self.gw[c]
-        self.tcard[self.tbase + self.tk] = c
-        self.tseat[self.tbase + self.tk] = seat
-        self.tk += 1
-        self.tmask |= one << c
-        self.tcv += self.cv[c]
-        self.tgw += self.gw[c]
-        if self.tk == 1:
+        cv = self.cv[c]
+        gw = self.gw[c]
+        self.rest_cv -= cv
+        self.rest_gw -= gw
+        self.tcard[self.tbase + k] = c
+        self.tseat[self.tbase + k] = seat
+        self.tk = k + 1
+        self.tmask |= bit
+        self.tcv += cv
+        self.tgw += gw
+        if not k:
             self.led = self.group[c]
             self.best_rank = self.rank[self.led * 64 + c]
             self.best_seat = seat
@@ -424,11 +445,12 @@ class HandState:
         those cards too (-1: nobody; see `_summary`): asked of game.solver (the point kinds) once per summary.
         Compiled, a summary that is one number is looked up first in C arrays of the last ones answered
         (a slot answers only for its whole summary)."""
-        if cython.compiled and not self.need_piles:
+        if not self.need_piles:
             n = self._number(a, more_a, gw_a, b, more_b, gw_b)
-            slot = (n ^ (n >> 11) ^ (n >> 23)) & (SIDE_SLOTS - 1)
-            if self.side_key[slot] == n + 1:
-                return self.side_val[slot]
+            if cython.compiled:
+                slot = (n ^ (n >> 11) ^ (n >> 23)) & (SIDE_SLOTS - 1)
+                if self.side_key[slot] == n + 1:
+                    return self.side_val[slot]
             got = self.memo.get(n)
             if got is None:
                 got = self.side_fn([self.pile[i] | (more_a if i == a else 0) | (more_b if i == b else 0)
@@ -436,8 +458,9 @@ class HandState:
                                    [self.count[i] + (gw_a if i == a else 0) + (gw_b if i == b else 0)
                                     for i in range(self.nsides)])
                 self.memo[n] = got
-            self.side_key[slot] = n + 1
-            self.side_val[slot] = got
+            if cython.compiled:
+                self.side_key[slot] = n + 1
+                self.side_val[slot] = got
             return got
         key = self._summary(a, more_a, gw_a, b, more_b, gw_b)
         got = self.memo.get(key)

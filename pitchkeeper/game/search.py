@@ -16,7 +16,8 @@ The search (each technique's soundness is argued where it is used):
   is True as soon as one card is, a defender's False as soon as one card is.
 - `value()`: repeated tests narrowing [lower, upper] (the quick bounds) to the one value.
 - a transposition table at trick boundaries, equivalent cards searched once, cards ordered so that the
-  refutation usually comes first, and bounds from the points still out.
+  refutation usually comes first, and bounds from the points still out;
+- a last trick whose every card is forced, played out at its boundary without a search.
 """
 
 from typing import TYPE_CHECKING
@@ -43,6 +44,8 @@ LEAD = cython.declare(cython.int, 5)  # hand_state.LEAD (a C constant of each mo
 # Compiled, the table is in C arrays instead (no Python object), of SLOTS entries (a power of two); the piles
 # in the summary (`need_piles`) take the Python one.
 SLOTS = cython.declare(cython.int, 4096)
+NOT_LAST = cython.declare(cython.int, -(1 << 20))  # _last_trick: the position is not a last forced trick
+ORDER = cython.declare(cython.int, 1 << 21)  # _turn: above minus the least score of a move (its order keys >= 0)
 
 
 @cython.cclass
@@ -67,7 +70,7 @@ class Search(HandState):
 
     @cython.cfunc
     @cython.exceptval(-1, check=True)
-    @cython.locals(lead=cython.int, old=cython.int, fb=cython.int, lo=cython.int, hi=cython.int, r=cython.bint,
+    @cython.locals(lead=cython.int, old=cython.int, fb=cython.int, lo=cython.int, hi=cython.int, r=cython.int,
                    c=cython.int, first_side=cython.int, sure=cython.int, against=cython.int, i=cython.int,
                    hi_side=cython.int, lo_side=cython.int, run=cython.ulonglong, run_gw=cython.longlong,
                    rest=cython.ulonglong, one=cython.ulonglong, swing=cython.int, low=cython.int, high=cython.int,
@@ -79,6 +82,10 @@ class Search(HandState):
         lead = self._lead_seat()
         if lead < 0:
             return self._final() >= beta
+        if self.live_n <= self.n and not self.jmode:
+            r = self._last_trick(lead)
+            if r != NOT_LAST:
+                return r >= beta
         # Bounds from the points still out. The bidding side keeps what it has banked (points are never
         # taken back), and can add at most every card point still held and every side point; the side
         # points never count against it. A run of the highest trumps still held that one side holds is
@@ -96,7 +103,8 @@ class Search(HandState):
         run_gw = 0
         first_side = -1
         if self.use_sure:
-            for c in range(self.thi, self.tlo - 1, -1):
+            for i in range(self.tn):
+                c = self.tord[i]
                 if not (self.live >> c) & 1:
                     continue
                 if self.jmode and (c == self.jhi or c == self.jlo) and (self.live >> self.jhi) & 1 and \
@@ -189,7 +197,8 @@ class Search(HandState):
             # to come. It keeps the lead that decided the last search too (tried first: it changes only
             # the order).
             key = (self._cards_key() if self.use_rel and self.use_equiv else self.live,
-                   self.summary() if lo_side != hi_side or not self.side_max or self.need_piles else -1 - lo_side,
+                   self._summary(-1, 0, 0, -1, 0, 0) if lo_side != hi_side or not self.side_max or self.need_piles
+                   else -1 - lo_side,
                    (lead * 2 + self.first) * 2 + self.jswap)
             got = self.tt.get(key)
             if got is not None:
@@ -211,6 +220,52 @@ class Search(HandState):
 
     @cython.cfunc
     @cython.exceptval(check=False)
+    @cython.locals(k=cython.int, i=cython.int, seat=cython.int, c=cython.int, held=cython.ulonglong, v=cython.int,
+                   w=cython.int, s_live=cython.ulonglong, s_n=cython.int, s_cv=cython.int, s_gw=cython.longlong,
+                   played=cython.int)
+    def _last_trick(self, lead: cython.int) -> cython.int:
+        """The value of a position whose next trick is its last and forced - every seat holding a card holds
+        one, and may play it (no look-alike jokers to rename) - or NOT_LAST. Played out as the search would
+        play it (each seat's one move), without a search: the trick's cards go to its winner's side, the hand
+        is over, and the side points are those of the piles with that trick added."""
+        seats: cython.int[9]
+        cards: cython.int[9]
+        if not cython.compiled:
+            seats, cards = [0] * 9, [0] * 9
+        one: cython.ulonglong = 1
+        s_live, s_n, s_cv, s_gw = self.live, self.live_n, self.rest_cv, self.rest_gw
+        played = 0
+        v = NOT_LAST
+        for k in range(self.n):
+            seat = lead + k
+            if seat >= self.n:
+                seat -= self.n
+            held = self.hands[seat]
+            if not held:
+                continue
+            if held & (held - 1) or self._allowed(seat, self.led if self.tk else LEAD, self.first) != held:
+                break  # two cards, or one it may not play (it folds and keeps it): not a last forced trick
+            for i in range(self.pn[seat]):
+                c = self.pcards[seat * 13 + i]
+                if (held >> c) & 1:
+                    break
+            self._play(seat, c)
+            seats[played] = seat
+            cards[played] = c
+            played += 1
+        else:
+            w = self.side_of[self.best_seat]
+            v = self.banked + (self.tcv if w == self.bid_side else 0) + self._side(w, self.tmask, self.tgw, -1, 0, 0)
+        for k in range(played):  # undo
+            self.hands[seats[k]] |= one << cards[k]
+        self.live, self.live_n, self.rest_cv, self.rest_gw = s_live, s_n, s_cv, s_gw
+        self.tk = 0
+        self.tmask = 0
+        self.tcv = self.tgw = 0
+        return v
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
     def _keep(self, slot: cython.int, p0: cython.ulonglong, p1: cython.ulonglong, p2: cython.ulonglong,
               p3: cython.ulonglong, sm: cython.longlong, flags: cython.int, fb: cython.int, r: cython.bint,
               hint: cython.int) -> cython.void:
@@ -228,14 +283,15 @@ class Search(HandState):
         self.s_hint[slot] = hint
 
     @cython.cfunc
-    @cython.locals(c=cython.int, k=cython.int)
+    @cython.locals(c=cython.int, k=cython.int, i=cython.int)
     def _cards_key(self) -> bytes:
         """The cards still held, up to cards that play alike: for each, in index order (each suit from its
         weakest card up), its class and its holder. Two positions with one such key differ only in which
         of several cards of one class, consecutive among the cards held, are gone: the same argument as for
         equivalent cards maps every line of play of one onto a line of the same value of the other."""
         k = 0
-        for c in range(self.ncards):
+        for i in range(self.dn):
+            c = self.dcards[i]
             if (self.live >> c) & 1:
                 self.kbuf[k] = self.cls[c]
                 self.kbuf[k + 1] = self.cseat[c]
@@ -265,14 +321,12 @@ class Search(HandState):
                    s_banked=cython.int, s_leader=cython.int, s_pile=cython.ulonglong, s_count=cython.longlong,
                    s_tmask=cython.ulonglong, s_tcv=cython.int, s_tgw=cython.longlong, s_led=cython.int,
                    s_rank=cython.int, s_best=cython.int, s_first=cython.bint, s_tk=cython.int, renamed=cython.bint,
-                   s_tbase=cython.int)
+                   s_tbase=cython.int, tk=cython.int, led64=cython.int, ally=cython.bint, best=cython.int,
+                   base=cython.int, rest=cython.ulonglong, key=cython.int)
     def _turn(self, beta: cython.int) -> cython.int:
         """The seat at `self.turn` of the trick in progress plays (or folds); a trick every seat has answered
         is won, and the next starts at a boundary."""
-        moves: cython.int[13]
-        scores: cython.int[13]
-        if not cython.compiled:
-            moves, scores = [0] * 13, [0] * 13
+        order: cython.int[13]  # the cards to try, best first: (score + ORDER) * 64 + 63 - card, in decreasing order
         one = 1
         s_turn = self.turn
         if self.turn >= self.n:  # the trick is complete: its winner's side takes it, the winner leads
@@ -301,6 +355,8 @@ class Search(HandState):
             r = self._turn(beta)
             self.turn = s_turn
             return r
+        if not cython.compiled:  # (here, past the trick won and the fold, which need no list)
+            order = [0] * 13
         maxi = self.side_of[seat] == self.bid_side
         # The cards to try, each class of equivalent cards once, best first.
         # Equivalent cards: two cards of one hand with the same effective suit and the same signature (the
@@ -310,11 +366,20 @@ class Search(HandState):
         # order the cards of one suit alike for every suit led - solver.setup checks it - and no card in
         # play sits between them), they take and give the same points, and every follow rule treats them
         # alike: swapping them maps every line of play onto one of the same value. So one is searched.
+        # (The seat's cards are in index order: past its last card allowed, none is.)
         nm = 0
         prev = -1
+        tk = self.tk
+        led64 = self.led * 64
+        ally = (self.side_of[self.best_seat] == self.bid_side) == maxi  # an ally (the defenders are one) wins the trick
+        best = self.best_rank
+        base = seat * 13
         for i in range(self.pn[seat]):
-            c = self.pcards[seat * 13 + i]
-            if not (mine >> c) & 1:
+            c = self.pcards[base + i]
+            rest = mine >> c
+            if not rest & 1:
+                if not rest:
+                    break
                 continue
             if self.use_equiv and prev >= 0 and self.group[prev] == self.group[c] and self.sig[prev] == self.sig[c]:
                 between = ((one << c) - 1) & ~((one << (prev + 1)) - 1)
@@ -322,6 +387,10 @@ class Search(HandState):
                     prev = c
                     continue
             prev = c
+            if rest == 1 and nm == 0:  # the one card allowed: nothing to order
+                order[0] = 63 - c
+                nm = 1
+                break
             # Move ordering (it changes how soon a refutation is found, never the answer): a lead tries
             # its strongest cards first; a follower tries first the cheapest card that takes the trick from
             # the other side (the defenders are one side, in individual play too), and otherwise gives an
@@ -329,28 +398,27 @@ class Search(HandState):
             carry = 64 * self.cv[c] + 4 * self.gw[c]  # what the card carries to whoever takes it
             if c == hint:
                 score = 1 << 20
-            elif not self.tk:
+            elif not tk:
                 score = self.rank[self.group[c] * 64 + c] + carry // 8
             else:
-                x = self.rank[self.led * 64 + c]
-                if (self.side_of[self.best_seat] == self.bid_side) == maxi:  # an ally (the defenders are one) wins it
-                    score = carry - x if x <= self.best_rank else -x
-                elif x > self.best_rank:
+                x = self.rank[led64 + c]
+                if ally:
+                    score = carry - x if x <= best else -x
+                elif x > best:
                     score = 4096 - x + carry
                 else:
                     score = -carry - self.rank[self.group[c] * 64 + c]
+            key = (score + ORDER) * 64 + 63 - c  # the same score: the card found first (the lower) first
             j = nm
-            while j > 0 and scores[j - 1] < score:
-                moves[j] = moves[j - 1]
-                scores[j] = scores[j - 1]
+            while j > 0 and order[j - 1] < key:
+                order[j] = order[j - 1]
                 j -= 1
-            moves[j] = c
-            scores[j] = score
+            order[j] = key
             nm += 1
         s_tmask, s_tcv, s_tgw, s_led, s_rank, s_best = (self.tmask, self.tcv, self.tgw, self.led, self.best_rank,
                                                          self.best_seat)
         for i in range(nm):
-            c = moves[i]
+            c = 63 - (order[i] & 63)
             renamed = self.jmode != 0 and self._renames(c)
             if renamed:  # a look-alike joker that the rule makes the higher as it falls
                 self._rename()
