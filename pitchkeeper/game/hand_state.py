@@ -445,24 +445,17 @@ class HandState:
         those cards too (-1: nobody; see `_summary`): asked of game.solver (the point kinds) once per summary.
         Compiled, a summary that is one number is looked up first in C arrays of the last ones answered
         (a slot answers only for its whole summary)."""
+        slot = 0
+        n = 0
         if not self.need_piles:
             n = self._number(a, more_a, gw_a, b, more_b, gw_b)
             if cython.compiled:
                 slot = (n ^ (n >> 11) ^ (n >> 23)) & (SIDE_SLOTS - 1)
                 if self.side_key[slot] == n + 1:
                     return self.side_val[slot]
-            got = self.memo.get(n)
-            if got is None:
-                got = self.side_fn([self.pile[i] | (more_a if i == a else 0) | (more_b if i == b else 0)
-                                    for i in range(self.nsides)],
-                                   [self.count[i] + (gw_a if i == a else 0) + (gw_b if i == b else 0)
-                                    for i in range(self.nsides)])
-                self.memo[n] = got
-            if cython.compiled:
-                self.side_key[slot] = n + 1
-                self.side_val[slot] = got
-            return got
-        key = self._summary(a, more_a, gw_a, b, more_b, gw_b)
+            key: object = n
+        else:
+            key = self._summary(a, more_a, gw_a, b, more_b, gw_b)
         got = self.memo.get(key)
         if got is None:
             got = self.side_fn([self.pile[i] | (more_a if i == a else 0) | (more_b if i == b else 0)
@@ -470,6 +463,9 @@ class HandState:
                                [self.count[i] + (gw_a if i == a else 0) + (gw_b if i == b else 0)
                                 for i in range(self.nsides)])
             self.memo[key] = got
+        if cython.compiled and not self.need_piles:
+            self.side_key[slot] = n + 1
+            self.side_val[slot] = got
         return got
 
     @cython.cfunc
