@@ -138,7 +138,7 @@ def start_match(rules: str | None, players: list[str] | None, rules_opt: str | N
         book = shelf.start(rules, list(table.players), teams, first, title, target, stake=stake,
                            path=Path(match) if match else None)
     path = book.path
-    k = book.load()[0]
+    k = loader.load(path)  # the header just written, read back: no hand to replay, no version asked
     ruleset, table, first = k.ruleset, k.record.table, k.record.first_dealer
     rematch_of, target, stake = k.data.get("rematch_of"), k.record.target, k.record.stake
     if as_json:
