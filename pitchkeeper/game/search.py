@@ -85,7 +85,8 @@ class Search(HandState):
                    c=cython.int, first_side=cython.int, sure=cython.int, against=cython.int, i=cython.int,
                    hi_side=cython.int, lo_side=cython.int, run=cython.ulonglong, run_gw=cython.longlong,
                    rest=cython.ulonglong, one=cython.ulonglong, swing=cython.int, low=cython.int, high=cython.int,
-                   sm=cython.longlong, flags=cython.int, slot=cython.int, at=cython.int,
+                   sm=cython.longlong, flags=cython.int, slot=cython.int, at=cython.int, kl=cython.ulonglong, d=cython.int,
+                   seat=cython.int,
                    p0=cython.ulonglong, p1=cython.ulonglong, p2=cython.ulonglong, p3=cython.ulonglong)
     def _boundary(self, beta: cython.int) -> cython.int:
         """A trick boundary: the end of the hand, a bound, the table, or the search of the next lead."""
@@ -177,21 +178,46 @@ class Search(HandState):
             # solves, search the same positions near the root again, and a table too small for the search
             # loses them to the many positions near the end.
             p0 = p1 = p2 = p3 = 0
-            for i in range(1, self.n):
-                if i & 1:
-                    p0 |= self.hands[i]
-                if i & 2:
-                    p1 |= self.hands[i]
-                if i & 4:
-                    p2 |= self.hands[i]
-                if i & 8:
-                    p3 |= self.hands[i]
+            kl = self.live
+            if self.use_rel and self.use_equiv:
+                # Up to cards that play alike, as `_cards_key` keys the Python table: each card held moved
+                # down past the cards of its class that are gone (its class and holder, and the order of
+                # the cards held, stay as they were), so two positions that differ only in which of such
+                # cards are gone have one key.
+                kl = 0
+                for i in range(self.dn):
+                    c = self.dcards[i]
+                    if not (self.live >> c) & 1:
+                        continue
+                    d = c
+                    while d > 0 and not (self.live >> (d - 1)) & 1 and self.cls[d - 1] == self.cls[c]:
+                        d -= 1
+                    kl |= one << d
+                    seat = self.cseat[c]
+                    if seat & 1:
+                        p0 |= one << d
+                    if seat & 2:
+                        p1 |= one << d
+                    if seat & 4:
+                        p2 |= one << d
+                    if seat & 8:
+                        p3 |= one << d
+            else:
+                for i in range(1, self.n):
+                    if i & 1:
+                        p0 |= self.hands[i]
+                    if i & 2:
+                        p1 |= self.hands[i]
+                    if i & 4:
+                        p2 |= self.hands[i]
+                    if i & 8:
+                        p3 |= self.hands[i]
             sm = self._number(-1, 0, 0, -1, 0, 0) if lo_side != hi_side or not self.side_max else -1 - lo_side
             flags = (lead * 2 + self.first) * 2 + self.jswap
             if self.nodes >= self.grow_at and self.slots < MAX_SLOTS:
                 self._grow()
-            slot = self._bucket(self.live, p0, p1, p2, p3, sm, flags)
-            at = self._find(slot, p0, p1, p2, p3, sm, flags)
+            slot = self._bucket(kl, p0, p1, p2, p3, sm, flags)
+            at = self._find(slot, kl, p0, p1, p2, p3, sm, flags)
             if at >= 0:
                 hint = self.s_hint[at]
                 if self.s_lo[at] >= fb:
@@ -226,7 +252,7 @@ class Search(HandState):
         self.hint = hint
         r = self._turn(beta)
         if slot >= 0:
-            self._keep(slot, p0, p1, p2, p3, sm, flags, fb, r, self.cut if self.cut >= 0 else hint)
+            self._keep(slot, kl, p0, p1, p2, p3, sm, flags, fb, r, self.cut if self.cut >= 0 else hint)
         else:
             self._store(key, fb, r, self.cut if self.cut >= 0 else hint)
         self.leader = old
@@ -355,29 +381,29 @@ class Search(HandState):
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    def _find(self, slot: cython.int, p0: cython.ulonglong, p1: cython.ulonglong, p2: cython.ulonglong,
+    def _find(self, slot: cython.int, kl: cython.ulonglong, p0: cython.ulonglong, p1: cython.ulonglong, p2: cython.ulonglong,
               p3: cython.ulonglong, sm: cython.longlong, flags: cython.int) -> cython.int:
         """The slot of the bucket at `slot` (two slots) that holds this position, or -1."""
         i: cython.int
         for i in range(slot, slot + 2):
-            if self.s_live[i] == self.live and self.s_p0[i] == p0 and self.s_p1[i] == p1 and self.s_p2[i] == p2 \
+            if self.s_live[i] == kl and self.s_p0[i] == p0 and self.s_p1[i] == p1 and self.s_p2[i] == p2 \
                     and self.s_p3[i] == p3 and self.s_sum[i] == sm and self.s_flags[i] == flags:
                 return i
         return -1
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    def _keep(self, slot: cython.int, p0: cython.ulonglong, p1: cython.ulonglong, p2: cython.ulonglong,
+    def _keep(self, slot: cython.int, kl: cython.ulonglong, p0: cython.ulonglong, p1: cython.ulonglong, p2: cython.ulonglong,
               p3: cython.ulonglong, sm: cython.longlong, flags: cython.int, fb: cython.int, r: cython.bint,
               hint: cython.int) -> cython.void:
         """`_store` for the C table: the bounds narrowed in the bucket's slot that still holds this position,
         else a slot taken for it. Of a bucket's two slots, the first keeps the position with the most cards
         (the costliest search to repeat: a near-final position, of which there are many, never pushes out a
         position near the root that an earlier test or solve searched), the second takes any."""
-        i: cython.int = self._find(slot, p0, p1, p2, p3, sm, flags)
+        i: cython.int = self._find(slot, kl, p0, p1, p2, p3, sm, flags)
         if i < 0:
             i = slot if self.s_n[slot] <= self.live_n else slot + 1
-            self.s_live[i], self.s_sum[i], self.s_flags[i], self.s_n[i] = self.live, sm, flags, self.live_n
+            self.s_live[i], self.s_sum[i], self.s_flags[i], self.s_n[i] = kl, sm, flags, self.live_n
             self.s_p0[i], self.s_p1[i], self.s_p2[i], self.s_p3[i] = p0, p1, p2, p3
             self.s_lo[i], self.s_hi[i] = -(1 << 20), 1 << 20
         if r:
