@@ -177,13 +177,17 @@ class Search(HandState):
             # grows with the nodes visited (`_grow`): on many seats a value's tests, and an analysis's
             # solves, search the same positions near the root again, and a table too small for the search
             # loses them to the many positions near the end.
+            if self.nodes >= self.grow_at and self.slots < MAX_SLOTS:
+                self._grow()
             p0 = p1 = p2 = p3 = 0
             kl = self.live
-            if self.use_rel and self.use_equiv:
+            if self.use_rel and self.use_equiv and self.slots > SLOTS:
                 # Up to cards that play alike, as `_cards_key` keys the Python table: each card held moved
                 # down past the cards of its class that are gone (its class and holder, and the order of
                 # the cards held, stay as they were), so two positions that differ only in which of such
-                # cards are gone have one key.
+                # cards are gone have one key. (The key so made is that of a position that plays alike,
+                # so it may meet the keys made of the cards themselves.) Only once the table has grown:
+                # a light search finds few such positions and would pay the loop at every boundary.
                 kl = 0
                 for i in range(self.dn):
                     c = self.dcards[i]
@@ -214,8 +218,6 @@ class Search(HandState):
                         p3 |= self.hands[i]
             sm = self._number(-1, 0, 0, -1, 0, 0) if lo_side != hi_side or not self.side_max else -1 - lo_side
             flags = (lead * 2 + self.first) * 2 + self.jswap
-            if self.nodes >= self.grow_at and self.slots < MAX_SLOTS:
-                self._grow()
             slot = self._bucket(kl, p0, p1, p2, p3, sm, flags)
             at = self._find(slot, kl, p0, p1, p2, p3, sm, flags)
             if at >= 0:
