@@ -63,3 +63,8 @@ def exceptval(value: Any = None, check: bool = True) -> Callable[[Any], Any]:
 def declare(type: Any, value: Any = None) -> Any:
     """A C variable declared with its value: the value."""
     return value
+
+
+def pointer(type: Any) -> Any:
+    """A C pointer type: a marker, as a type is."""
+    return type

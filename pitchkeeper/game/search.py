@@ -27,7 +27,8 @@ try:
 except ImportError:  # no Cython: the declarations are no-ops (game.cython_shadow)
     from pitchkeeper.game import cython_shadow as cython
 
-if cython.compiled:  # the state's C declarations (hand_state.pxd)
+if cython.compiled:  # the state's C declarations (hand_state.pxd), C memory for the table
+    from cython.cimports.libc.stdlib import calloc, free
     from cython.cimports.pitchkeeper.game.hand_state import HandState
 elif TYPE_CHECKING:
     from pitchkeeper.game.hand_state import HandState
@@ -43,7 +44,9 @@ UNTABLED = cython.declare(cython.int, 2 if cython.compiled else 0)
 LEAD = cython.declare(cython.int, 5)  # hand_state.LEAD (a C constant of each module, compiled)
 # Compiled, the table is in C arrays instead (no Python object), of SLOTS entries (a power of two); the piles
 # in the summary (`need_piles`) take the Python one.
-SLOTS = cython.declare(cython.int, 4096)
+SLOTS = cython.declare(cython.int, 4096)  # its size at first
+MAX_SLOTS = cython.declare(cython.int, 1 << 18)  # its largest (on many seats the searches of one analysis need it)
+GROW = cython.declare(cython.int, 64)  # it grows fourfold when the nodes visited pass this many per slot
 NOT_LAST = cython.declare(cython.int, -(1 << 20))  # _last_trick: the position is not a last forced trick
 ORDER = cython.declare(cython.int, 1 << 21)  # _turn: above minus the least score of a move (its order keys >= 0)
 
@@ -54,16 +57,24 @@ class Search(HandState):
 
     # the C table (compiled): each slot's key - the cards held, their holders, the summary (or side points),
     # the leader and first trick and jokers' names - and its bounds of the points to come and its lead to try
-    s_live: cython.ulonglong[4096]  # 0: an empty slot (a position in the table holds some card)
-    s_p0: cython.ulonglong[4096]  # the cards of the seats 1, 3, 5 ...; of 2, 3, 6, 7 ...; of 4-7 ...; of 8 ...
-    s_p1: cython.ulonglong[4096]
-    s_p2: cython.ulonglong[4096]
-    s_p3: cython.ulonglong[4096]
-    s_sum: cython.longlong[4096]
-    s_flags: cython.int[4096]
-    s_lo: cython.int[4096]
-    s_hi: cython.int[4096]
-    s_hint: cython.int[4096]
+    # (in C memory of `slots` entries, a power of two: a bucket is two slots; `_grow` makes it larger)
+    s_live: cython.pointer(cython.ulonglong)  # 0: an empty slot (a position in the table holds some card)
+    s_p0: cython.pointer(cython.ulonglong)  # the cards of the seats 1, 3, 5 ...; of 2, 3, 6, 7 ...; of 4-7 ...; of 8 ...
+    s_p1: cython.pointer(cython.ulonglong)
+    s_p2: cython.pointer(cython.ulonglong)
+    s_p3: cython.pointer(cython.ulonglong)
+    s_sum: cython.pointer(cython.longlong)
+    s_flags: cython.pointer(cython.int)
+    s_lo: cython.pointer(cython.int)
+    s_hi: cython.pointer(cython.int)
+    s_hint: cython.pointer(cython.int)
+    s_n: cython.pointer(cython.int)  # the cards the slot's position held (the deeper search it saved)
+    slots: cython.int
+    grow_at: cython.longlong  # the nodes visited past which the table grows
+
+    def __dealloc__(self) -> None:
+        if cython.compiled:
+            self._free()
 
     # ------------------------------------------------------------------
     # The search
@@ -74,7 +85,8 @@ class Search(HandState):
                    c=cython.int, first_side=cython.int, sure=cython.int, against=cython.int, i=cython.int,
                    hi_side=cython.int, lo_side=cython.int, run=cython.ulonglong, run_gw=cython.longlong,
                    rest=cython.ulonglong, one=cython.ulonglong, swing=cython.int, low=cython.int, high=cython.int,
-                   sm=cython.longlong, flags=cython.int, slot=cython.int,
+                   sm=cython.longlong, flags=cython.int, slot=cython.int, at=cython.int, kl=cython.ulonglong, d=cython.int,
+                   seat=cython.int,
                    p0=cython.ulonglong, p1=cython.ulonglong, p2=cython.ulonglong, p3=cython.ulonglong)
     def _boundary(self, beta: cython.int) -> cython.int:
         """A trick boundary: the end of the hand, a bound, the table, or the search of the next lead."""
@@ -160,29 +172,59 @@ class Search(HandState):
         if cython.compiled and self.use_tt and not self.need_piles and self.live_n > self.n:
             # The table below, compiled, in C arrays: keyed by the cards themselves (not up to cards that play
             # alike) and their holders - the cards held, and for each bit of a seat's number the cards of the
-            # seats with that bit - with the same summary and flags; a slot answers only for its whole key,
-            # and a newer position takes an older one's slot.
+            # seats with that bit - with the same summary and flags; a slot answers only for its whole key.
+            # A position has a bucket of two slots (`_keep` says which it takes). The table starts small and
+            # grows with the nodes visited (`_grow`): on many seats a value's tests, and an analysis's
+            # solves, search the same positions near the root again, and a table too small for the search
+            # loses them to the many positions near the end.
+            if self.nodes >= self.grow_at and self.slots < MAX_SLOTS:
+                self._grow()
             p0 = p1 = p2 = p3 = 0
-            for i in range(1, self.n):
-                if i & 1:
-                    p0 |= self.hands[i]
-                if i & 2:
-                    p1 |= self.hands[i]
-                if i & 4:
-                    p2 |= self.hands[i]
-                if i & 8:
-                    p3 |= self.hands[i]
+            kl = self.live
+            if self.use_rel and self.use_equiv and self.slots > SLOTS:
+                # Up to cards that play alike, as `_cards_key` keys the Python table: each card held moved
+                # down past the cards of its class that are gone (its class and holder, and the order of
+                # the cards held, stay as they were), so two positions that differ only in which of such
+                # cards are gone have one key. (The key so made is that of a position that plays alike,
+                # so it may meet the keys made of the cards themselves.) Only once the table has grown:
+                # a light search finds few such positions and would pay the loop at every boundary.
+                kl = 0
+                for i in range(self.dn):
+                    c = self.dcards[i]
+                    if not (self.live >> c) & 1:
+                        continue
+                    d = c
+                    while d > 0 and not (self.live >> (d - 1)) & 1 and self.cls[d - 1] == self.cls[c]:
+                        d -= 1
+                    kl |= one << d
+                    seat = self.cseat[c]
+                    if seat & 1:
+                        p0 |= one << d
+                    if seat & 2:
+                        p1 |= one << d
+                    if seat & 4:
+                        p2 |= one << d
+                    if seat & 8:
+                        p3 |= one << d
+            else:
+                for i in range(1, self.n):
+                    if i & 1:
+                        p0 |= self.hands[i]
+                    if i & 2:
+                        p1 |= self.hands[i]
+                    if i & 4:
+                        p2 |= self.hands[i]
+                    if i & 8:
+                        p3 |= self.hands[i]
             sm = self._number(-1, 0, 0, -1, 0, 0) if lo_side != hi_side or not self.side_max else -1 - lo_side
             flags = (lead * 2 + self.first) * 2 + self.jswap
-            slot = (self.live ^ (self.live >> 29) ^ (p0 * 3) ^ (p1 * 5) ^ (p2 * 7) ^ (p3 >> 7) ^ (p0 >> 31) ^
-                    (p1 >> 17) ^ (sm * 31) ^ flags) & (SLOTS - 1)
-            if self.s_live[slot] == self.live and self.s_p0[slot] == p0 and self.s_p1[slot] == p1 and \
-                    self.s_p2[slot] == p2 and self.s_p3[slot] == p3 and self.s_sum[slot] == sm and \
-                    self.s_flags[slot] == flags:
-                hint = self.s_hint[slot]
-                if self.s_lo[slot] >= fb:
+            slot = self._bucket(kl, p0, p1, p2, p3, sm, flags)
+            at = self._find(slot, kl, p0, p1, p2, p3, sm, flags)
+            if at >= 0:
+                hint = self.s_hint[at]
+                if self.s_lo[at] >= fb:
                     return True
-                if self.s_hi[slot] < fb:
+                if self.s_hi[at] < fb:
                     return False
         elif self.use_tt and self.live_n > UNTABLED * self.n:
             # The table holds bounds of the points still to come (the value less `banked`), keyed by all
@@ -212,7 +254,7 @@ class Search(HandState):
         self.hint = hint
         r = self._turn(beta)
         if slot >= 0:
-            self._keep(slot, p0, p1, p2, p3, sm, flags, fb, r, self.cut if self.cut >= 0 else hint)
+            self._keep(slot, kl, p0, p1, p2, p3, sm, flags, fb, r, self.cut if self.cut >= 0 else hint)
         else:
             self._store(key, fb, r, self.cut if self.cut >= 0 else hint)
         self.leader = old
@@ -266,21 +308,111 @@ class Search(HandState):
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    def _keep(self, slot: cython.int, p0: cython.ulonglong, p1: cython.ulonglong, p2: cython.ulonglong,
+    def _bucket(self, live: cython.ulonglong, p0: cython.ulonglong, p1: cython.ulonglong, p2: cython.ulonglong,
+                p3: cython.ulonglong, sm: cython.longlong, flags: cython.int) -> cython.int:
+        """The first slot of a position's bucket."""
+        return cython.cast(cython.int, (live ^ (live >> 29) ^ (p0 * 3) ^ (p1 * 5) ^ (p2 * 7) ^ (p3 >> 7) ^ (p0 >> 31) ^
+                                        (p1 >> 17) ^ (sm * 31) ^ flags) & (self.slots - 2))
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _free(self) -> cython.void:
+        free(self.s_live)
+        free(self.s_p0)
+        free(self.s_p1)
+        free(self.s_p2)
+        free(self.s_p3)
+        free(self.s_sum)
+        free(self.s_flags)
+        free(self.s_lo)
+        free(self.s_hi)
+        free(self.s_hint)
+        free(self.s_n)
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    @cython.locals(i=cython.int, j=cython.int, size=cython.int, old=cython.int)
+    def _grow(self) -> cython.int:
+        """The table made fourfold (at first: made), its positions moved into it. A light search (a
+        4-player deal) keeps a small table; a heavy one (many seats) gets the room to keep its positions
+        between the tests of one value and the solves of one analysis."""
+        size = SLOTS if self.slots == 0 else self.slots * 4
+        live = self.s_live
+        p0, p1, p2, p3, sm = self.s_p0, self.s_p1, self.s_p2, self.s_p3, self.s_sum
+        flags, lo, hi, hint, n = self.s_flags, self.s_lo, self.s_hi, self.s_hint, self.s_n
+        old = self.slots
+        self.s_live = cython.cast(cython.pointer(cython.ulonglong), calloc(size, cython.sizeof(cython.ulonglong)))
+        self.s_p0 = cython.cast(cython.pointer(cython.ulonglong), calloc(size, cython.sizeof(cython.ulonglong)))
+        self.s_p1 = cython.cast(cython.pointer(cython.ulonglong), calloc(size, cython.sizeof(cython.ulonglong)))
+        self.s_p2 = cython.cast(cython.pointer(cython.ulonglong), calloc(size, cython.sizeof(cython.ulonglong)))
+        self.s_p3 = cython.cast(cython.pointer(cython.ulonglong), calloc(size, cython.sizeof(cython.ulonglong)))
+        self.s_sum = cython.cast(cython.pointer(cython.longlong), calloc(size, cython.sizeof(cython.longlong)))
+        self.s_flags = cython.cast(cython.pointer(cython.int), calloc(size, cython.sizeof(cython.int)))
+        self.s_lo = cython.cast(cython.pointer(cython.int), calloc(size, cython.sizeof(cython.int)))
+        self.s_hi = cython.cast(cython.pointer(cython.int), calloc(size, cython.sizeof(cython.int)))
+        self.s_hint = cython.cast(cython.pointer(cython.int), calloc(size, cython.sizeof(cython.int)))
+        self.s_n = cython.cast(cython.pointer(cython.int), calloc(size, cython.sizeof(cython.int)))
+        self.slots = size
+        self.grow_at = cython.cast(cython.longlong, size) * GROW
+        if not (self.s_live and self.s_p0 and self.s_p1 and self.s_p2 and self.s_p3 and self.s_sum and self.s_flags
+                and self.s_lo and self.s_hi and self.s_hint and self.s_n):
+            raise MemoryError("no memory for the solver's table")
+        for i in range(old):  # (the deeper of a bucket first: it keeps the first slot of its new bucket)
+            if not live[i]:
+                continue
+            j = self._bucket(live[i], p0[i], p1[i], p2[i], p3[i], sm[i], flags[i])
+            if self.s_live[j]:
+                j += 1
+                if self.s_live[j]:
+                    continue
+            self.s_live[j], self.s_p0[j], self.s_p1[j], self.s_p2[j], self.s_p3[j] = live[i], p0[i], p1[i], p2[i], p3[i]
+            self.s_sum[j], self.s_flags[j], self.s_lo[j], self.s_hi[j] = sm[i], flags[i], lo[i], hi[i]
+            self.s_hint[j], self.s_n[j] = hint[i], n[i]
+        free(live)
+        free(p0)
+        free(p1)
+        free(p2)
+        free(p3)
+        free(sm)
+        free(flags)
+        free(lo)
+        free(hi)
+        free(hint)
+        free(n)
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _find(self, slot: cython.int, kl: cython.ulonglong, p0: cython.ulonglong, p1: cython.ulonglong, p2: cython.ulonglong,
+              p3: cython.ulonglong, sm: cython.longlong, flags: cython.int) -> cython.int:
+        """The slot of the bucket at `slot` (two slots) that holds this position, or -1."""
+        i: cython.int
+        for i in range(slot, slot + 2):
+            if self.s_live[i] == kl and self.s_p0[i] == p0 and self.s_p1[i] == p1 and self.s_p2[i] == p2 \
+                    and self.s_p3[i] == p3 and self.s_sum[i] == sm and self.s_flags[i] == flags:
+                return i
+        return -1
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _keep(self, slot: cython.int, kl: cython.ulonglong, p0: cython.ulonglong, p1: cython.ulonglong, p2: cython.ulonglong,
               p3: cython.ulonglong, sm: cython.longlong, flags: cython.int, fb: cython.int, r: cython.bint,
               hint: cython.int) -> cython.void:
-        """`_store` for the C table: the slot's bounds narrowed if it still holds this position, else the
-        slot taken for it."""
-        if not (self.s_live[slot] == self.live and self.s_p0[slot] == p0 and self.s_p1[slot] == p1 and
-                self.s_p2[slot] == p2 and self.s_p3[slot] == p3 and self.s_sum[slot] == sm and self.s_flags[slot] == flags):
-            self.s_live[slot], self.s_sum[slot], self.s_flags[slot] = self.live, sm, flags
-            self.s_p0[slot], self.s_p1[slot], self.s_p2[slot], self.s_p3[slot] = p0, p1, p2, p3
-            self.s_lo[slot], self.s_hi[slot] = -(1 << 20), 1 << 20
+        """`_store` for the C table: the bounds narrowed in the bucket's slot that still holds this position,
+        else a slot taken for it. Of a bucket's two slots, the first keeps the position with the most cards
+        (the costliest search to repeat: a near-final position, of which there are many, never pushes out a
+        position near the root that an earlier test or solve searched), the second takes any."""
+        i: cython.int = self._find(slot, kl, p0, p1, p2, p3, sm, flags)
+        if i < 0:
+            i = slot if self.s_n[slot] <= self.live_n else slot + 1
+            self.s_live[i], self.s_sum[i], self.s_flags[i], self.s_n[i] = kl, sm, flags, self.live_n
+            self.s_p0[i], self.s_p1[i], self.s_p2[i], self.s_p3[i] = p0, p1, p2, p3
+            self.s_lo[i], self.s_hi[i] = -(1 << 20), 1 << 20
         if r:
-            self.s_lo[slot] = max(self.s_lo[slot], fb)
+            self.s_lo[i] = max(self.s_lo[i], fb)
         else:
-            self.s_hi[slot] = min(self.s_hi[slot], fb - 1)
-        self.s_hint[slot] = hint
+            self.s_hi[i] = min(self.s_hi[i], fb - 1)
+        self.s_hint[i] = hint
 
     @cython.cfunc
     @cython.locals(c=cython.int, k=cython.int, i=cython.int)
