@@ -37,6 +37,24 @@ def test_the_compiled_core_is_built_from_this_source() -> None:
     assert have["compiled"].__file__.endswith((".so", ".pyd"))
 
 
+@pytest.mark.parametrize("seed", [209, 229, 236])
+def test_a_search_that_outgrows_its_first_table_keeps_the_value_and_best_cards(seed: int) -> None:
+    """6 and 7 seats of solo-pitch, five tricks left: searches past the first table's size, where the compiled
+    table grows, keeps two positions per bucket and keys its entries up to cards that play alike. The
+    same search with no table at all is the reference."""
+    rng = random.Random(seed)
+    g = ref.random_game("solo-pitch", rng)
+    assert len(g.deal.players) >= 6
+    pos = ref.position(g, ref.random_position(g, rng, 5))
+    s = solver.Solver(g.deal, pos, "compiled")
+    value = s.value()
+    assert s.nodes > 4096 * 64  # past the first table: it grew
+    bare = solver.Solver(g.deal, pos, "compiled", tt=False)
+    assert bare.value() == value
+    if s.to_play():
+        assert sorted(s.best(value)) == sorted(bare.best(value))
+
+
 @pytest.mark.parametrize("name", NAMES)
 @MANY
 @given(seed=st.integers(0, 2**32 - 1))
