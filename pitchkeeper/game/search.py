@@ -58,17 +58,18 @@ class Search(HandState):
     # the C table (compiled): each slot's key - the cards held, their holders, the summary (or side points),
     # the leader and first trick and jokers' names - and its bounds of the points to come and its lead to try
     # (in C memory of `slots` entries, a power of two: a bucket is two slots; `_grow` makes it larger)
-    s_live: cython.pointer(cython.ulonglong)  # 0: an empty slot (a position in the table holds some card)
-    s_p0: cython.pointer(cython.ulonglong)  # the cards of the seats 1, 3, 5 ...; of 2, 3, 6, 7 ...; of 4-7 ...; of 8 ...
-    s_p1: cython.pointer(cython.ulonglong)
-    s_p2: cython.pointer(cython.ulonglong)
-    s_p3: cython.pointer(cython.ulonglong)
-    s_sum: cython.pointer(cython.longlong)
-    s_flags: cython.pointer(cython.int)
-    s_lo: cython.pointer(cython.int)
-    s_hi: cython.pointer(cython.int)
-    s_hint: cython.pointer(cython.int)
-    s_n: cython.pointer(cython.int)  # the cards the slot's position held (the deeper search it saved)
+    s_live = cython.declare(cython.pointer(cython.ulonglong))  # 0: an empty slot (a position in the table holds some card)
+    # the cards of the seats 1, 3, 5 ... (s_p0); of 2, 3, 6, 7 ... (s_p1); of 4-7 ... (s_p2); of 8 ... (s_p3)
+    s_p0 = cython.declare(cython.pointer(cython.ulonglong))
+    s_p1 = cython.declare(cython.pointer(cython.ulonglong))
+    s_p2 = cython.declare(cython.pointer(cython.ulonglong))
+    s_p3 = cython.declare(cython.pointer(cython.ulonglong))
+    s_sum = cython.declare(cython.pointer(cython.longlong))
+    s_flags = cython.declare(cython.pointer(cython.int))
+    s_lo = cython.declare(cython.pointer(cython.int))
+    s_hi = cython.declare(cython.pointer(cython.int))
+    s_hint = cython.declare(cython.pointer(cython.int))
+    s_n = cython.declare(cython.pointer(cython.int))  # the cards the slot's position held (the deeper search it saved)
     slots: cython.int
     grow_at: cython.longlong  # the nodes visited past which the table grows
 
@@ -139,6 +140,7 @@ class Search(HandState):
         fb = beta - self.banked
         key = None
         slot = -1
+        kl = 0
         p0 = p1 = p2 = p3 = 0
         sm = 0
         flags = 0
@@ -317,17 +319,18 @@ class Search(HandState):
     @cython.cfunc
     @cython.exceptval(check=False)
     def _free(self) -> cython.void:
-        free(self.s_live)
-        free(self.s_p0)
-        free(self.s_p1)
-        free(self.s_p2)
-        free(self.s_p3)
-        free(self.s_sum)
-        free(self.s_flags)
-        free(self.s_lo)
-        free(self.s_hi)
-        free(self.s_hint)
-        free(self.s_n)
+        if cython.compiled:  # the C table is the compiled build's
+            free(self.s_live)
+            free(self.s_p0)
+            free(self.s_p1)
+            free(self.s_p2)
+            free(self.s_p3)
+            free(self.s_sum)
+            free(self.s_flags)
+            free(self.s_lo)
+            free(self.s_hi)
+            free(self.s_hint)
+            free(self.s_n)
 
     @cython.cfunc
     @cython.exceptval(-1, check=True)
@@ -336,49 +339,50 @@ class Search(HandState):
         """The table made fourfold (at first: made), its positions moved into it. A light search (a
         4-player deal) keeps a small table; a heavy one (many seats) gets the room to keep its positions
         between the tests of one value and the solves of one analysis."""
-        size = SLOTS if self.slots == 0 else self.slots * 4
-        live = self.s_live
-        p0, p1, p2, p3, sm = self.s_p0, self.s_p1, self.s_p2, self.s_p3, self.s_sum
-        flags, lo, hi, hint, n = self.s_flags, self.s_lo, self.s_hi, self.s_hint, self.s_n
-        old = self.slots
-        self.s_live = cython.cast(cython.pointer(cython.ulonglong), calloc(size, cython.sizeof(cython.ulonglong)))
-        self.s_p0 = cython.cast(cython.pointer(cython.ulonglong), calloc(size, cython.sizeof(cython.ulonglong)))
-        self.s_p1 = cython.cast(cython.pointer(cython.ulonglong), calloc(size, cython.sizeof(cython.ulonglong)))
-        self.s_p2 = cython.cast(cython.pointer(cython.ulonglong), calloc(size, cython.sizeof(cython.ulonglong)))
-        self.s_p3 = cython.cast(cython.pointer(cython.ulonglong), calloc(size, cython.sizeof(cython.ulonglong)))
-        self.s_sum = cython.cast(cython.pointer(cython.longlong), calloc(size, cython.sizeof(cython.longlong)))
-        self.s_flags = cython.cast(cython.pointer(cython.int), calloc(size, cython.sizeof(cython.int)))
-        self.s_lo = cython.cast(cython.pointer(cython.int), calloc(size, cython.sizeof(cython.int)))
-        self.s_hi = cython.cast(cython.pointer(cython.int), calloc(size, cython.sizeof(cython.int)))
-        self.s_hint = cython.cast(cython.pointer(cython.int), calloc(size, cython.sizeof(cython.int)))
-        self.s_n = cython.cast(cython.pointer(cython.int), calloc(size, cython.sizeof(cython.int)))
-        self.slots = size
-        self.grow_at = cython.cast(cython.longlong, size) * GROW
-        if not (self.s_live and self.s_p0 and self.s_p1 and self.s_p2 and self.s_p3 and self.s_sum and self.s_flags
-                and self.s_lo and self.s_hi and self.s_hint and self.s_n):
-            raise MemoryError("no memory for the solver's table")
-        for i in range(old):  # (the deeper of a bucket first: it keeps the first slot of its new bucket)
-            if not live[i]:
-                continue
-            j = self._bucket(live[i], p0[i], p1[i], p2[i], p3[i], sm[i], flags[i])
-            if self.s_live[j]:
-                j += 1
-                if self.s_live[j]:
+        if cython.compiled:  # the C table is the compiled build's
+            size = SLOTS if self.slots == 0 else self.slots * 4
+            live = self.s_live
+            p0, p1, p2, p3, sm = self.s_p0, self.s_p1, self.s_p2, self.s_p3, self.s_sum
+            flags, lo, hi, hint, n = self.s_flags, self.s_lo, self.s_hi, self.s_hint, self.s_n
+            old = self.slots
+            self.s_live = cython.cast(cython.pointer(cython.ulonglong), calloc(size, cython.sizeof(cython.ulonglong)))
+            self.s_p0 = cython.cast(cython.pointer(cython.ulonglong), calloc(size, cython.sizeof(cython.ulonglong)))
+            self.s_p1 = cython.cast(cython.pointer(cython.ulonglong), calloc(size, cython.sizeof(cython.ulonglong)))
+            self.s_p2 = cython.cast(cython.pointer(cython.ulonglong), calloc(size, cython.sizeof(cython.ulonglong)))
+            self.s_p3 = cython.cast(cython.pointer(cython.ulonglong), calloc(size, cython.sizeof(cython.ulonglong)))
+            self.s_sum = cython.cast(cython.pointer(cython.longlong), calloc(size, cython.sizeof(cython.longlong)))
+            self.s_flags = cython.cast(cython.pointer(cython.int), calloc(size, cython.sizeof(cython.int)))
+            self.s_lo = cython.cast(cython.pointer(cython.int), calloc(size, cython.sizeof(cython.int)))
+            self.s_hi = cython.cast(cython.pointer(cython.int), calloc(size, cython.sizeof(cython.int)))
+            self.s_hint = cython.cast(cython.pointer(cython.int), calloc(size, cython.sizeof(cython.int)))
+            self.s_n = cython.cast(cython.pointer(cython.int), calloc(size, cython.sizeof(cython.int)))
+            self.slots = size
+            self.grow_at = cython.cast(cython.longlong, size) * GROW
+            if not (self.s_live and self.s_p0 and self.s_p1 and self.s_p2 and self.s_p3 and self.s_sum and self.s_flags
+                    and self.s_lo and self.s_hi and self.s_hint and self.s_n):
+                raise MemoryError("no memory for the solver's table")
+            for i in range(old):  # (the deeper of a bucket first: it keeps the first slot of its new bucket)
+                if not live[i]:
                     continue
-            self.s_live[j], self.s_p0[j], self.s_p1[j], self.s_p2[j], self.s_p3[j] = live[i], p0[i], p1[i], p2[i], p3[i]
-            self.s_sum[j], self.s_flags[j], self.s_lo[j], self.s_hi[j] = sm[i], flags[i], lo[i], hi[i]
-            self.s_hint[j], self.s_n[j] = hint[i], n[i]
-        free(live)
-        free(p0)
-        free(p1)
-        free(p2)
-        free(p3)
-        free(sm)
-        free(flags)
-        free(lo)
-        free(hi)
-        free(hint)
-        free(n)
+                j = self._bucket(live[i], p0[i], p1[i], p2[i], p3[i], sm[i], flags[i])
+                if self.s_live[j]:
+                    j += 1
+                    if self.s_live[j]:
+                        continue
+                self.s_live[j], self.s_p0[j], self.s_p1[j], self.s_p2[j], self.s_p3[j] = live[i], p0[i], p1[i], p2[i], p3[i]
+                self.s_sum[j], self.s_flags[j], self.s_lo[j], self.s_hi[j] = sm[i], flags[i], lo[i], hi[i]
+                self.s_hint[j], self.s_n[j] = hint[i], n[i]
+            free(live)
+            free(p0)
+            free(p1)
+            free(p2)
+            free(p3)
+            free(sm)
+            free(flags)
+            free(lo)
+            free(hi)
+            free(hint)
+            free(n)
         return 0
 
     @cython.cfunc
