@@ -60,6 +60,14 @@ class Reading(NamedTuple):
     state: MatchState
 
 
+def _version_of(raw: bytes) -> str:
+    """A log's version (logbook.versions), loaded by the first reading or versioned write that asks: a
+    command line that writes under the lock asks for none and so loads no hashlib."""
+    from pitchkeeper.logbook.versions import version_of
+
+    return version_of(raw)
+
+
 class Stale(PitchError):
     """A write made against a view of the log that is not current any more (another device, the CLI, or a
     new game wrote since): refused, nothing written. `version` is the log's version now."""
@@ -183,10 +191,8 @@ class Logbook:
         is the same one (its digest): an edit however made - the same size, its time put back - or a
         changed house-rules file is read afresh.
         """
-        from pitchkeeper.logbook.versions import version_of  # a reading carries its version: logbook.versions
-
         raw = store.read_bytes(self.path, loader.LOG)
-        version = version_of(raw)
+        version = _version_of(raw)
         seen = self._seen
         if seen is not None and seen.version == version:
             k = loader.load(self.path, seen.loaded.text, data=seen.loaded.data)  # the same bytes parse the same
@@ -216,9 +222,7 @@ class Logbook:
     @property
     def version(self) -> str:
         """Opaque; changes with every write, whoever wrote (a digest of the file's bytes)."""
-        from pitchkeeper.logbook.versions import version_of  # a version asked for: logbook.versions
-
-        return version_of(store.read_bytes(self.path, loader.LOG))
+        return _version_of(store.read_bytes(self.path, loader.LOG))
 
     def snapshot(self) -> tuple[dict[str, Any], str]:
         """The `judge match` object and the version of one and the same reading of the file (a page
@@ -261,9 +265,7 @@ class Logbook:
         """Refuse (Stale) a write made against another version than the log's now. Call under the lock."""
         if expect is None:
             return
-        from pitchkeeper.logbook.versions import version_of  # a write made against a version: logbook.versions
-
-        now = version_of(raw if raw is not None else store.read_bytes(self.path, loader.LOG))
+        now = _version_of(raw if raw is not None else store.read_bytes(self.path, loader.LOG))
         if now != expect:
             raise Stale("the match changed since this was read (another device or the command line wrote to it): "
                         "nothing was written; look at it again", str(self.path), now)
