@@ -264,22 +264,17 @@ class Search(HandState):
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    @cython.locals(k=cython.int, i=cython.int, seat=cython.int, c=cython.int, held=cython.ulonglong, v=cython.int,
-                   w=cython.int, s_live=cython.ulonglong, s_n=cython.int, s_cv=cython.int, s_gw=cython.longlong,
-                   played=cython.int)
+    @cython.locals(k=cython.int, i=cython.int, seat=cython.int, c=cython.int, held=cython.ulonglong, r=cython.int,
+                   w=cython.int, led=cython.int, best=cython.int, best_seat=cython.int, base=cython.int)
     def _last_trick(self, lead: cython.int) -> cython.int:
         """The value of a position whose next trick is its last and forced - every seat holding a card holds
-        one, and may play it (no look-alike jokers to rename) - or NOT_LAST. Played out as the search would
-        play it (each seat's one move), without a search: the trick's cards go to its winner's side, the hand
-        is over, and the side points are those of the piles with that trick added."""
-        seats: cython.int[9]
-        cards: cython.int[9]
-        if not cython.compiled:
-            seats, cards = [0] * 9, [0] * 9
-        one: cython.ulonglong = 1
-        s_live, s_n, s_cv, s_gw = self.live, self.live_n, self.rest_cv, self.rest_gw
-        played = 0
-        v = NOT_LAST
+        one, and may play it (no look-alike jokers to rename) - or NOT_LAST. Found without playing it: the
+        trick is then every card still held (its cards `live`, its card points `rest_cv`, its game count
+        `rest_gw`), so only its winner is to be found - the highest strength for the suit led, the earlier
+        seat on a tie, as `_play` keeps it - and that side takes it; the hand is over, and the side points
+        are those of the piles with that trick added. Nothing is played, so nothing is undone."""
+        led = LEAD
+        best = best_seat = -1
         for k in range(self.n):
             seat = lead + k
             if seat >= self.n:
@@ -287,26 +282,22 @@ class Search(HandState):
             held = self.hands[seat]
             if not held:
                 continue
-            if held & (held - 1) or self._allowed(seat, self.led if self.tk else LEAD, self.first) != held:
-                break  # two cards, or one it may not play (it folds and keeps it): not a last forced trick
+            if held & (held - 1) or self._allowed(seat, led, self.first) != held:
+                return NOT_LAST  # two cards, or one it may not play (it folds and keeps it)
+            base = seat * 13
             for i in range(self.pn[seat]):
-                c = self.pcards[seat * 13 + i]
+                c = self.pcards[base + i]
                 if (held >> c) & 1:
                     break
-            self._play(seat, c)
-            seats[played] = seat
-            cards[played] = c
-            played += 1
-        else:
-            w = self.side_of[self.best_seat]
-            v = self.banked + (self.tcv if w == self.bid_side else 0) + self._side(w, self.tmask, self.tgw, -1, 0, 0)
-        for k in range(played):  # undo
-            self.hands[seats[k]] |= one << cards[k]
-        self.live, self.live_n, self.rest_cv, self.rest_gw = s_live, s_n, s_cv, s_gw
-        self.tk = 0
-        self.tmask = 0
-        self.tcv = self.tgw = 0
-        return v
+            if led == LEAD:  # the lead: it names the suit led
+                led = self.group[c]
+                best, best_seat = self.rank[led * 64 + c], seat
+            else:
+                r = self.rank[led * 64 + c]
+                if r > best:
+                    best, best_seat = r, seat
+        w = self.side_of[best_seat]
+        return self.banked + (self.rest_cv if w == self.bid_side else 0) + self._side(w, self.live, self.rest_gw, -1, 0, 0)
 
     @cython.cfunc
     @cython.exceptval(check=False)
@@ -450,35 +441,41 @@ class Search(HandState):
 
     @cython.cfunc
     @cython.exceptval(-1, check=True)
+    @cython.locals(w=cython.int, r=cython.int, tk=cython.int, turn=cython.int, tmask=cython.ulonglong, tcv=cython.int,
+                   tgw=cython.longlong, banked=cython.int, leader=cython.int, first=cython.bint)
+    def _take(self, beta: cython.int) -> cython.int:
+        """A trick every seat has answered: its winner's side takes it (`_win`), the winner leads the next from
+        its boundary, and then `_win` is undone by what it changed. The trick's cards leave the winner's
+        side's pile and its game count that side's count: none of them was in a pile before (a card is held,
+        in the trick, or taken, once), so the pile and the count are as they were; the fields `_win` set
+        are put back. The trick itself (its cards, best card, suit led) is the caller's to take back."""
+        w = self.side_of[self.best_seat]
+        tk, turn, tmask, tcv, tgw = self.tk, self.turn, self.tmask, self.tcv, self.tgw
+        banked, leader, first = self.banked, self.leader, self.first
+        self._win()
+        r = self._boundary(beta)
+        self.pile[w] &= ~tmask
+        self.count[w] -= tgw
+        self.banked, self.leader, self.first = banked, leader, first
+        self.tbase -= 9
+        self.tk, self.turn, self.tmask, self.tcv, self.tgw = tk, turn, tmask, tcv, tgw
+        return r
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
     @cython.locals(seat=cython.int, mine=cython.ulonglong, maxi=cython.bint, r=cython.bint, c=cython.int,
                    prev=cython.int, nm=cython.int, i=cython.int, j=cython.int, score=cython.int, x=cython.int, carry=cython.int,
-                   hint=cython.int,
-                   xs=cython.int, one=cython.ulonglong, between=cython.ulonglong, w=cython.int, s_turn=cython.int,
-                   s_banked=cython.int, s_leader=cython.int, s_pile=cython.ulonglong, s_count=cython.longlong,
+                   hint=cython.int, one=cython.ulonglong, between=cython.ulonglong, s_turn=cython.int,
                    s_tmask=cython.ulonglong, s_tcv=cython.int, s_tgw=cython.longlong, s_led=cython.int,
-                   s_rank=cython.int, s_best=cython.int, s_first=cython.bint, s_tk=cython.int, renamed=cython.bint,
-                   s_tbase=cython.int, tk=cython.int, led64=cython.int, ally=cython.bint, best=cython.int,
+                   s_rank=cython.int, s_best=cython.int, renamed=cython.bint,
+                   tk=cython.int, led64=cython.int, ally=cython.bint, best=cython.int,
                    base=cython.int, rest=cython.ulonglong, key=cython.int)
     def _turn(self, beta: cython.int) -> cython.int:
-        """The seat at `self.turn` of the trick in progress plays (or folds); a trick every seat has answered
-        is won, and the next starts at a boundary."""
+        """The seat at `self.turn` of the trick in progress plays (or folds); a card (or fold) that completes
+        the trick has it won at once (`_take`): no call of this method for a trick with nothing left to play."""
         order: cython.int[13]  # the cards to try, best first: (score + ORDER) * 64 + 63 - card, in decreasing order
         one = 1
         s_turn = self.turn
-        if self.turn >= self.n:  # the trick is complete: its winner's side takes it, the winner leads
-            w = self.side_of[self.best_seat]
-            s_banked, s_leader, s_first, s_pile, s_count = self.banked, self.leader, self.first, self.pile[w], self.count[w]
-            s_tmask, s_tcv, s_tgw, s_led, s_rank, s_best, s_tk = (self.tmask, self.tcv, self.tgw, self.led,
-                                                                   self.best_rank, self.best_seat, self.tk)
-            s_tbase = self.tbase
-            self._win()
-            r = self._boundary(beta)
-            self.banked, self.leader, self.first, self.pile[w], self.count[w] = s_banked, s_leader, s_first, s_pile, s_count
-            self.tmask, self.tcv, self.tgw, self.led, self.best_rank, self.best_seat, self.tk = (
-                s_tmask, s_tcv, s_tgw, s_led, s_rank, s_best, s_tk)
-            self.turn = s_turn
-            self.tbase = s_tbase
-            return r
         self.nodes += 1
         hint = self.hint if not self.tk else -1
         self.hint = -1
@@ -488,10 +485,10 @@ class Search(HandState):
         mine = self._allowed(seat, self.led if self.tk else LEAD, self.first)
         if not mine:  # a fold (trump-only play): the next seat
             self.turn += 1
-            r = self._turn(beta)
+            r = self._turn(beta) if self.turn < self.n else self._take(beta)
             self.turn = s_turn
             return r
-        if not cython.compiled:  # (here, past the trick won and the fold, which need no list)
+        if not cython.compiled:  # (here, past the fold, which needs no list)
             order = [0] * 13
         maxi = self.side_of[seat] == self.bid_side
         # The cards to try, each class of equivalent cards once, best first.
@@ -561,10 +558,10 @@ class Search(HandState):
                 c = self.jhi
             self._play(seat, c)
             self.turn += 1
-            r = self._turn(beta)
+            r = self._turn(beta) if self.turn < self.n else self._take(beta)
             # undo
             self.turn = s_turn
-            self.tk -= 1
+            self.tk = tk
             self.hands[seat] |= one << c
             self.live |= one << c
             self.live_n += 1
