@@ -79,6 +79,44 @@ def test_the_pure_core_agrees_with_the_brute_force_along_a_line_of_one_search(na
         s.pop()
         assert s.value() == v
 
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_lead_tried_first_as_the_killer_changes_no_answer(name: str, seed: int) -> None:
+    """The killer (game.search: at a lead, the lead that last refuted a lead with as many cards held) only
+    orders the leads: a search whose killers are planted at random - cards held or not, good leads or bad -
+    gives the brute-force value and the same best cards as a fresh search."""
+    rng = random.Random(seed)
+    g = ref.random_game(name, rng, max_players=4)
+    state = ref.random_position(g, rng, 3)
+    pos = ref.position(g, state)
+    want = ref.brute(g, state)
+    fresh = solver.Solver(g.deal, pos, "pure")
+    assert fresh.value() == want
+    planted = solver.Solver(g.deal, pos, "pure")
+    for i in range(64):
+        planted.search.killer[i] = rng.randrange(-1, 64)
+    assert planted.value() == want
+    assert planted.best(want) == fresh.best(want)
+
+
+def test_the_killer_is_set_by_the_leads_that_refute_and_agrees_with_the_brute_force() -> None:
+    """The heuristic fires: searches of positions with three tricks left keep leads that refuted (the
+    killers), and their values are the brute force's."""
+    rng = random.Random(21)
+    searched = fired = 0
+    while searched < 12:
+        g = ref.random_game("seven-point", rng, max_players=4)
+        state = ref.random_position(g, rng, 3)
+        if ref.tricks_left(g, state) < 3:
+            continue
+        searched += 1
+        s = solver.Solver(g.deal, ref.position(g, state), "pure")
+        assert s.value() == ref.brute(g, state)
+        fired += any(k >= 0 for k in s.search.killer)
+    assert fired >= 3
+
+
 def _children(g: ref.Game, state: ref.State) -> tuple[bool, int, list[int]]:
     s = solver.Solver(g.deal, ref.position(g, state))
     v = s.value()

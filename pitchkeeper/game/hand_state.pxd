@@ -52,6 +52,7 @@ cdef class HandState:
     cdef long long nodes  # positions visited (a node: one player to play one card)
     cdef int hint  # the lead to try first at the next lead (the table's), -1 none
     cdef int cut  # the lead that decided the last lead searched, -1 none
+    cdef int killer[64]  # [cards held] -> the card that last refuted a node with that many cards held (-1 none)
     # -- the state --
     cdef unsigned long long hands[9]  # seat -> cards held
     cdef unsigned long long live  # every card held

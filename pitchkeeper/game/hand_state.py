@@ -102,6 +102,7 @@ class HandState:
     nodes: int
     hint: int
     cut: int
+    killer: list[int]
     # -- the state --
     hands: list[int]
     live: int
@@ -137,7 +138,7 @@ class HandState:
             self.group, self.cv, self.gw, self.sig = [0] * 64, [0] * 64, [0] * 64, [0] * 64
             self.cside, self.cseat, self.cls, self.kbuf = [0] * 64, [0] * 64, [0] * 64, [0] * 128
             self.rank, self.pcards, self.fn = [0] * 320, [0] * 117, [0] * 12
-            self.dcards, self.tord = [0] * 64, [0] * 64
+            self.dcards, self.tord, self.killer = [0] * 64, [0] * 64, [0] * 64
             self.fwhen, self.fallow = [0] * 48, [0] * 48
         i: cython.int
         self.n, self.nsides, self.bid_side = n, nsides, bid_side
@@ -165,6 +166,8 @@ class HandState:
         self.use_tt = self.use_equiv = True
         self.nodes = 0
         self.hint = self.cut = -1
+        for i in range(64):
+            self.killer[i] = -1
         self.history = []
 
     def start(self, hands: list, piles: list, counts: list, banked: cython.int, leader: cython.int,

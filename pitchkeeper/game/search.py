@@ -477,7 +477,9 @@ class Search(HandState):
         one = 1
         s_turn = self.turn
         self.nodes += 1
-        hint = self.hint if not self.tk else -1
+        # a lead tries first the table's lead, else the killer: the last lead that refuted a lead with as
+        # many cards held (only the order changes, never the answer; a card not allowed here is never met)
+        hint = -1 if self.tk else self.hint if self.hint >= 0 else self.killer[self.live_n]
         self.hint = -1
         seat = self.leader + self.turn  # < 2n: both below n
         if seat >= self.n:
@@ -576,7 +578,7 @@ class Search(HandState):
                                                                                         s_rank, s_best)
             if r == maxi:  # the bidding side found a card reaching beta, or a defender one holding it below
                 if not self.tk:
-                    self.cut = c
+                    self.cut = self.killer[self.live_n] = c
                 return r
         if not self.tk:
             self.cut = -1
