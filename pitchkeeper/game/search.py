@@ -49,6 +49,17 @@ MAX_SLOTS = cython.declare(cython.int, 1 << 18)  # its largest (on many seats th
 GROW = cython.declare(cython.int, 64)  # it grows fourfold when the nodes visited pass this many per slot
 NOT_LAST = cython.declare(cython.int, -(1 << 20))  # _last_trick: the position is not a last forced trick
 ORDER = cython.declare(cython.int, 1 << 21)  # _turn: above minus the least score of a move (its order keys >= 0)
+# The card of a one-card mask, by a de Bruijn sequence: (mask * DEBRUIJN) mod 2**64, shifted right by 58, is a
+# different number for each of the 64 one-card masks, and CARD_OF maps it back to the card. So a loop visits
+# the cards of a mask, lowest first, in as many steps as it has cards (compiled, the C type wraps mod 2**64
+# and `& FULL` costs nothing).
+DEBRUIJN = cython.declare(cython.ulonglong, 0x03F79D71B4CB0A89)
+FULL = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+CARD_OF = cython.declare(cython.int[64])
+if not cython.compiled:
+    CARD_OF = [0] * 64
+for _c in range(64):
+    CARD_OF[(((1 << _c) * DEBRUIJN) & FULL) >> 58] = _c
 
 
 @cython.cclass
@@ -264,8 +275,8 @@ class Search(HandState):
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    @cython.locals(k=cython.int, i=cython.int, seat=cython.int, c=cython.int, held=cython.ulonglong, r=cython.int,
-                   w=cython.int, led=cython.int, best=cython.int, best_seat=cython.int, base=cython.int)
+    @cython.locals(k=cython.int, seat=cython.int, c=cython.int, held=cython.ulonglong, r=cython.int,
+                   w=cython.int, led=cython.int, best=cython.int, best_seat=cython.int)
     def _last_trick(self, lead: cython.int) -> cython.int:
         """The value of a position whose next trick is its last and forced - every seat holding a card holds
         one, and may play it (no look-alike jokers to rename) - or NOT_LAST. Found without playing it: the
@@ -284,11 +295,7 @@ class Search(HandState):
                 continue
             if held & (held - 1) or self._allowed(seat, led, self.first) != held:
                 return NOT_LAST  # two cards, or one it may not play (it folds and keeps it)
-            base = seat * 13
-            for i in range(self.pn[seat]):
-                c = self.pcards[base + i]
-                if (held >> c) & 1:
-                    break
+            c = CARD_OF[((held * DEBRUIJN) & FULL) >> 58]
             if led == LEAD:  # the lead: it names the suit led
                 led = self.group[c]
                 best, best_seat = self.rank[led * 64 + c], seat
@@ -469,7 +476,7 @@ class Search(HandState):
                    s_tmask=cython.ulonglong, s_tcv=cython.int, s_tgw=cython.longlong, s_led=cython.int,
                    s_rank=cython.int, s_best=cython.int, renamed=cython.bint,
                    tk=cython.int, led64=cython.int, ally=cython.bint, best=cython.int,
-                   base=cython.int, rest=cython.ulonglong, key=cython.int)
+                   bit=cython.ulonglong, rest=cython.ulonglong, key=cython.int)
     def _turn(self, beta: cython.int) -> cython.int:
         """The seat at `self.turn` of the trick in progress plays (or folds); a card (or fold) that completes
         the trick has it won at once (`_take`): no call of this method for a trick with nothing left to play."""
@@ -501,28 +508,25 @@ class Search(HandState):
         # order the cards of one suit alike for every suit led - solver.setup checks it - and no card in
         # play sits between them), they take and give the same points, and every follow rule treats them
         # alike: swapping them maps every line of play onto one of the same value. So one is searched.
-        # (The seat's cards are in index order: past its last card allowed, none is.)
+        # (The cards allowed are visited lowest first: each is compared with the one allowed before it.)
         nm = 0
         prev = -1
         tk = self.tk
         led64 = self.led * 64
         ally = (self.side_of[self.best_seat] == self.bid_side) == maxi  # an ally (the defenders are one) wins the trick
         best = self.best_rank
-        base = seat * 13
-        for i in range(self.pn[seat]):
-            c = self.pcards[base + i]
-            rest = mine >> c
-            if not rest & 1:
-                if not rest:
-                    break
-                continue
+        rest = mine
+        while rest:  # the cards allowed, lowest first
+            bit = rest & (~rest + one)
+            rest ^= bit
+            c = CARD_OF[((bit * DEBRUIJN) & FULL) >> 58]
             if self.use_equiv and prev >= 0 and self.group[prev] == self.group[c] and self.sig[prev] == self.sig[c]:
                 between = ((one << c) - 1) & ~((one << (prev + 1)) - 1)
                 if not (between & (self.live | self.tmask)):
                     prev = c
                     continue
             prev = c
-            if rest == 1 and nm == 0:  # the one card allowed: nothing to order
+            if not rest and nm == 0:  # the one card allowed: nothing to order
                 order[0] = 63 - c
                 nm = 1
                 break
