@@ -65,6 +65,7 @@ cdef class HandState:
     cdef bint first  # the hand's first trick is still to come or in progress
     cdef bint jswap  # the jokers' names have been exchanged from the deal's (which one fell first)
     cdef int leader
+    cdef unsigned long long lead_mask  # the cards the seat `_lead_seat` last named may lead
     cdef int turn  # seats that have played (or folded) to the trick in progress
     cdef int tk  # cards in the trick in progress
     # the trick in progress, as (seat, card) in playing order: [tbase + k]; each trick of a line has its own

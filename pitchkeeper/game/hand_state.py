@@ -115,6 +115,7 @@ class HandState:
     first: bool
     jswap: bool
     leader: int
+    lead_mask: int
     turn: int
     tk: int
     tcard: list[int]
@@ -166,6 +167,7 @@ class HandState:
         self.use_tt = self.use_equiv = True
         self.nodes = 0
         self.hint = self.cut = -1
+        self.lead_mask = 0
         for i in range(64):
             self.killer[i] = -1
         self.history = []
@@ -254,16 +256,21 @@ class HandState:
         return 0
 
     @cython.cfunc
-    @cython.locals(i=cython.int, out=list)
+    @cython.locals(i=cython.int, out=list, seat=cython.int)
     def _lead_seat(self) -> cython.int:
         """Who leads the next trick: the leader due, or when that player may lead nothing (out of trumps in
-        trump-only play) whoever game.play.next_in says; -1 when nobody may lead: the hand is over."""
-        if self._allowed(self.leader, LEAD, self.first):
+        trump-only play) whoever game.play.next_in says; -1 when nobody may lead: the hand is over. The cards
+        that seat may lead are kept in `lead_mask`, for the search's lead from this boundary (no card is
+        played in between, so they are still those)."""
+        self.lead_mask = self._allowed(self.leader, LEAD, self.first)
+        if self.lead_mask:
             return self.leader
         out = [i for i in range(self.n) if not self._allowed(i, LEAD, self.first)]
         if len(out) == self.n:
             return -1
-        return self.lead_fn(self.n, self.leader, out)
+        seat = self.lead_fn(self.n, self.leader, out)
+        self.lead_mask = self._allowed(seat, LEAD, self.first)
+        return seat
 
     @cython.cfunc
     @cython.exceptval(check=False)

@@ -293,8 +293,8 @@ class Search(HandState):
             held = self.hands[seat]
             if not held:
                 continue
-            if held & (held - 1) or self._allowed(seat, led, self.first) != held:
-                return NOT_LAST  # two cards, or one it may not play (it folds and keeps it)
+            if held & (held - 1) or (self._allowed(seat, led, self.first) if k else self.lead_mask) != held:
+                return NOT_LAST  # two cards, or one it may not play (it folds and keeps it; the lead's: _lead_seat's)
             c = CARD_OF[((held * DEBRUIJN) & FULL) >> 58]
             if led == LEAD:  # the lead: it names the suit led
                 led = self.group[c]
@@ -491,7 +491,7 @@ class Search(HandState):
         seat = self.leader + self.turn  # < 2n: both below n
         if seat >= self.n:
             seat -= self.n
-        mine = self._allowed(seat, self.led if self.tk else LEAD, self.first)
+        mine = self._allowed(seat, self.led, self.first) if self.tk else self.lead_mask  # (a lead: _boundary's)
         if not mine:  # a fold (trump-only play): the next seat
             self.turn += 1
             r = self._turn(beta) if self.turn < self.n else self._take(beta)
