@@ -117,6 +117,19 @@ def test_the_killer_is_set_by_the_leads_that_refute_and_agrees_with_the_brute_fo
     assert fired >= 3
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_a_hand_of_one_card_may_play_what_the_follow_rules_allow_it(name: str) -> None:
+    """The last forced trick (game.search) asks `solo` whether a seat may play its one card: for every card,
+    suit led and first trick or not, that is what the follow rules give a hand of that card alone."""
+    g = ref.random_game(name, random.Random(name), max_players=4)
+    s = solver.Solver(g.deal, solver.start_of_play(g.deal, g.held, g.first_leader), "pure").search
+    for first in (False, True):
+        for led in range(6):
+            for c in range(s.ncards):
+                s.hands[0] = 1 << c
+                assert bool((s.solo[(6 if first else 0) + led] >> c) & 1) == (s._allowed(0, led, first) == 1 << c)
+
+
 def _children(g: ref.Game, state: ref.State) -> tuple[bool, int, list[int]]:
     s = solver.Solver(g.deal, ref.position(g, state))
     v = s.value()

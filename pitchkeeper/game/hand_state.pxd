@@ -23,6 +23,7 @@ cdef class HandState:
     # first: the hand's first trick (its lead, and the called card that binds its holder there)
     cdef unsigned long long fwhen[48]  # [(first * 6 + led) * 4 + step]: the step applies when the hand meets this
     cdef unsigned long long fallow[48]  # ... and then these cards may be played
+    cdef unsigned long long solo[12]  # [first * 6 + led]: the cards that may be played from a hand of that card alone
     cdef int side_max  # the most the side points can give the bidding side
     cdef int tlo  # the trumps are the cards tlo..thi, weakest first (none: thi < tlo)
     cdef int thi

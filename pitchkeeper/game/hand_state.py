@@ -73,6 +73,7 @@ class HandState:
     fn: list[int]
     fwhen: list[int]
     fallow: list[int]
+    solo: list[int]
     side_max: int
     tlo: int
     thi: int
@@ -140,8 +141,10 @@ class HandState:
             self.cside, self.cseat, self.cls, self.kbuf = [0] * 64, [0] * 64, [0] * 64, [0] * 128
             self.rank, self.pcards, self.fn = [0] * 320, [0] * 117, [0] * 12
             self.dcards, self.tord, self.killer = [0] * 64, [0] * 64, [0] * 64
-            self.fwhen, self.fallow = [0] * 48, [0] * 48
+            self.fwhen, self.fallow, self.solo = [0] * 48, [0] * 48, [0] * 12
         i: cython.int
+        k: cython.int
+        rest: cython.ulonglong
         self.n, self.nsides, self.bid_side = n, nsides, bid_side
         for i in range(9):
             self.side_of[i] = side_of[i] if i < n else -1
@@ -154,6 +157,12 @@ class HandState:
             self.fn[i] = len(steps)
             for k in range(len(steps)):
                 self.fwhen[i * 4 + k], self.fallow[i * 4 + k] = steps[k]
+        for i in range(12):  # what `_allowed` gives each hand of one card: its card's first step met decides
+            self.solo[i] = 0
+            rest = 0xFFFFFFFFFFFFFFFF  # the cards no step has met yet
+            for k in range(self.fn[i]):
+                self.solo[i] |= rest & self.fwhen[i * 4 + k] & self.fallow[i * 4 + k]
+                rest &= ~self.fwhen[i * 4 + k]
         self.side_max = side_max
         self.need_count, self.need_took, self.need_piles = needs
         self.count_base = count_base

@@ -276,15 +276,17 @@ class Search(HandState):
     @cython.cfunc
     @cython.exceptval(check=False)
     @cython.locals(k=cython.int, seat=cython.int, c=cython.int, held=cython.ulonglong, r=cython.int,
-                   w=cython.int, led=cython.int, best=cython.int, best_seat=cython.int)
+                   w=cython.int, led=cython.int, best=cython.int, best_seat=cython.int, first=cython.int)
     def _last_trick(self, lead: cython.int) -> cython.int:
         """The value of a position whose next trick is its last and forced - every seat holding a card holds
-        one, and may play it (no look-alike jokers to rename) - or NOT_LAST. Found without playing it: the
-        trick is then every card still held (its cards `live`, its card points `rest_cv`, its game count
-        `rest_gw`), so only its winner is to be found - the highest strength for the suit led, the earlier
-        seat on a tie, as `_play` keeps it - and that side takes it; the hand is over, and the side points
-        are those of the piles with that trick added. Nothing is played, so nothing is undone."""
+        one, and may play it (`solo`, what `_allowed` gives a hand of one card), and no look-alike jokers to
+        rename - or NOT_LAST. Found without playing it: the trick is then every card still held (its cards
+        `live`, its card points `rest_cv`, its game count `rest_gw`), so only its winner is to be found - the
+        highest strength for the suit led, the earlier seat on a tie, as `_play` keeps it - and that side
+        takes it; the hand is over, and the side points are those of the piles with that trick added.
+        Nothing is played, so nothing is undone."""
         led = LEAD
+        first = 6 if self.first else 0
         best = best_seat = -1
         for k in range(self.n):
             seat = lead + k
@@ -293,8 +295,8 @@ class Search(HandState):
             held = self.hands[seat]
             if not held:
                 continue
-            if held & (held - 1) or (self._allowed(seat, led, self.first) if k else self.lead_mask) != held:
-                return NOT_LAST  # two cards, or one it may not play (it folds and keeps it; the lead's: _lead_seat's)
+            if held & (held - 1) or not held & self.solo[first + led]:
+                return NOT_LAST  # two cards, or one it may not play (it folds and keeps it)
             c = CARD_OF[((held * DEBRUIJN) & FULL) >> 58]
             if led == LEAD:  # the lead: it names the suit led
                 led = self.group[c]
