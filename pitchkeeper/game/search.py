@@ -16,8 +16,11 @@ The search (each technique's soundness is argued where it is used):
   is True as soon as one card is, a defender's False as soon as one card is.
 - `value()`: repeated tests narrowing [lower, upper] (the quick bounds) to the one value.
 - a transposition table at trick boundaries, equivalent cards searched once, cards ordered so that the
-  refutation usually comes first, and bounds from the points still out;
-- a last trick whose every card is forced, played out at its boundary without a search.
+  refutation usually comes first (at a lead: the table's lead, else the killer, then the strongest), and
+  bounds from the points still out;
+- a last trick whose every card is forced, valued at its boundary without a search (or a card played);
+- a node does little: the cards allowed visited from the seat's mask, a completed trick taken (`_take`)
+  without another call of `_turn`, a play undone by what it changed.
 """
 
 from typing import TYPE_CHECKING
@@ -532,10 +535,10 @@ class Search(HandState):
                 order[0] = 63 - c
                 nm = 1
                 break
-            # Move ordering (it changes how soon a refutation is found, never the answer): a lead tries
-            # its strongest cards first; a follower tries first the cheapest card that takes the trick from
-            # the other side (the defenders are one side, in individual play too), and otherwise gives an
-            # ally's trick points, or else throws its least.
+            # Move ordering (it changes how soon a refutation is found, never the answer): a lead tries the
+            # table's lead or the killer first (above), then its strongest cards; a follower tries first the
+            # cheapest card that takes the trick from the other side (the defenders are one side, in
+            # individual play too), and otherwise gives an ally's trick points, or else throws its least.
             carry = 64 * self.cv[c] + 4 * self.gw[c]  # what the card carries to whoever takes it
             if c == hint:
                 score = 1 << 20
