@@ -474,13 +474,37 @@ class Search(HandState):
         return r
 
     @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(j=cython.int, seat=cython.int, m=cython.ulonglong, bit=cython.ulonglong, r=cython.int,
+                   top=cython.int, one=cython.ulonglong)
+    def _top_against(self, maxi: cython.bint) -> cython.int:
+        """The highest strength, for the suit led, of a card that a seat still to play to the trick after the
+        seat due, of the side against it (`maxi`: the seat due is of the bidding side), may play; 0 if none."""
+        one = 1
+        top = 0
+        for j in range(self.turn + 1, self.n):
+            seat = self.leader + j
+            if seat >= self.n:
+                seat -= self.n
+            if (self.side_of[seat] == self.bid_side) == maxi:
+                continue
+            m = self._allowed(seat, self.led, self.first)
+            while m:
+                bit = m & (~m + one)
+                m ^= bit
+                r = self.rank[self.led * 64 + CARD_OF[((bit * DEBRUIJN) & FULL) >> 58]]
+                if r > top:
+                    top = r
+        return top
+
+    @cython.cfunc
     @cython.exceptval(-1, check=True)
     @cython.locals(seat=cython.int, mine=cython.ulonglong, maxi=cython.bint, r=cython.bint, c=cython.int,
                    prev=cython.int, nm=cython.int, i=cython.int, j=cython.int, score=cython.int, x=cython.int, carry=cython.int,
                    hint=cython.int, one=cython.ulonglong, between=cython.ulonglong, s_turn=cython.int,
                    s_tmask=cython.ulonglong, s_tcv=cython.int, s_tgw=cython.longlong, s_led=cython.int,
                    s_rank=cython.int, s_best=cython.int, renamed=cython.bint,
-                   tk=cython.int, led64=cython.int, ally=cython.bint, best=cython.int,
+                   tk=cython.int, led64=cython.int, ally=cython.bint, best=cython.int, top=cython.int,
                    bit=cython.ulonglong, rest=cython.ulonglong, key=cython.int)
     def _turn(self, beta: cython.int) -> cython.int:
         """The seat at `self.turn` of the trick in progress plays (or folds); a card (or fold) that completes
@@ -520,6 +544,7 @@ class Search(HandState):
         led64 = self.led * 64
         ally = (self.side_of[self.best_seat] == self.bid_side) == maxi  # an ally (the defenders are one) wins the trick
         best = self.best_rank
+        top = -1  # the best strength the other side still to play may play (-1: not asked yet)
         rest = mine
         while rest:  # the cards allowed, lowest first
             bit = rest & (~rest + one)
@@ -538,7 +563,9 @@ class Search(HandState):
             # Move ordering (it changes how soon a refutation is found, never the answer): a lead tries the
             # table's lead or the killer first (above), then its strongest cards; a follower tries first the
             # cheapest card that takes the trick from the other side (the defenders are one side, in
-            # individual play too), and otherwise gives an ally's trick points, or else throws its least.
+            # individual play too), and otherwise gives an ally's trick points - when no seat of the other
+            # side still to play can beat the ally's card (every card is known), else it takes the trick
+            # from them with the cheapest card that beats them all, if it has one - or else throws its least.
             carry = 64 * self.cv[c] + 4 * self.gw[c]  # what the card carries to whoever takes it
             if c == hint:
                 score = 1 << 20
@@ -546,8 +573,12 @@ class Search(HandState):
                 score = self.rank[self.group[c] * 64 + c] + carry // 8
             else:
                 x = self.rank[led64 + c]
-                if ally:
+                if ally and top < 0:  # (asked once per node, of a node that orders an ally's trick; none after the last seat)
+                    top = self._top_against(maxi) if self.turn + 1 < self.n else 0
+                if ally and best > top:  # the ally's card holds the trick: give it points, never overtake
                     score = carry - x if x <= best else -x
+                elif ally:  # a seat of the other side still to play beats it: take the trick from them if we can
+                    score = 4096 - x + carry if x > top else -carry - self.rank[self.group[c] * 64 + c]
                 elif x > best:
                     score = 4096 - x + carry
                 else:
