@@ -130,6 +130,37 @@ def test_a_hand_of_one_card_may_play_what_the_follow_rules_allow_it(name: str) -
                 assert bool((s.solo[(6 if first else 0) + led] >> c) & 1) == (s._allowed(0, led, first) == 1 << c)
 
 
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_follower_sees_whether_its_allys_card_holds_the_trick(name: str, seed: int) -> None:
+    """Move ordering (game.search) gives an ally's trick points only when no seat of the other side still to
+    play can beat the ally's card: `_top_against` says so exactly when, by the rules (game.play through the
+    brute force's helpers), none of those seats has a card it may play that would win the trick - and the
+    value is still the brute force's."""
+    rng = random.Random(seed)
+    for _ in range(50):
+        g = ref.random_game(name, rng, max_players=4)
+        state = ref.random_position(g, rng, 2)
+        if state.trick:
+            break
+    else:
+        return  # (no trick in progress found: nothing to ask)
+    due, _ = ref.due(g, state)
+    assert due is not None
+    bidding = g.side_of[g.bidder]
+    against = [p for p in g.players if (g.side_of[p] == bidding) != (g.side_of[due] == bidding)]
+    n, start = len(g.players), g.players.index(state.leader)
+    after = [g.players[(start + k) % n] for k in range((g.players.index(due) - start) % n + 1, n)]
+    led = g.ruleset.views[g.trump].suit[state.trick[0][1]]
+    beaten = any(ref.winner(g, state.done, (*state.trick, (p, c))) == p
+                 for p in after if p in against for c in ref._allowed(g, state, p, led))
+    s = solver.Solver(g.deal, ref.position(g, state), "pure")
+    assert s.bidding() == (g.side_of[due] == bidding)
+    assert (s.search.best_rank <= s.search._top_against(s.bidding())) == beaten
+    assert s.value() == ref.brute(g, state)
+
+
 def _children(g: ref.Game, state: ref.State) -> tuple[bool, int, list[int]]:
     s = solver.Solver(g.deal, ref.position(g, state))
     v = s.value()
