@@ -133,11 +133,11 @@ def test_a_hand_of_one_card_may_play_what_the_follow_rules_allow_it(name: str) -
 @pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
-def test_a_follower_sees_whether_its_allys_card_holds_the_trick(name: str, seed: int) -> None:
-    """Move ordering (game.search) gives an ally's trick points only when no seat of the other side still to
-    play can beat the ally's card: `_top_against` says so exactly when, by the rules (game.play through the
-    brute force's helpers), none of those seats has a card it may play that would win the trick - and the
-    value is still the brute force's."""
+def test_a_follower_sees_which_side_still_to_play_can_take_the_trick(name: str, seed: int) -> None:
+    """Move ordering (game.search) reads who could still take the trick: `_tops` gives the best strength
+    that the seats still to play of each side may play, and it beats the trick's best card exactly when, by
+    the rules (game.play through the brute force's helpers), one of those seats has a card it may play that
+    would win the trick - and the value is still the brute force's."""
     rng = random.Random(seed)
     for _ in range(50):
         g = ref.random_game(name, rng, max_players=4)
@@ -149,15 +149,19 @@ def test_a_follower_sees_whether_its_allys_card_holds_the_trick(name: str, seed:
     due, _ = ref.due(g, state)
     assert due is not None
     bidding = g.side_of[g.bidder]
-    against = [p for p in g.players if (g.side_of[p] == bidding) != (g.side_of[due] == bidding)]
     n, start = len(g.players), g.players.index(state.leader)
     after = [g.players[(start + k) % n] for k in range((g.players.index(due) - start) % n + 1, n)]
     led = g.ruleset.views[g.trump].suit[state.trick[0][1]]
-    beaten = any(ref.winner(g, state.done, (*state.trick, (p, c))) == p
-                 for p in after if p in against for c in ref._allowed(g, state, p, led))
+
+    def beaten(ally: bool) -> bool:
+        return any(ref.winner(g, state.done, (*state.trick, (p, c))) == p for p in after
+                   if ((g.side_of[p] == bidding) == (g.side_of[due] == bidding)) == ally
+                   for c in ref._allowed(g, state, p, led))
+
     s = solver.Solver(g.deal, ref.position(g, state), "pure")
     assert s.bidding() == (g.side_of[due] == bidding)
-    assert (s.search.best_rank <= s.search._top_against(s.bidding())) == beaten
+    assert (s.search.best_rank < s.search._tops(s.bidding())) == beaten(False)
+    assert (s.search.best_rank < s.search.ally_top) == beaten(True)
     assert s.value() == ref.brute(g, state)
 
 

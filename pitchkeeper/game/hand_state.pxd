@@ -53,6 +53,7 @@ cdef class HandState:
     cdef long long nodes  # positions visited (a node: one player to play one card)
     cdef int hint  # the lead to try first at the next lead (the table's), -1 none
     cdef int cut  # the lead that decided the last lead searched, -1 none
+    cdef int ally_top  # game.search._tops: the best strength the seat due's side may still play to the trick
     cdef int killer[64]  # [cards held] -> the card that last refuted a node with that many cards held (-1 none)
     # -- the state --
     cdef unsigned long long hands[9]  # seat -> cards held

@@ -103,6 +103,7 @@ class HandState:
     nodes: int
     hint: int
     cut: int
+    ally_top: int
     killer: list[int]
     # -- the state --
     hands: list[int]
@@ -176,7 +177,7 @@ class HandState:
         self.use_tt = self.use_equiv = True
         self.nodes = 0
         self.hint = self.cut = -1
-        self.lead_mask = 0
+        self.lead_mask = self.ally_top = 0
         for i in range(64):
             self.killer[i] = -1
         self.history = []

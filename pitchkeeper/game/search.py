@@ -476,25 +476,29 @@ class Search(HandState):
     @cython.cfunc
     @cython.exceptval(check=False)
     @cython.locals(j=cython.int, seat=cython.int, m=cython.ulonglong, bit=cython.ulonglong, r=cython.int,
-                   top=cython.int, one=cython.ulonglong)
-    def _top_against(self, maxi: cython.bint) -> cython.int:
+                   top=cython.int, ally=cython.int, one=cython.ulonglong, mine=cython.bint)
+    def _tops(self, maxi: cython.bint) -> cython.int:
         """The highest strength, for the suit led, of a card that a seat still to play to the trick after the
-        seat due, of the side against it (`maxi`: the seat due is of the bidding side), may play; 0 if none."""
+        seat due may play: of the side against it (returned; `maxi`: the seat due is of the bidding side) and
+        of its own side (kept in `ally_top`); 0 where there is none."""
         one = 1
-        top = 0
+        top = ally = 0
         for j in range(self.turn + 1, self.n):
             seat = self.leader + j
             if seat >= self.n:
                 seat -= self.n
-            if (self.side_of[seat] == self.bid_side) == maxi:
-                continue
+            mine = (self.side_of[seat] == self.bid_side) == maxi
             m = self._allowed(seat, self.led, self.first)
             while m:
                 bit = m & (~m + one)
                 m ^= bit
                 r = self.rank[self.led * 64 + CARD_OF[((bit * DEBRUIJN) & FULL) >> 58]]
-                if r > top:
+                if mine:
+                    if r > ally:
+                        ally = r
+                elif r > top:
                     top = r
+        self.ally_top = ally
         return top
 
     @cython.cfunc
@@ -504,7 +508,7 @@ class Search(HandState):
                    hint=cython.int, one=cython.ulonglong, between=cython.ulonglong, s_turn=cython.int,
                    s_tmask=cython.ulonglong, s_tcv=cython.int, s_tgw=cython.longlong, s_led=cython.int,
                    s_rank=cython.int, s_best=cython.int, renamed=cython.bint,
-                   tk=cython.int, led64=cython.int, ally=cython.bint, best=cython.int, top=cython.int,
+                   tk=cython.int, led64=cython.int, ally=cython.bint, best=cython.int, top=cython.int, atop=cython.int,
                    bit=cython.ulonglong, rest=cython.ulonglong, key=cython.int)
     def _turn(self, beta: cython.int) -> cython.int:
         """The seat at `self.turn` of the trick in progress plays (or folds); a card (or fold) that completes
@@ -544,7 +548,8 @@ class Search(HandState):
         led64 = self.led * 64
         ally = (self.side_of[self.best_seat] == self.bid_side) == maxi  # an ally (the defenders are one) wins the trick
         best = self.best_rank
-        top = -1  # the best strength the other side still to play may play (-1: not asked yet)
+        top = -1  # the best strength the other side still to play may play (-1: not asked yet) ...
+        atop = 0  # ... and its own side
         rest = mine
         while rest:  # the cards allowed, lowest first
             bit = rest & (~rest + one)
@@ -566,6 +571,8 @@ class Search(HandState):
             # individual play too), and otherwise gives an ally's trick points - when no seat of the other
             # side still to play can beat the ally's card (every card is known), else it takes the trick
             # from them with the cheapest card that beats them all, if it has one - or else throws its least.
+            # Where the other side holds the trick but an ally still to play can beat every card of theirs
+            # (`_tops`), it gives that ally points instead.
             carry = 64 * self.cv[c] + 4 * self.gw[c]  # what the card carries to whoever takes it
             if c == hint:
                 score = 1 << 20
@@ -573,12 +580,15 @@ class Search(HandState):
                 score = self.rank[self.group[c] * 64 + c] + carry // 8
             else:
                 x = self.rank[led64 + c]
-                if ally and top < 0:  # (asked once per node, of a node that orders an ally's trick; none after the last seat)
-                    top = self._top_against(maxi) if self.turn + 1 < self.n else 0
+                if top < 0:  # (asked once per node that orders its cards; nobody plays after the last seat)
+                    top = self._tops(maxi) if self.turn + 1 < self.n else 0
+                    atop = self.ally_top if self.turn + 1 < self.n else 0
                 if ally and best > top:  # the ally's card holds the trick: give it points, never overtake
                     score = carry - x if x <= best else -x
                 elif ally:  # a seat of the other side still to play beats it: take the trick from them if we can
                     score = 4096 - x + carry if x > top else -carry - self.rank[self.group[c] * 64 + c]
+                elif atop > best and atop > top:  # an ally still to play can take it from them all: give points
+                    score = carry - x
                 elif x > best:
                     score = 4096 - x + carry
                 else:
