@@ -114,16 +114,23 @@ def _type_problems(data: Mapping[str, Any]) -> list[str]:
             if not isinstance(v, Mapping):
                 out.append(f"{k}: expected a table [{k}]")
                 continue
-            for sk, sv in v.items():
-                f = SECTIONS[k].get(sk)
-                if f is None:
-                    out.append(f"{k}.{sk}: {unknown_key_words(sk, list(SECTIONS[k]))}")
-                    continue
-                msg = _type_problem(f, sv)
-                if msg:
-                    out.append(f"{k}.{sk}: {msg}")
+            out += _keys_problems(k, v, SECTIONS[k])
         else:
             out.append(f"{k}: {unknown_key_words(k, list(TOP_KEYS) + list(SECTIONS) + ['points'])}")
+    return out
+
+
+def _keys_problems(where: str, table: Mapping[str, Any], fields: Mapping[str, F]) -> list[str]:
+    """Each key of one table (a section, a point) known to the field table, and its value of its type."""
+    out: list[str] = []
+    for k, v in table.items():
+        f = fields.get(k)
+        if f is None:
+            out.append(f"{where}.{k}: {unknown_key_words(k, list(fields))}")
+            continue
+        msg = _type_problem(f, v)
+        if msg:
+            out.append(f"{where}.{k}: {msg}")
     return out
 
 
@@ -193,15 +200,7 @@ def _one_point_problems(where: str, p: Any, fields: Mapping[str, F], order: list
     """One [points.ID] table: its keys known and of their type, then the keys its kind reads."""
     if not isinstance(p, Mapping):
         return [f"{where}: expected a table [{where}]"]
-    out: list[str] = []
-    for pk, pv in p.items():
-        f = fields.get(pk)
-        if f is None:
-            out.append(f"{where}.{pk}: {unknown_key_words(pk, list(fields))}")
-            continue
-        msg = _type_problem(f, pv)
-        if msg:
-            out.append(f"{where}.{pk}: {msg}")
+    out = _keys_problems(where, p, fields)
     if out:
         return out
     of = p.get("of", "card")
