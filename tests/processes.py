@@ -40,10 +40,20 @@ def start_serve(args: list[str], env: dict[str, str], *, stderr: int | IO[Any] =
     return p, text
 
 
+def started(banner: str) -> bool:
+    """Did serve print its last line before listening ("Ctrl-C stops."), or stop before?"""
+    return banner.rstrip("\n").rpartition("\n")[2].startswith("Ctrl-C stops.")
+
+
 def stop_serve(p: subprocess.Popen[str]) -> None:
-    """Ctrl-C, as a user stops serve; then its pipes closed."""
-    p.send_signal(signal.SIGINT)
-    p.wait(15)
+    """Ctrl-C, as a user stops serve (a kill if it does not stop); then its pipes closed."""
+    if p.poll() is None:
+        p.send_signal(signal.SIGINT)
+        try:
+            p.wait(15)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(10)
     for stream in (p.stdout, p.stderr):
         if stream is not None:
             stream.close()
