@@ -57,6 +57,12 @@ class Api:
     def __call__(self, method: str, url: str, **kw: Any) -> httpx.Response:
         return self.loop.run_until_complete(self.client.request(method, url, **kw))
 
+    def __enter__(self) -> Api:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def post_hand(self, hand: Any, pin: str | None = PIN) -> httpx.Response:
         headers = {"X-Pitchkeeper-Pin": pin} if pin is not None else {}
         return self("POST", "/api/hands", json=hand, headers=headers)
@@ -73,10 +79,14 @@ def new_log(path: Path, header: dict[str, Any]) -> Path:
     return path
 
 
+def us_and_them(path: Path, **header: Any) -> Path:
+    """A seven-point match log for PLAYERS, Us (Ann, Cy) against Them (Bob, Dee); `header` adds to it."""
+    return new_log(path, {"rules": "seven-point", "players": PLAYERS, "teams": TEAMS, **header})
+
+
 def offjack_table(folder: Path) -> Path:
-    """The log of the table OFFJACK was played at: seven-point, Us (Ann, Cy) against Them, Cy dealing first."""
-    return new_log(folder / "m.toml", {"rules": "seven-point", "players": PLAYERS, "teams": TEAMS,
-                                       "first_dealer": "Cy"})
+    """The log of the table OFFJACK was played at: Us against Them, Cy dealing first."""
+    return us_and_them(folder / "m.toml", first_dealer="Cy")
 
 
 def free_port() -> int:

@@ -13,22 +13,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import PIN, new_log
+from serving import PIN, PLAYERS, new_log, us_and_them
 from test_serve_pages import TAPS, Phone, hands_of, hidden, token
 from test_serve_pages import messages as raw_messages
 
 import pitchkeeper
 from pitchkeeper.web.app import create_app
 
-PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
-TEAMS = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
 HAND = {"trump": "S", "bid": {"player": "Ann", "amount": 2},
         "points": {"high": "Us", "low": "Ann", "jack": "Them", "game": "Us"}}
 
 
 @pytest.fixture
 def log(tmp_path: Path) -> Path:
-    return new_log(tmp_path / "friday.toml", {"rules": "seven-point", "players": PLAYERS, "teams": TEAMS})
+    return us_and_them(tmp_path / "friday.toml")
 
 
 @pytest.fixture
@@ -189,7 +187,7 @@ def test_every_page_form_with_a_bad_answer_stays_a_page(phone: Phone, log: Path)
 
 
 def test_the_form_for_another_game_is_told_so(_home: Path, tmp_path: Path) -> None:
-    log = new_log(tmp_path / "m.toml", {"rules": "seven-point", "players": PLAYERS, "teams": TEAMS})
+    log = us_and_them(tmp_path / "m.toml")
     p = Phone(log, create_app(log, PIN))
     p.login()
     r = tap(p, p.page, "Bob:pass", match="another-game")

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import PIN, PLAYERS, TEAMS, Api, new_log
+from serving import PIN, PLAYERS, TEAMS, Api, new_log, us_and_them
 
 import pitchkeeper
 from pitchkeeper.game import rulesets
@@ -75,7 +75,7 @@ def hidden(html: str) -> dict[str, str]:
 
 @pytest.fixture
 def log(tmp_path: Path) -> Path:
-    return new_log(tmp_path / "m.toml", {"rules": "seven-point", "players": PLAYERS, "teams": TEAMS})
+    return us_and_them(tmp_path / "m.toml")
 
 
 @pytest.fixture
