@@ -79,6 +79,15 @@ def new_log(path: Path, header: dict[str, Any]) -> Path:
     return path
 
 
+def seven_hands(path: Path) -> Path:
+    """A solo-pitch match log for SEVEN, Ann dealing first, with QUICK_HAND then LONG_HAND recorded."""
+    new_log(path, {"rules": "solo-pitch", "players": SEVEN, "first_dealer": "Ann"})
+    book = pitchkeeper.Logbook.open(path)
+    book.append(QUICK_HAND)
+    book.append(LONG_HAND)
+    return path
+
+
 def us_and_them(path: Path, **header: Any) -> Path:
     """A seven-point match log for PLAYERS, Us (Ann, Cy) against Them (Bob, Dee); `header` adds to it."""
     return new_log(path, {"rules": "seven-point", "players": PLAYERS, "teams": TEAMS, **header})

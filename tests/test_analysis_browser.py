@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 from browsing import FLAGS, Watch, artefacts, chromium, launched, playwright, sign_in
-from serving import LONG_HAND, QUICK_HAND, SEVEN, Server, new_log, serve_process
 from serving import PIN as API_PIN
+from serving import Server, new_log, serve_process, seven_hands
 
 import pitchkeeper
 from pitchkeeper.web import analysed, odds
@@ -141,10 +141,7 @@ def test_a_tv_showing_a_hand_still_being_analysed_shows_its_answer_once_done(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The TV's last hand is not worked out by the time the board is drawn: it says so, and the page fetches
     the board again until the answer is there (here: too long, past a budget of one second)."""
-    log = new_log(tmp_path / "seven.toml", {"rules": "solo-pitch", "players": SEVEN, "first_dealer": "Ann"})
-    book = pitchkeeper.Logbook.open(log)
-    book.append(QUICK_HAND)
-    book.append(LONG_HAND)
+    log = seven_hands(tmp_path / "seven.toml")
     monkeypatch.setattr(analysed, "GRACE", 0.0)  # a page waits for its jobs their budget and no more
     app = create_app(log, API_PIN)
     app.state.site.analyst.budget = 1.0  # the worker starts first, then searches for 1 s: the page is drawn before

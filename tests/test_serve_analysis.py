@@ -22,7 +22,20 @@ from typing import Any
 import httpx
 import pytest
 from nights import ORGANIZER, PINS, Browser, signed_in
-from serving import LONG_HAND, OFFJACK, PIN, PLAY, PLAYERS, QUICK_HAND, SEVEN, TRICK_TAPS, Api, new_log, offjack_table
+from serving import (
+    LONG_HAND,
+    OFFJACK,
+    PIN,
+    PLAY,
+    PLAYERS,
+    QUICK_HAND,
+    SEVEN,
+    TRICK_TAPS,
+    Api,
+    new_log,
+    offjack_table,
+    seven_hands,
+)
 from test_serve_pages import Phone, messages
 
 import pitchkeeper
@@ -188,10 +201,7 @@ def test_what_the_analysis_refuses_is_one_line_never_a_broken_page() -> None:
 
 
 def test_a_hand_still_being_analysed_says_so_and_shows_once_done(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    log = new_log(tmp_path / "seven.toml", {"rules": "solo-pitch", "players": SEVEN, "first_dealer": "Ann"})
-    book = pitchkeeper.Logbook.open(log)
-    book.append(QUICK_HAND)
-    book.append(LONG_HAND)
+    log = seven_hands(tmp_path / "seven.toml")
     monkeypatch.setattr(analysed, "GRACE", 0.0)  # a page waits for its jobs their budget and no more
     app = create_app(log, PIN)
     app.state.site.analyst.budget = 1.0
