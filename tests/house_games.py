@@ -6,9 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from typer.testing import CliRunner
-
-from pitchkeeper.cli import app
+import cli_runs
 
 HOUSE = Path(__file__).resolve().parent.parent / "examples" / "house-rules"
 GAMES = Path(__file__).resolve().parent / "data" / "house-rules"  # whole games played by house files
@@ -21,7 +19,7 @@ ANN_ALONE = ["hand", "Ann", "5", "S", "--called", "AS", "--partner", "none", "--
 
 def run(*args: str, width: int = 120) -> Any:
     """The CLI in this process, at a terminal `width` columns wide."""
-    return CliRunner().invoke(app, list(args), env={"COLUMNS": str(width)})
+    return cli_runs.invoke(*args, columns=width)
 
 
 def copied(name: str, folder: Path) -> Path:
