@@ -46,6 +46,11 @@ import time
 import tomllib
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+# serve and Chromium as the tests start them
+from processes import FLAGS, playwright_or_why, start_serve, versions
+
 PAGE_GOAL_MS = 100.0
 EVENT_GOAL_MS = 500.0
 NEXT_GAME_GOAL_MS = 1000.0
@@ -71,16 +76,8 @@ def start(log: Path | None, env: dict[str, str], *extra: str,
     assert base is not None
     console = log.with_suffix(".console") if log is not None else base / "table.console"
     match = ["--match", str(log)] if log is not None else []
-    with console.open("w") as err:
-        p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", *match, "--port", "0",
-                              "--pin", PIN, *extra], stdout=subprocess.PIPE, stderr=err, text=True, env=env,
-                             cwd=base)  # not the checkout: `-m` would import its package before PYTHONPATH's
-    assert p.stdout is not None
-    text = ""
-    for line in p.stdout:
-        text += line
-        if line.startswith("Ctrl-C stops."):
-            break
+    with console.open("w") as err:  # cwd not the checkout: `-m` would import its package before PYTHONPATH's
+        p, text = start_serve([*match, "--port", "0", "--pin", PIN, *extra], env, stderr=err, cwd=base)
     m = re.search(r"scoreboard\s+http://(127\.0\.0\.1):(\d+)/", text)
     if not m:
         p.wait(10)
@@ -120,18 +117,10 @@ class Stream:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        try:
-            while True:
-                line = self.resp.fp.readline()
-                if not line:
-                    return
-                if line.startswith(b"data:"):
-                    version = json.loads(line[5:])["version"]
-                    with self.cond:
-                        self.arrived.append((time.perf_counter(), version))
-                        self.cond.notify_all()
-        except (OSError, ValueError):
-            return
+        for version in versions(self.resp):
+            with self.cond:
+                self.arrived.append((time.perf_counter(), version))
+                self.cond.notify_all()
 
     def wait_for(self, count: int, timeout: float = 10.0) -> tuple[float, str]:
         with self.cond:
@@ -143,20 +132,13 @@ class Stream:
 def page_delays(url: str, book: object, runs: int, hands: int) -> list[float] | str:
     """From a write to the new hand drawn on an open scoreboard page in headless Chromium (event, fetch
     of /board, swap), if Playwright and Chromium are here; else why not."""
-    import shutil
-
-    chromium = os.environ.get("PITCHKEEPER_CHROMIUM") or shutil.which("chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        return "skipped: no Playwright (pip install -e '.[browser]')"
-    if not chromium:
-        return "skipped: no Chromium"
+    found = playwright_or_why()
+    if isinstance(found, str):
+        return found
+    sync_playwright, chromium = found
     out = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--no-first-run"])
+        browser = pw.chromium.launch(executable_path=chromium, args=FLAGS)
         page = browser.new_page()
         page.goto(url + "/")
         page.wait_for_selector("#live.on")
@@ -169,21 +151,6 @@ def page_delays(url: str, book: object, runs: int, hands: int) -> list[float] | 
     return out
 
 
-def chromium_or_why() -> tuple[object, str] | str:
-    import shutil
-
-    chromium = os.environ.get("PITCHKEEPER_CHROMIUM") or shutil.which("chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        return "skipped: no Playwright (pip install -e '.[browser]')"
-    if not chromium:
-        return "skipped: no Chromium"
-    return sync_playwright, chromium
-
-
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run"]
 WIN = {"trump": "S", "bid": {"player": "Ann", "amount": 3}, "points": {"high": "Us", "low": "Ann", "jack": "Us",
                                                                       "game": "Us"}}
 
@@ -191,7 +158,7 @@ WIN = {"trump": "S", "bid": {"player": "Ann", "amount": 3}, "points": {"high": "
 def table_delays(tmp: Path, runs: int, games: int) -> dict[str, list[float]] | str:
     """The table served with no --match: a phone's page seeing a hand another device saved, and the next
     game reaching the TV, from a phone and from the CLI (each with the event stream's delay as baseline)."""
-    found = chromium_or_why()
+    found = playwright_or_why()
     if isinstance(found, str):
         return found
     sync_playwright, chromium = found
@@ -212,7 +179,7 @@ def table_delays(tmp: Path, runs: int, games: int) -> dict[str, list[float]] | s
     url = f"http://{host}:{port}"
     out: dict[str, list[float]] = {"seen": [], "event": [], "phone": [], "cli": []}
     try:
-        with sync_playwright() as pw:  # type: ignore[operator]
+        with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, args=FLAGS)
             phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
             phone.goto(url + "/enter")

@@ -79,16 +79,21 @@ def test_the_pure_core_agrees_with_the_brute_force_along_a_line_of_one_search(na
         s.pop()
         assert s.value() == v
 
-def _children(g: ref.Game, state: ref.State) -> tuple[bool, int, list[int]]:
-    s = solver.Solver(g.deal, ref.position(g, state))
-    v = s.value()
-    bidding = s.bidding()
+
+def _after_each(s: solver.Solver) -> list[int]:
+    """The value after each card the player to play may play, in the order of `moves`."""
     values = []
     for card in s.moves():
         s.push(card)
         values.append(s.value())
         s.pop()
-    return bidding, v, values
+    return values
+
+
+def _children(g: ref.Game, state: ref.State) -> tuple[bool, int, list[int]]:
+    s = solver.Solver(g.deal, ref.position(g, state))
+    v = s.value()
+    return s.bidding(), v, _after_each(s)
 
 
 @settings(max_examples=40, deadline=None)
@@ -117,11 +122,7 @@ def test_par_is_the_value_after_the_best_first_card(name: str, seed: int) -> Non
     start = solver.start_of_play(g.deal, g.held, g.first_leader)
     s = solver.Solver(g.deal, start)
     par = s.value()
-    after = []
-    for card in s.moves():
-        s.push(card)
-        after.append(s.value())
-        s.pop()
+    after = _after_each(s)
     assert (max(after) if s.bidding() else min(after)) == par
     assert set(s.best(par)) == {c for c, v in zip(s.moves(), after, strict=True) if v == par}
 
