@@ -37,34 +37,30 @@ import threading
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+# serve and Chromium as the tests start them
+from processes import FLAGS, playwright_or_why, start_serve, table_pins, versions
+
 from pitchkeeper.tournament import book
 from pitchkeeper.tournament import night as desk
 
 GOAL_MS = 1000.0
 ORGANIZER = "2468013579"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run"]
 
 
 def start(path: Path, home: Path) -> tuple[subprocess.Popen[str], int, dict[int, str]]:
     """The real serve --tournament, its console to a file (a pipe nobody reads fills up)."""
     env = {**os.environ, "PITCHKEEPER_HOME": str(home), "PYTHONUNBUFFERED": "1"}
     console = path.with_suffix(".console").open("w")
-    p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", "--tournament", str(path), "--port", "0",
-                          "--pin", ORGANIZER], stdout=subprocess.PIPE, stderr=console, text=True, env=env,
-                         cwd=path.parent)
-    assert p.stdout is not None
-    text = ""
-    for line in p.stdout:
-        text += line
-        if line.startswith("Ctrl-C stops."):
-            break
+    p, text = start_serve(["--tournament", str(path), "--port", "0", "--pin", ORGANIZER], env, stderr=console,
+                          cwd=path.parent)
     m = re.search(r"hall screen http://127\.0\.0\.1:(\d+)/", text)
-    pins = re.search(r"tables' PINs\s+(.*)", text)
+    pins = table_pins(text)
     if not m or not pins:
         raise SystemExit(f"serve did not start: {text}")
     threading.Thread(target=lambda: [None for _ in p.stdout or []], daemon=True).start()  # drain
-    return p, int(m.group(1)), {int(n): v.replace(" ", "") for n, v in re.findall(r"(\d+): ([\d ]{12})", pins.group(1))}
+    return p, int(m.group(1)), pins
 
 
 def request(port: int, method: str, path: str, body: object = None, pin: str | None = None) -> tuple[int, dict]:
@@ -98,20 +94,12 @@ class Hall:
         threading.Thread(target=self._fetch, daemon=True).start()
 
     def _read(self) -> None:
-        try:
-            while True:
-                line = self.resp.fp.readline()
-                if not line:
-                    return
-                if line.startswith(b"data:"):
-                    now = time.time()
-                    version = json.loads(line[5:])["version"]
-                    with self.cond:
-                        self.events.setdefault(version, now)
-                        self.cond.notify_all()
-                    self.kick.set()
-        except (OSError, ValueError):
-            return
+        for version in versions(self.resp):
+            now = time.time()
+            with self.cond:
+                self.events.setdefault(version, now)
+                self.cond.notify_all()
+            self.kick.set()
 
     def _fetch(self) -> None:
         while True:
@@ -135,13 +123,10 @@ class Hall:
 def open_screen(url: str) -> tuple[object, object, object] | str:
     """The hall screen in headless Chromium at 1920 x 1080, recording (wall clock) when each table of each
     round is first drawn reported and each round first drawn; or why not."""
-    chromium = os.environ.get("PITCHKEEPER_CHROMIUM") or shutil.which("chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        return "skipped: no Playwright (pip install -e '.[browser]')"
-    if not chromium:
-        return "skipped: no Chromium"
+    found = playwright_or_why()
+    if isinstance(found, str):
+        return found
+    sync_playwright, chromium = found
     pw = sync_playwright().start()
     browser = pw.chromium.launch(executable_path=chromium, args=FLAGS)
     page = browser.new_page(viewport={"width": 1920, "height": 1080})

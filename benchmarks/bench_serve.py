@@ -46,6 +46,11 @@ import time
 import tomllib
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+# serve and Chromium as the tests start them
+from processes import FLAGS, playwright_or_why, start_serve, versions
+
 PAGE_GOAL_MS = 100.0
 EVENT_GOAL_MS = 500.0
 NEXT_GAME_GOAL_MS = 1000.0
@@ -71,16 +76,8 @@ def start(log: Path | None, env: dict[str, str], *extra: str,
     assert base is not None
     console = log.with_suffix(".console") if log is not None else base / "table.console"
     match = ["--match", str(log)] if log is not None else []
-    with console.open("w") as err:
-        p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", *match, "--port", "0",
-                              "--pin", PIN, *extra], stdout=subprocess.PIPE, stderr=err, text=True, env=env,
-                             cwd=base)  # not the checkout: `-m` would import its package before PYTHONPATH's
-    assert p.stdout is not None
-    text = ""
-    for line in p.stdout:
-        text += line
-        if line.startswith("Ctrl-C stops."):
-            break
+    with console.open("w") as err:  # cwd not the checkout: `-m` would import its package before PYTHONPATH's
+        p, text = start_serve([*match, "--port", "0", "--pin", PIN, *extra], env, stderr=err, cwd=base)
     m = re.search(r"scoreboard\s+http://(127\.0\.0\.1):(\d+)/", text)
     if not m:
         p.wait(10)
@@ -98,6 +95,13 @@ def get_ms(host: str, port: int, path: str) -> float:
     if r.status != 200 or not body:
         raise SystemExit(f"GET {path}: {r.status}")
     return (time.perf_counter() - t) * 1000
+
+
+def served_version(c: http.client.HTTPConnection) -> str:
+    """The version of the match served now (GET /api/match)."""
+    c.request("GET", "/api/match")
+    r = c.getresponse()
+    return str(json.loads(r.read())["version"])
 
 
 def post(c: http.client.HTTPConnection, body: dict[str, object]) -> int:
@@ -120,43 +124,35 @@ class Stream:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        try:
-            while True:
-                line = self.resp.fp.readline()
-                if not line:
-                    return
-                if line.startswith(b"data:"):
-                    version = json.loads(line[5:])["version"]
-                    with self.cond:
-                        self.arrived.append((time.perf_counter(), version))
-                        self.cond.notify_all()
-        except (OSError, ValueError):
-            return
+        for version in versions(self.resp):
+            with self.cond:
+                self.arrived.append((time.perf_counter(), version))
+                self.cond.notify_all()
 
-    def wait_for(self, count: int, timeout: float = 10.0) -> tuple[float, str]:
+    def wait_for(self, version: str, timeout: float = 10.0) -> float:
+        """When the first event announcing `version` arrived. By version, not by count: the server may
+        still announce an earlier write (one made before the stream opened) after the stream opens."""
+        def seen() -> float | None:
+            return next((at for at, v in self.arrived if v == version), None)
+
         with self.cond:
-            if not self.cond.wait_for(lambda: len(self.arrived) >= count, timeout):
-                raise SystemExit(f"no event within {timeout} s")
-            return self.arrived[count - 1]
+            if not self.cond.wait_for(lambda: seen() is not None, timeout):
+                raise SystemExit(f"no event announcing version {version} within {timeout} s")
+            at = seen()
+            assert at is not None
+            return at
 
 
 def page_delays(url: str, book: object, runs: int, hands: int) -> list[float] | str:
     """From a write to the new hand drawn on an open scoreboard page in headless Chromium (event, fetch
     of /board, swap), if Playwright and Chromium are here; else why not."""
-    import shutil
-
-    chromium = os.environ.get("PITCHKEEPER_CHROMIUM") or shutil.which("chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        return "skipped: no Playwright (pip install -e '.[browser]')"
-    if not chromium:
-        return "skipped: no Chromium"
+    found = playwright_or_why()
+    if isinstance(found, str):
+        return found
+    sync_playwright, chromium = found
     out = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--no-first-run"])
+        browser = pw.chromium.launch(executable_path=chromium, args=FLAGS)
         page = browser.new_page()
         page.goto(url + "/")
         page.wait_for_selector("#live.on")
@@ -169,21 +165,6 @@ def page_delays(url: str, book: object, runs: int, hands: int) -> list[float] | 
     return out
 
 
-def chromium_or_why() -> tuple[object, str] | str:
-    import shutil
-
-    chromium = os.environ.get("PITCHKEEPER_CHROMIUM") or shutil.which("chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        return "skipped: no Playwright (pip install -e '.[browser]')"
-    if not chromium:
-        return "skipped: no Chromium"
-    return sync_playwright, chromium
-
-
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run"]
 WIN = {"trump": "S", "bid": {"player": "Ann", "amount": 3}, "points": {"high": "Us", "low": "Ann", "jack": "Us",
                                                                       "game": "Us"}}
 
@@ -191,7 +172,7 @@ WIN = {"trump": "S", "bid": {"player": "Ann", "amount": 3}, "points": {"high": "
 def table_delays(tmp: Path, runs: int, games: int) -> dict[str, list[float]] | str:
     """The table served with no --match: a phone's page seeing a hand another device saved, and the next
     game reaching the TV, from a phone and from the CLI (each with the event stream's delay as baseline)."""
-    found = chromium_or_why()
+    found = playwright_or_why()
     if isinstance(found, str):
         return found
     sync_playwright, chromium = found
@@ -212,7 +193,7 @@ def table_delays(tmp: Path, runs: int, games: int) -> dict[str, list[float]] | s
     url = f"http://{host}:{port}"
     out: dict[str, list[float]] = {"seen": [], "event": [], "phone": [], "cli": []}
     try:
-        with sync_playwright() as pw:  # type: ignore[operator]
+        with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, args=FLAGS)
             phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
             phone.goto(url + "/enter")
@@ -229,7 +210,7 @@ def table_delays(tmp: Path, runs: int, games: int) -> dict[str, list[float]] | s
             for i in range(runs):  # another phone saves a hand: this phone's list shows it
                 t = time.perf_counter()  # from the save's start (the write included)
                 assert post(c, hand(i)) == 201
-                arrived, _ = stream.wait_for(i + 1)
+                arrived = stream.wait_for(served_version(c))
                 out["event"].append((arrived - t) * 1000)
                 phone.wait_for_selector(f'#hands li[data-hand="{i + 1}"]', timeout=10_000)
                 out["seen"].append((time.perf_counter() - t) * 1000)
@@ -453,20 +434,16 @@ def main() -> None:
             stream = Stream(host, port)
             time.sleep(0.3)
             external, through_api = [], []
-            n = 0
             for i in range(args.runs):  # another program writes the file (as the CLI does)
                 book.append(hand(i))
                 t = time.perf_counter()  # the write is done (renamed into place): the clock starts
-                n += 1
-                arrived, version = stream.wait_for(n)
-                assert version == book.version, "the event does not carry the log's new version"
+                arrived = stream.wait_for(book.version)  # (no event announcing it: SystemExit)
                 external.append((arrived - t) * 1000)
             c = http.client.HTTPConnection(host, port, timeout=10)
             for i in range(args.runs):  # a phone writes through the server
                 t = time.perf_counter()
                 assert post(c, hand(i)) == 201
-                n += 1
-                arrived, _ = stream.wait_for(n)
+                arrived = stream.wait_for(book.version)
                 through_api.append((arrived - t) * 1000)
             c.close()
             in_page = page_delays(f"http://{host}:{port}", book, args.runs, 30 + len(cold) + 2 * args.runs)

@@ -27,6 +27,7 @@ import os
 import random
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -34,20 +35,16 @@ from pathlib import Path
 
 from bench_serve import PIN, start  # the real serve on a free port, as the table's benchmark starts it
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from serving import LONG_HAND, SEVEN  # the tests' seven-player hand, too long to analyse quickly
+
 import pitchkeeper
 from pitchkeeper.game import rulesets, sampling, solver
 from pitchkeeper.web import analysed
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 TEAMS = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
-SEVEN = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"]
-LONG_HAND = {"dealer": "Gus", "trump": "D", "bid": {"player": "Bob", "amount": 2}, "tricks": [
-    {"leader": "Bob", "cards": ["8D", "6S", "4D", "3D", "5D", "7S", "10D"]},
-    {"leader": "Ann", "cards": ["9C", "JD", "7C", "10C", "10H", "6H", "JC"]},
-    {"leader": "Bob", "cards": ["6D", "2C", "4C", "9D", "AD", "QH", "AS"]},
-    {"leader": "Fay", "cards": ["8S", "4S", "2S", "KH", "QS", "9S", "3S"]},
-    {"leader": "Cy", "cards": ["7H", "3H", "2H", "JS", "JH", "8C", "5H"]},
-    {"leader": "Gus", "cards": ["AC", "KC", "QC", "4H", "AH", "KS", "10S"]}]}
 BOARD_GOAL_MS = 500.0
 ODDS_GOAL_MS = 1000.0
 

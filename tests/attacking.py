@@ -10,11 +10,12 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
+
+import processes
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 HAND = {"trump": "S", "bid": {"player": "Ann", "amount": 2},
@@ -58,22 +59,15 @@ def start_serve(home: Path, log: Path, *args: str, stderr: Any = None) -> Serve:
         n = len(list(home.parent.glob("console-*.txt")))
         console = home.parent / f"console-{n}.txt"
         stderr_file = console.open("w")
-    p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", "--match", str(log), "--port", "0", *args],
-                         stdout=subprocess.PIPE, stderr=stderr if stderr is not None else stderr_file, text=True,
-                         env=env)
+    p, text = processes.start_serve(["--match", str(log), "--port", "0", *args], env,
+                                    stderr=stderr if stderr is not None else stderr_file)
     if stderr is None:
         stderr_file.close()
     assert p.stdout is not None
-    printed = []
-    for line in p.stdout:
-        printed.append(line.rstrip("\n"))
-        if line.startswith("Ctrl-C stops."):
-            break
-    else:
+    printed = text.splitlines()
+    if not processes.started(text):
         p.wait(10)
-        raise AssertionError("serve did not start: " + "\n".join(printed)
-                             + (console.read_text() if console else ""))
-    text = "\n".join(printed)
+        raise AssertionError("serve did not start: " + text + (console.read_text() if console else ""))
     port = int(re.search(r"scoreboard\s+http://\S+:(\d+)/", text).group(1))  # type: ignore[union-attr]
     pin = re.search(r"(?m)^  PIN {9}(\S+(?: \d+)*)", text).group(1)  # type: ignore[union-attr]
     return Serve(p, printed, port, pin.replace(" ", ""), console, p.stdout)

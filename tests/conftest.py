@@ -1,4 +1,12 @@
-"""Shared fixtures: no test ever touches the real user data directory."""
+"""Shared fixtures: no test ever touches the real user data directory.
+
+What the tests share is written once in plain modules beside them (imported by name; pytest collects
+only test_*.py): helpers (a ruleset variant, a record changed), house_games (the house-rule games and
+the CLI runner), serving (the in-process client, the offjack table and its taps, a real uvicorn server),
+nights (a club night's pages as a phone without JavaScript), processes (`serve` in its own process and
+headless Chromium, for the benchmarks too), browsing (the browser tier's page helpers), attacking (raw
+HTTP against a real serve), and the independent references the tests check the engine against:
+solver_ref (a brute-force minimax) and night_ref (the tournament rules)."""
 
 from __future__ import annotations
 

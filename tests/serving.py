@@ -8,21 +8,43 @@ import contextlib
 import json
 import os
 import re
-import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+from processes import start_serve, stop_serve
 
 import pitchkeeper
 
 PIN = "424242"
+PLAY = Path(__file__).parent / "data" / "play"  # whole hands, played trick by trick
+PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
+TEAMS = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
+OFFJACK = tomllib.loads((PLAY / "seven-point-offjack.toml").read_text())
+# the same hand tapped on a phone: each trick's cards in playing order, nobody saying who led
+TRICK_TAPS = {"bidder": "Ann", "amount": "3", "trump": "S", "mode": "tricks",
+              **{f"t.{k}": " ".join(t["cards"]) for k, t in enumerate(OFFJACK["tricks"], 1)}}
+# seven players of solo-pitch: a hand whose analysis takes the compiled core many seconds, and a quick one
+SEVEN = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"]
+LONG_HAND = {"dealer": "Gus", "trump": "D", "bid": {"player": "Bob", "amount": 2}, "tricks": [
+    {"leader": "Bob", "cards": ["8D", "6S", "4D", "3D", "5D", "7S", "10D"]},
+    {"leader": "Ann", "cards": ["9C", "JD", "7C", "10C", "10H", "6H", "JC"]},
+    {"leader": "Bob", "cards": ["6D", "2C", "4C", "9D", "AD", "QH", "AS"]},
+    {"leader": "Fay", "cards": ["8S", "4S", "2S", "KH", "QS", "9S", "3S"]},
+    {"leader": "Cy", "cards": ["7H", "3H", "2H", "JS", "JH", "8C", "5H"]},
+    {"leader": "Gus", "cards": ["AC", "KC", "QC", "4H", "AH", "KS", "10S"]}]}
+QUICK_HAND = {"dealer": "Ann", "trump": "H", "bid": {"player": "Cy", "amount": 3}, "tricks": [
+    {"leader": "Cy", "cards": ["9H", "10H", "2H", "QH", "AH", "4H", "6S"]},
+    {"leader": "Gus", "cards": ["9C", "JC", "QC", "4C", "KS", "2C", "KH"]},
+    {"leader": "Fay", "cards": ["QD", "6H", "10D", "KC", "9D", "7D", "3H"]},
+    {"leader": "Gus", "cards": ["5H", "2S", "7S", "6D", "3D", "8S", "7H"]},
+    {"leader": "Fay", "cards": ["8C", "JS", "AC", "10S", "3C", "4S", "KD"]},
+    {"leader": "Ann", "cards": ["7C", "QS", "5S", "4D", "2D", "AS", "8D"]}]}
 
 
 class Api:
@@ -34,6 +56,12 @@ class Api:
 
     def __call__(self, method: str, url: str, **kw: Any) -> httpx.Response:
         return self.loop.run_until_complete(self.client.request(method, url, **kw))
+
+    def __enter__(self) -> Api:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def post_hand(self, hand: Any, pin: str | None = PIN) -> httpx.Response:
         headers = {"X-Pitchkeeper-Pin": pin} if pin is not None else {}
@@ -49,6 +77,25 @@ def new_log(path: Path, header: dict[str, Any]) -> Path:
     pitchkeeper.Logbook.create(path, header["rules"], header["players"], teams=header.get("teams", {}),
                                first_dealer=header.get("first_dealer"), target=header.get("target"))
     return path
+
+
+def seven_hands(path: Path) -> Path:
+    """A solo-pitch match log for SEVEN, Ann dealing first, with QUICK_HAND then LONG_HAND recorded."""
+    new_log(path, {"rules": "solo-pitch", "players": SEVEN, "first_dealer": "Ann"})
+    book = pitchkeeper.Logbook.open(path)
+    book.append(QUICK_HAND)
+    book.append(LONG_HAND)
+    return path
+
+
+def us_and_them(path: Path, **header: Any) -> Path:
+    """A seven-point match log for PLAYERS, Us (Ann, Cy) against Them (Bob, Dee); `header` adds to it."""
+    return new_log(path, {"rules": "seven-point", "players": PLAYERS, "teams": TEAMS, **header})
+
+
+def offjack_table(folder: Path) -> Path:
+    """The log of the table OFFJACK was played at: Us against Them, Cy dealing first."""
+    return us_and_them(folder / "m.toml", first_dealer="Cy")
 
 
 def free_port() -> int:
@@ -136,21 +183,10 @@ def serve_process(log: Path | None, home: Path, pin: str) -> Iterator[str]:
     stopped with Ctrl-C afterwards. `log` None: the table's current match, followed to each next game."""
     env = {**os.environ, "PITCHKEEPER_HOME": str(home), "PYTHONUNBUFFERED": "1"}
     match = ["--match", str(log)] if log is not None else []
-    p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", *match, "--port", "0",
-                          "--pin", pin], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    assert p.stdout is not None
-    url = None
-    for line in p.stdout:
-        m = re.search(r"scoreboard\s+(http://127\.0\.0\.1:\d+)/", line)
-        url = url or (m.group(1) if m else None)
-        if line.startswith("Ctrl-C stops."):
-            break
+    p, banner = start_serve([*match, "--port", "0", "--pin", pin], env)
+    url = re.search(r"scoreboard\s+(http://127\.0\.0\.1:\d+)/", banner)
     assert url, p.stderr.read() if p.stderr else "serve did not start"
     try:
-        yield url
+        yield url.group(1)
     finally:
-        p.send_signal(signal.SIGINT)
-        p.wait(15)
-        for stream in (p.stdout, p.stderr):
-            if stream is not None:
-                stream.close()
+        stop_serve(p)

@@ -14,6 +14,7 @@ here from trump.identical_jokers, apart from the engine's naming of them.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -250,6 +251,43 @@ def random_line(g: Game, rng: random.Random, st: State | None = None) -> list[tu
         c = rng.choice(cards)
         out.append((p, c))
         st = after(g, st, p, c)
+
+
+def played_hand(name: str, seed: int, max_players: int, rules: str) -> tuple[Game, list[State], dict[str, Any]]:
+    """A random deal played along a random legal line: the game, every state on the way, and the hand
+    record (its ruleset named `rules`: a built-in name or a house file)."""
+    rng = random.Random(seed)
+    g = random_game(name, rng, max_players=max_players)
+    states = [begin(g)]
+    for p, c in random_line(g, rng):
+        states.append(after(g, states[-1], p, c))
+    rec = record(g, states[-1].done)
+    rec["rules"] = rules
+    return g, states, rec
+
+
+def check_plays(g: Game, a: Mapping[str, Any]) -> None:
+    """An analysis (pitchkeeper.analyse_hand) holds together: the first play starts at par and the last ends
+    at what was taken, each starts where the one before ended, and each costs what it gave away - nothing
+    exactly when its card is among the best."""
+    plays = a["plays"]
+    assert plays[0]["before"] == a["par"]
+    assert plays[-1]["after"] == a["taken"]  # the hand is over: its value is what was taken
+    bidding = g.side_of[g.bidder]
+    for one, nxt in itertools.pairwise(plays):
+        assert one["after"] == nxt["before"]
+    for p in plays:
+        gave = p["before"] - p["after"] if g.side_of[p["player"]] == bidding else p["after"] - p["before"]
+        assert p["cost"] == gave >= 0
+        assert (p["card"] in p["best"]) == (p["cost"] == 0)
+
+
+def brute_best(g: Game, st: State) -> tuple[int, set[str]]:
+    """The brute force's value of a position, and the cards of the player to play that keep it."""
+    value = brute(g, st)
+    who, cards = due(g, st)
+    assert who is not None
+    return value, {c for c in cards if brute(g, after(g, st, who, c)) == value}
 
 
 def tricks_left(g: Game, st: State) -> int:

@@ -10,17 +10,15 @@ Needs Playwright for Python (`pip install -e ".[browser]"`) and the system's Chr
 
 from __future__ import annotations
 
-import os
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browsing import FLAGS, Watch, artefacts, chromium, launched, playwright, sign_in
 from serving import PIN as API_PIN
-from serving import Server, new_log, serve_process
-from test_serve_analysis import LONG_HAND, QUICK_HAND, SEVEN
-from test_serve_browser import FLAGS, ROOT, Watch, chromium
+from serving import Server, new_log, serve_process, seven_hands
 
 import pitchkeeper
 from pitchkeeper.web import analysed, odds
@@ -37,26 +35,12 @@ OFFJACK = tomllib.loads((DATA / "seven-point-offjack.toml").read_text())
 HELD = ["AS", "KS", "5S", "2H", "9D", "JC"]
 
 
-def artefacts() -> Path:
-    out = Path(os.environ.get("PITCHKEEPER_ARTIFACTS") or ROOT / "test-artifacts") / "odds"
-    out.mkdir(parents=True, exist_ok=True)
-    return out
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     log = new_log(tmp_path / "friday.toml", {"rules": "seven-point", "players": PLAYERS, "teams": TEAMS,
                                              "first_dealer": "Cy"})
     with serve_process(log, tmp_path / "home", PIN) as url:
         yield url, log
-
-
-def playwright() -> Any:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("Playwright for Python is needed: pip install -e '.[browser]'", pytrace=False)
-    return sync_playwright()
 
 
 def phone_of(browser: Any) -> Any:
@@ -72,106 +56,96 @@ def fits(page: Any) -> bool:
 def test_a_hand_entered_trick_by_trick_shows_par_before_save_and_odds_answer_six_tapped_cards(
         server: tuple[str, Path]) -> None:
     url, log = server
-    shots = artefacts()
+    shots = artefacts("odds")
     line = verdict_line(pitchkeeper.analyse_hand(DATA / "seven-point-offjack.toml"))
-    with playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium(), args=FLAGS)
-        try:
-            tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
-            tv_watch = Watch(tv)
-            tv.goto(url + "/")
-            tv.wait_for_selector("#live.on")
-            phone = phone_of(browser)
-            watch = Watch(phone)
-            phone.goto(url + "/enter")
-            phone.fill("#pin", PIN)
-            phone.tap("button[type=submit]")
-            phone.wait_for_selector("#hand-form")
+    with launched() as browser:
+        tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+        tv_watch = Watch(tv)
+        tv.goto(url + "/")
+        tv.wait_for_selector("#live.on")
+        phone = phone_of(browser)
+        watch = Watch(phone)
+        sign_in(phone, url, PIN)
 
-            # the hand, trick by trick: each trick's cards in playing order, nobody saying who led
-            phone.tap('label[data-q="bidder"][data-v="Ann"]')
-            phone.tap('label[data-q="amount"][data-v="3"]')
-            phone.tap('label[data-q="trump"][data-v="S"]')
-            assert not phone.locator('input[name="t.1"]').is_visible()  # shown once the mode is chosen
-            phone.tap('label[data-q="mode"][data-v="tricks"]')
-            assert not phone.locator('fieldset[data-point="high"]').is_visible()
-            tricks = [" ".join(t["cards"]).lower() for t in OFFJACK["tricks"]]  # typed as a thumb types
-            tricks[5] = "5D KS JC AS"  # a mistake: the ace of spades went in trick 1
-            for k, cards in enumerate(tricks, 1):
-                phone.fill(f'input[name="t.{k}"]', cards)
-            phone.tap("[data-action=check]")
-            phone.wait_for_selector("#error")
-            assert phone.locator("#q-t-6.has-error #error").inner_text() == "Trick 6: AS was already played in trick 1"
-            assert phone.locator('input[name="t.1"]').input_value() == tricks[0]  # the other tricks are kept
-            phone.locator("#q-tricks").screenshot(path=str(shots / "phone-trick-mistake.png"))
-            phone.fill('input[name="t.6"]', "5d ks jc 7d")
-            phone.tap("[data-action=check]")
-            phone.wait_for_selector("#preview #par")
-            assert phone.locator("#par").inner_text() == line
-            assert "the costliest card: trick " in line
-            assert pitchkeeper.Logbook.open(log).state()["hands"] == []  # shown before Save, nothing written
-            assert fits(phone)
-            phone.locator("#verdict").screenshot(path=str(shots / "phone-verdict-par.png"))
-            phone.tap("[data-action=save]")
-            phone.wait_for_selector("text=Hand 1 saved.")
-            assert phone.locator('#hands li[data-hand="1"] .par').inner_text() == line
-            assert tomllib.loads(log.read_text())["hands"][0]["tricks"] == OFFJACK["tricks"]  # leaders worked out
-            phone.screenshot(path=str(shots / "phone-hand-list.png"), full_page=True)
-            tv.wait_for_selector('#board[data-hands="1"] #last-par')
-            assert tv.locator("#last-par").inner_text() == line
-            tv.wait_for_selector("#board:not(.flash)")
-            tv.screenshot(path=str(shots / "tv-last-hand-par.png"))
-            # the TV still fits one 1080p screen, the line as readable from 3 m as the chart's labels (2%)
-            assert tv.evaluate("document.scrollingElement.scrollHeight") <= 1080
-            assert tv.locator("#last-par").evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 0.02 * 1080
+        # the hand, trick by trick: each trick's cards in playing order, nobody saying who led
+        phone.tap('label[data-q="bidder"][data-v="Ann"]')
+        phone.tap('label[data-q="amount"][data-v="3"]')
+        phone.tap('label[data-q="trump"][data-v="S"]')
+        assert not phone.locator('input[name="t.1"]').is_visible()  # shown once the mode is chosen
+        phone.tap('label[data-q="mode"][data-v="tricks"]')
+        assert not phone.locator('fieldset[data-point="high"]').is_visible()
+        tricks = [" ".join(t["cards"]).lower() for t in OFFJACK["tricks"]]  # typed as a thumb types
+        tricks[5] = "5D KS JC AS"  # a mistake: the ace of spades went in trick 1
+        for k, cards in enumerate(tricks, 1):
+            phone.fill(f'input[name="t.{k}"]', cards)
+        phone.tap("[data-action=check]")
+        phone.wait_for_selector("#error")
+        assert phone.locator("#q-t-6.has-error #error").inner_text() == "Trick 6: AS was already played in trick 1"
+        assert phone.locator('input[name="t.1"]').input_value() == tricks[0]  # the other tricks are kept
+        phone.locator("#q-tricks").screenshot(path=str(shots / "phone-trick-mistake.png"))
+        phone.fill('input[name="t.6"]', "5d ks jc 7d")
+        phone.tap("[data-action=check]")
+        phone.wait_for_selector("#preview #par")
+        assert phone.locator("#par").inner_text() == line
+        assert "the costliest card: trick " in line
+        assert pitchkeeper.Logbook.open(log).state()["hands"] == []  # shown before Save, nothing written
+        assert fits(phone)
+        phone.locator("#verdict").screenshot(path=str(shots / "phone-verdict-par.png"))
+        phone.tap("[data-action=save]")
+        phone.wait_for_selector("text=Hand 1 saved.")
+        assert phone.locator('#hands li[data-hand="1"] .par').inner_text() == line
+        assert tomllib.loads(log.read_text())["hands"][0]["tricks"] == OFFJACK["tricks"]  # leaders worked out
+        phone.screenshot(path=str(shots / "phone-hand-list.png"), full_page=True)
+        tv.wait_for_selector('#board[data-hands="1"] #last-par')
+        assert tv.locator("#last-par").inner_text() == line
+        tv.wait_for_selector("#board:not(.flash)")
+        tv.screenshot(path=str(shots / "tv-last-hand-par.png"))
+        # the TV still fits one 1080p screen, the line as readable from 3 m as the chart's labels (2%)
+        assert tv.evaluate("document.scrollingElement.scrollHeight") <= 1080
+        assert tv.locator("#last-par").evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 0.02 * 1080
 
-            # after the hand: should I have bid 3?
-            phone.goto(url + "/odds")
-            assert phone.locator("#layouts").inner_text() == f"{odds.samples(4)} layouts"
-            for card in HELD:
-                phone.tap(f'label[data-card="{card}"]')
-            assert phone.locator("#count").inner_text() == "6 of 6"
-            phone.tap('label[data-card="QC"]')  # a seventh: refused at once
-            assert phone.locator('input[name="card"]:checked').count() == 6
-            assert "untap one first" in phone.locator("#count").inner_text()
-            phone.screenshot(path=str(shots / "odds-tapped.png"), full_page=True)
-            phone.tap("[data-action=odds]")
-            phone.wait_for_selector("#answer .trump-odds")
-            o = pitchkeeper.bid_odds(HELD, "seven-point", players=4, samples=odds.samples(4), seed=odds.SEED)
-            for t in o["trumps"]:
-                made = phone.locator(f'.trump-odds[data-trump="{t["trump"]}"] td[data-col="made"]').all_inner_texts()
-                assert made == [f"{round(100 * x)}%" for x in t["make"].values()]
-                best = phone.locator(f'.trump-odds[data-trump="{t["trump"]}"] .best-bid').inner_text()
-                assert best == str(t["best_bid"])
-            phone.tap('button[data-ask="3"]')
-            phone.wait_for_selector("#asked")
-            assert phone.locator("#asked li").all_inner_texts() == bid_answers(o, "3")
-            assert fits(phone)
-            phone.screenshot(path=str(shots / "odds-answer.png"), full_page=True)
-            # big enough for a thumb: every card and bid at least 44 px each way
-            sizes = phone.locator(".card-pill span, button.pill.bid span").evaluate_all(
-                "els => els.map(e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height])")
-            assert min(min(w, h) for w, h in sizes) >= 44, min(sizes)
+        # after the hand: should I have bid 3?
+        phone.goto(url + "/odds")
+        assert phone.locator("#layouts").inner_text() == f"{odds.samples(4)} layouts"
+        for card in HELD:
+            phone.tap(f'label[data-card="{card}"]')
+        assert phone.locator("#count").inner_text() == "6 of 6"
+        phone.tap('label[data-card="QC"]')  # a seventh: refused at once
+        assert phone.locator('input[name="card"]:checked').count() == 6
+        assert "untap one first" in phone.locator("#count").inner_text()
+        phone.screenshot(path=str(shots / "odds-tapped.png"), full_page=True)
+        phone.tap("[data-action=odds]")
+        phone.wait_for_selector("#answer .trump-odds")
+        o = pitchkeeper.bid_odds(HELD, "seven-point", players=4, samples=odds.samples(4), seed=odds.SEED)
+        for t in o["trumps"]:
+            made = phone.locator(f'.trump-odds[data-trump="{t["trump"]}"] td[data-col="made"]').all_inner_texts()
+            assert made == [f"{round(100 * x)}%" for x in t["make"].values()]
+            best = phone.locator(f'.trump-odds[data-trump="{t["trump"]}"] .best-bid').inner_text()
+            assert best == str(t["best_bid"])
+        phone.tap('button[data-ask="3"]')
+        phone.wait_for_selector("#asked")
+        assert phone.locator("#asked li").all_inner_texts() == bid_answers(o, "3")
+        assert fits(phone)
+        phone.screenshot(path=str(shots / "odds-answer.png"), full_page=True)
+        # big enough for a thumb: every card and bid at least 44 px each way
+        sizes = phone.locator(".card-pill span, button.pill.bid span").evaluate_all(
+            "els => els.map(e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height])")
+        assert min(min(w, h) for w, h in sizes) >= 44, min(sizes)
 
-            for w in (watch, tv_watch):
-                assert w.errors == [] and w.foreign() == []
-            assert all(p.stat().st_size > 5_000 for p in shots.glob("*.png"))
-        finally:
-            browser.close()
+        for w in (watch, tv_watch):
+            assert w.errors == [] and w.foreign() == []
+        assert all(p.stat().st_size > 5_000 for p in shots.glob("*.png"))
 
 
 def test_a_tv_showing_a_hand_still_being_analysed_shows_its_answer_once_done(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The TV's last hand is not worked out by the time the board is drawn: it says so, and the page fetches
     the board again until the answer is there (here: too long, past a budget of one second)."""
-    log = new_log(tmp_path / "seven.toml", {"rules": "solo-pitch", "players": SEVEN, "first_dealer": "Ann"})
-    book = pitchkeeper.Logbook.open(log)
-    book.append(QUICK_HAND)
-    book.append(LONG_HAND)
+    log = seven_hands(tmp_path / "seven.toml")
     monkeypatch.setattr(analysed, "GRACE", 0.0)  # a page waits for its jobs their budget and no more
     app = create_app(log, API_PIN)
     app.state.site.analyst.budget = 1.0  # the worker starts first, then searches for 1 s: the page is drawn before
-    shots = artefacts()
+    shots = artefacts("odds")
     with Server(app) as server, playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium(), args=FLAGS)
         try:

@@ -3,28 +3,21 @@ twice refused, and the question the rule asks ("who was dealt low?"), for every 
 
 from __future__ import annotations
 
+import functools
 import json
 import tomllib
 from pathlib import Path
 
+import cli_runs
 import pytest
-from typer.testing import CliRunner
 
-from pitchkeeper.cli import app
 from pitchkeeper.game import rulesets
 
-runner = CliRunner()
 EXPORT = Path(__file__).parent / "data" / "export"
 
 
-def run(*args: str, input: str | None = None, columns: int = 200):
-    return runner.invoke(app, list(args), input=input, env={"COLUMNS": str(columns), "NO_COLOR": "1"})
-
-
-def ok(*args: str, **kw) -> str:
-    r = run(*args, **kw)
-    assert r.exit_code == 0, r.stdout + r.stderr
-    return r.stdout
+run = functools.partial(cli_runs.invoke, columns=200)
+ok = functools.partial(cli_runs.ok, columns=200)
 
 
 def refused(r) -> str:

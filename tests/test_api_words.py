@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import PIN, Api, new_log
+from serving import PIN, PLAYERS, Api, us_and_them
 from typer.testing import CliRunner
 
 import pitchkeeper
@@ -20,21 +20,18 @@ from pitchkeeper.cli import app
 from pitchkeeper.logbook import shelf, store
 from pitchkeeper.web.app import create_app
 
-PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
-TEAMS = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
 POINTS = {"high": "Them", "low": "Them", "game": "Them"}
 
 
 @pytest.fixture
 def log(tmp_path: Path) -> Path:
-    return new_log(tmp_path / "friday.toml", {"rules": "seven-point", "players": PLAYERS, "teams": TEAMS})
+    return us_and_them(tmp_path / "friday.toml")
 
 
 @pytest.fixture
 def api(log: Path) -> Iterator[Api]:
-    a = Api(create_app(log, PIN))
-    yield a
-    a.close()
+    with Api(create_app(log, PIN)) as a:
+        yield a
 
 
 def refused(r: Any, status: int = 400) -> str:
@@ -168,7 +165,7 @@ def test_a_name_holding_a_colon_or_comma_is_refused_when_a_match_starts(_home: P
 
 
 def test_a_log_that_already_holds_such_a_name_still_loads(tmp_path: Path) -> None:
-    log = new_log(tmp_path / "old.toml", {"rules": "seven-point", "players": PLAYERS, "teams": TEAMS})
+    log = us_and_them(tmp_path / "old.toml")
     log.write_text(log.read_text().replace('"Ann"', '"Ann:2"'))
     book = pitchkeeper.Logbook.open(log)
     book.append({"trump": "H", "bid": {"player": "Bob", "amount": 2}, "points": POINTS})

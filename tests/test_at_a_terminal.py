@@ -19,11 +19,12 @@ from pitchkeeper.cli import app
 LEFT = "\x1b[D"  # the left-arrow key
 
 
-def spawn(home: Path, *args: str) -> pexpect.spawn:
+def spawn(home: Path, *args: str, timeout: float = 30, cwd: Path | None = None) -> pexpect.spawn:
+    """`pitchkeeper ARGS` at a 40-column terminal, the data folder `home`; all it shows kept (screen_lines)."""
     env = {**os.environ, "PITCHKEEPER_HOME": str(home), "COLUMNS": "40", "LINES": "24", "TERM": "xterm",
            "NO_COLOR": "1"}
     child = pexpect.spawn(sys.executable, ["-m", "pitchkeeper", *args], env=env, encoding="utf-8",
-                          dimensions=(24, 40), timeout=30)
+                          dimensions=(24, 40), timeout=timeout, cwd=None if cwd is None else str(cwd))
     child.logfile_read = _Log()
     return child
 

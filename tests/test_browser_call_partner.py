@@ -6,20 +6,18 @@ Screenshots are kept in test-artifacts/call-partner/ (or $PITCHKEEPER_ARTIFACTS/
 
 from __future__ import annotations
 
-import os
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browsing import FLAGS, PHONE, ROOT, Watch, artefacts, check_and_save, chromium, playwright, sign_in
 from serving import new_log, serve_process
-from test_serve_browser import FLAGS, ROOT, Watch, chromium
 
 pytestmark = pytest.mark.browser
 
 PIN = "86420"
 FIVE = ["Ann", "Bob", "Cy", "Dee", "Eve"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 HOUSE = ROOT / "examples" / "house-rules"
 
 # (bidder, amount, trump, called, holder, who took each point): the game of tests/data/house-rules
@@ -35,27 +33,6 @@ SCORES = [{"Ann": 7, "Bob": 3, "Cy": 7, "Dee": 3, "Eve": 3}, {"Ann": 10, "Bob": 
           {"Ann": 19, "Bob": 19, "Cy": 11, "Dee": 11, "Eve": 7}]
 
 
-def artefacts() -> Path:
-    out = Path(os.environ.get("PITCHKEEPER_ARTIFACTS") or ROOT / "test-artifacts") / "call-partner"
-    out.mkdir(parents=True, exist_ok=True)
-    return out
-
-
-def playwright() -> Any:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("Playwright for Python is needed: pip install -e '.[browser]'", pytrace=False)
-    return sync_playwright()
-
-
-def sign_in(page: Any, url: str) -> None:
-    page.goto(url + "/enter")
-    page.fill("#pin", PIN)
-    page.tap("button[type=submit]")
-    page.wait_for_selector("#hand-form")
-
-
 def enter(page: Any, bidder: str, amount: str, trump: str, called: str, holder: str, points: dict[str, str]) -> None:
     page.tap(f'label[data-q="bidder"][data-v="{bidder}"]')
     page.tap(f'label[data-q="amount"][data-v="{amount}"]')
@@ -66,13 +43,6 @@ def enter(page: Any, bidder: str, amount: str, trump: str, called: str, holder: 
         page.tap(f'label[data-q="p.{point}"][data-v="{who}"]')
 
 
-def check_and_save(page: Any, n: int) -> None:
-    page.tap("[data-action=check]")
-    page.wait_for_selector("#preview [data-action=save]")
-    page.tap("[data-action=save]")
-    page.wait_for_selector(f"#flash:has-text('Hand {n} saved.')")
-
-
 def fits(page: Any) -> None:
     """No page wider than the phone's screen."""
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
@@ -81,7 +51,7 @@ def fits(page: Any) -> None:
 def test_a_call_partner_evening_on_a_tv_and_three_phones(tmp_path: Path) -> None:
     log = new_log(tmp_path / "five.toml", {"rules": str(HOUSE / "call-partner-5.toml"), "players": FIVE,
                                            "first_dealer": "Eve", "target": 18})
-    shots = artefacts()
+    shots = artefacts("call-partner")
 
     def hands() -> list[dict[str, Any]]:
         return tomllib.loads(log.read_text(encoding="utf-8")).get("hands", [])
@@ -95,7 +65,7 @@ def test_a_call_partner_evening_on_a_tv_and_three_phones(tmp_path: Path) -> None
             tv.goto(url + "/")
             tv.wait_for_selector("#live.on")
             for phone in phones:
-                sign_in(phone, url)
+                sign_in(phone, url, PIN)
                 phone.wait_for_selector("#live.on")
             a, b, c = phones
             # the questions of a table that calls a partner, in the page's words

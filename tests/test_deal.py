@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import variant
+from helpers import changed, variant
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import analysis, deal, odds, records, rulesets, scoring
@@ -51,13 +51,7 @@ KITTY: dict[str, Any] = {
 
 
 def kitty(**change: Any) -> dict[str, Any]:
-    out = copy.deepcopy(KITTY)
-    for k, v in change.items():
-        if v is None:
-            out.pop(k, None)
-        else:
-            out[k] = v
-    return out
+    return changed(KITTY, **change)
 
 
 def test_a_kitty_hand_is_judged_without_the_laid_away_cards():

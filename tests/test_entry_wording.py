@@ -3,17 +3,12 @@ what is running, no stray punctuation, and every error placed at the argument it
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
-from typer.testing import CliRunner
+import cli_runs
 
-from pitchkeeper.cli import app
-
-runner = CliRunner()
-
-
-def run(*args: str, input: str | None = None, columns: int = 100):
-    return runner.invoke(app, list(args), input=input, env={"COLUMNS": str(columns), "NO_COLOR": "1"})
+run = functools.partial(cli_runs.invoke, columns=100)
 
 
 def test_cards_without_who_was_dealt_low_ask_for_the_option_not_toml(tmp_path: Path):

@@ -6,12 +6,13 @@ write made against a stale view."""
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import threading
 from pathlib import Path
-from typing import Any
 
+import cli_runs
 import pytest
 from typer.testing import CliRunner
 
@@ -24,10 +25,7 @@ runner = CliRunner()
 TIE = "game: tie (13-13), not scored"
 
 
-def run(*args: str, columns: int = 100) -> Any:
-    r = runner.invoke(app, list(args), env={"COLUMNS": str(columns), "NO_COLOR": "1"})
-    assert r.exit_code == 0, r.stdout + r.stderr
-    return r.stdout
+run = functools.partial(cli_runs.ok, columns=100)
 
 
 @pytest.fixture

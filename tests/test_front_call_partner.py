@@ -7,31 +7,10 @@ from __future__ import annotations
 import json
 import tomllib
 from pathlib import Path
-from typing import Any
 
-from typer.testing import CliRunner
+from house_games import ANN_ALONE, FIVE, GAMES, HOUSE, copied, run
 
 from pitchkeeper.cells import cell_len
-from pitchkeeper.cli import app
-
-ROOT = Path(__file__).resolve().parent.parent
-HOUSE = ROOT / "examples" / "house-rules"
-GAMES = Path(__file__).resolve().parent / "data" / "house-rules"
-FIVE = ["Ann", "Bob", "Cy", "Dee", "Eve"]
-runner = CliRunner()
-
-
-def run(*args: str, width: int = 120) -> Any:
-    return runner.invoke(app, list(args), env={"COLUMNS": str(width)})
-
-
-def copied(name: str, tmp_path: Path) -> Path:
-    """A house-rule game of tests/data, its ruleset named by an absolute path, in a folder of its own."""
-    text = (GAMES / f"{name}.match.toml").read_text(encoding="utf-8")
-    text = text.replace(f'rules = "../../../examples/house-rules/{name}.toml"', f'rules = "{HOUSE / name}.toml"')
-    path = tmp_path / f"{name}.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def third_hand(tmp_path: Path) -> Path:
@@ -104,9 +83,7 @@ def test_the_bidder_alone(tmp_path: Path) -> None:
     path = tmp_path / "alone.toml"
     m = ["--match", str(path)]
     assert run("new", str(HOUSE / "call-partner-5.toml"), *FIVE, *m).exit_code == 0
-    r = run("hand", "Ann", "5", "S", "--called", "AS", "--partner", "none", "--ace", "Ann", "--jack", "Bob",
-            "--off-jack", "Bob", "--high-joker", "Cy", "--low-joker", "Dee", "--ten", "Eve", "--point", "three=Ann",
-            "--deuce", "Eve", *m)
+    r = run(*ANN_ALONE, *m)
     assert r.exit_code == 0, r.output
     assert "called A♠, held by nobody: Ann alone against Bob+Cy+Dee+Eve: set" in " ".join(r.stdout.split())
     assert tomllib.loads(path.read_text(encoding="utf-8"))["hands"][0]["partner"] == "none"

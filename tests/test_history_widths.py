@@ -10,16 +10,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+import cli_runs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len  # an independent measure of terminal cells
-from typer.testing import CliRunner
 
 import pitchkeeper
-from pitchkeeper.cli import app
 from pitchkeeper.web.view import verdict_lines
 
-runner = CliRunner()
 NAMES = [("Ann", "Bob", "Cy", "Dee"), ("李雷", "Bob 🃏", "José", "韩梅梅"), ("Ann-Marie Delacroix", "Bartholomew", "Cy",
                                                                            "Deirdre O'Sullivan-Smythe")]
 TEAMS = [("Us", "Them"), ("红队", "Them 🂡"), ("The Kitchen Table Champions", "Visitors")]
@@ -45,10 +43,7 @@ def match(tmp_path: Path, players: tuple[str, ...], teams: tuple[str, str], hand
     return log, book.state()
 
 
-def run(*args: str, columns: int) -> str:
-    r = runner.invoke(app, list(args), env={"COLUMNS": str(columns), "NO_COLOR": "1"})
-    assert r.exit_code == 0, r.output
-    return r.stdout
+run = cli_runs.ok
 
 
 def signed(n: int) -> str:

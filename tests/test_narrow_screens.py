@@ -6,18 +6,9 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from cli_runs import ok
 
-from pitchkeeper.cli import app
-
-runner = CliRunner()
 EXPORT = Path(__file__).parent / "data" / "export"
-
-
-def ok(*args: str, columns: int) -> str:
-    r = runner.invoke(app, list(args), env={"COLUMNS": str(columns), "NO_COLOR": "1"})
-    assert r.exit_code == 0, r.stdout + r.stderr
-    return r.stdout
 
 
 @pytest.fixture

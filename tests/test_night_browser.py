@@ -12,17 +12,14 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from test_evening_browser import PHONE, playwright
-from test_serve_browser import FLAGS, ROOT, Watch, chromium
+from browsing import FLAGS, PHONE, Watch, artefacts, chromium, launched, playwright
+from processes import start_serve, stop_serve, table_pins
 
 from pitchkeeper.tournament import book
 
@@ -34,36 +31,19 @@ PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ian", "Jo", "
 TV = {"viewport": {"width": 1920, "height": 1080}}
 
 
-def artefacts() -> Path:
-    out = Path(os.environ.get("PITCHKEEPER_ARTIFACTS") or ROOT / "test-artifacts") / "night"
-    out.mkdir(parents=True, exist_ok=True)
-    return out
-
-
 @contextlib.contextmanager
 def night_process(path: Path, home: Path) -> Iterator[tuple[str, dict[int, str]]]:
     """`pitchkeeper serve --tournament FILE` in its own process on a free port: (its address, the tables'
     PINs as it printed them); Ctrl-C afterwards."""
     env = {**os.environ, "PITCHKEEPER_HOME": str(home), "PYTHONUNBUFFERED": "1"}
-    p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", "--tournament", str(path), "--port", "0",
-                          "--pin", ORGANIZER], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    assert p.stdout is not None
-    text = ""
-    for line in p.stdout:
-        text += line
-        if line.startswith("Ctrl-C stops."):
-            break
+    p, text = start_serve(["--tournament", str(path), "--port", "0", "--pin", ORGANIZER], env)
     url = re.search(r"hall screen (http://127\.0\.0\.1:\d+)/", text)
-    pins = re.search(r"tables' PINs\s+(.*)", text)
+    pins = table_pins(text)
     assert url and pins, text + (p.stderr.read() if p.stderr else "")
     try:
-        yield url.group(1), {int(n): pin.replace(" ", "") for n, pin in re.findall(r"(\d+): ([\d ]{12})", pins.group(1))}
+        yield url.group(1), pins
     finally:
-        p.send_signal(signal.SIGINT)
-        p.wait(15)
-        for stream in (p.stdout, p.stderr):
-            if stream is not None:
-                stream.close()
+        stop_serve(p)
 
 
 class Hall:
@@ -101,7 +81,7 @@ def expected_standings(url: str) -> list[tuple[int, str, int]]:
     return [(r["rank"], r["name"], r["points"]) for r in api(url)["standings"]["players"]]
 
 
-def sign_in(phone: Any, url: str, table: int, pin: str) -> None:
+def sign_in_at_table(phone: Any, url: str, table: int, pin: str) -> None:
     phone.goto(f"{url}/table/{table}")
     phone.fill("#pin", pin)
     phone.tap("[data-action=pin]")
@@ -158,107 +138,103 @@ def night(tmp_path: Path, _home: Path) -> Iterator[tuple[str, dict[int, str], Pa
 def test_a_whole_progressive_night_on_a_hall_screen_four_phones_and_the_organizers(
         night: tuple[str, dict[int, str], Path]) -> None:
     url, pins, path = night
-    shots = artefacts()
-    with playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium(), args=FLAGS)
-        try:
-            tv = browser.new_context(**TV).new_page()
-            org = browser.new_context(**PHONE).new_page()
-            phones = {t: browser.new_context(**PHONE).new_page() for t in (1, 2, 3, 4)}
-            watches = [Watch(p) for p in (tv, org, *phones.values())]
-            tv.goto(url + "/")
-            tv.wait_for_selector("#live.on")
-            tv.evaluate("() => { window.sameDocument = true; }")  # a reload would wipe it out
-            hall = Hall(tv)
-            assert "Round 1 is about to be seated" in tv.locator("#hall-round").inner_text()
+    shots = artefacts("night")
+    with launched() as browser:
+        tv = browser.new_context(**TV).new_page()
+        org = browser.new_context(**PHONE).new_page()
+        phones = {t: browser.new_context(**PHONE).new_page() for t in (1, 2, 3, 4)}
+        watches = [Watch(p) for p in (tv, org, *phones.values())]
+        tv.goto(url + "/")
+        tv.wait_for_selector("#live.on")
+        tv.evaluate("() => { window.sameDocument = true; }")  # a reload would wipe it out
+        hall = Hall(tv)
+        assert "Round 1 is about to be seated" in tv.locator("#hall-round").inner_text()
 
-            # the organizer signs in and seats round 1 from the page
-            org.goto(url + "/organizer")
-            org.fill("#pin", ORGANIZER)
-            org.tap("[data-action=pin]")
+        # the organizer signs in and seats round 1 from the page
+        org.goto(url + "/organizer")
+        org.fill("#pin", ORGANIZER)
+        org.tap("[data-action=pin]")
+        org.wait_for_selector("[data-action=seat]:not([disabled])")
+        org.tap("[data-action=seat]")
+        org.wait_for_selector("#flash:has-text('Round 1 is seated')")
+        hall.wait('#hall[data-round="1"][data-phase="seated"]')
+        assert tv.locator(".seating h2").inner_text().startswith("Round 1: find your table")
+        assert [hall.state(t) for t in (1, 2, 3, 4)] == ["playing"] * 4
+        tv.screenshot(path=str(shots / "hall-1-seated.png"))
+        for t, phone in phones.items():
+            sign_in_at_table(phone, url, t, pins[t])
+        assert phones[1].locator(".seats").inner_text().split() == ["NORTH", "Ann", "EAST", "Bob", "SOUTH", "Cy",
+                                                                    "WEST", "Dee"]
+
+        # round 1. Table 1 by the final score: Ann & Cy 11, Bob & Dee 7
+        report(phones[1], 0, (11, 7))
+        hall.wait('.tbl[data-table="1"][data-state="reported"]')
+        assert "11 – 7" in hall.line(1) and hall.standings()[:2] == [(1, "Ann", 11), (1, "Cy", 11)]
+        phones[1].screenshot(path=str(shots / "table-1-reported.png"), full_page=True)
+        # table 2 keeps its game hand by hand: the hall follows it, and its result reports itself
+        hands = keep_hand_by_hand(phones[2], hall, 2, shots)
+        hall.wait('.tbl[data-table="2"][data-state="reported"]')
+        game = api(url)["results"][1]
+        assert game["table"] == 2 and hands >= 2 and game["scores"][game["winner"]] >= 11
+        assert hall.standings() == expected_standings(url)
+        tv.screenshot(path=str(shots / "hall-2-table-2-kept-hand-by-hand.png"))
+        # table 3 reports a mistake (the scores the wrong way round); table 4: a tie at 11, the winner named
+        # (trickster-4's pitching team wins a tie; a winner short of 11 would be refused)
+        report(phones[3], 0, (11, 4))
+        report(phones[4], 1, (11, 11))
+        hall.wait('#hall[data-phase="complete"]')
+        assert "11 – 11" in hall.line(4) and "won" not in hall.line(4)
+        # the organizer corrects table 3: it was 4-11
+        org.wait_for_selector('#opart li[data-table="3"][data-state="reported"]')
+        org.tap("[data-action=correct-3]")
+        org.wait_for_selector("#result-form")
+        org.fill('input[name="s0"]', "4")
+        org.fill('input[name="s1"]', "11")
+        org.tap('label[data-q="winner"][data-v="1"]')
+        org.tap("[data-action=save-result]")
+        org.wait_for_selector("#flash:has-text('Round 1, table 3: corrected.')")
+        hall.wait('.tbl[data-table="3"] small:has-text("corrected")')
+        assert "4 – 11" in hall.line(3) and hall.standings() == expected_standings(url)
+        tv.screenshot(path=str(shots / "hall-3-round-1-corrected.png"))
+        org.screenshot(path=str(shots / "organizer-round-1.png"), full_page=True)
+
+        for rnd in (2, 3):
+            # the next round, seated from the organizer's page; the hall and the phones follow it
             org.wait_for_selector("[data-action=seat]:not([disabled])")
             org.tap("[data-action=seat]")
-            org.wait_for_selector("#flash:has-text('Round 1 is seated')")
-            hall.wait('#hall[data-round="1"][data-phase="seated"]')
-            assert tv.locator(".seating h2").inner_text().startswith("Round 1: find your table")
-            assert [hall.state(t) for t in (1, 2, 3, 4)] == ["playing"] * 4
-            tv.screenshot(path=str(shots / "hall-1-seated.png"))
+            org.wait_for_selector(f"#flash:has-text('Round {rnd} is seated')")
+            hall.wait(f'#hall[data-round="{rnd}"][data-phase="seated"]')
+            seat = api(url)["seat"]
             for t, phone in phones.items():
-                sign_in(phone, url, t, pins[t])
-            assert phones[1].locator(".seats").inner_text().split() == ["NORTH", "Ann", "EAST", "Bob", "SOUTH", "Cy",
-                                                                        "WEST", "Dee"]
+                phone.wait_for_selector(f'#page[data-match="r{rnd}"] #hand-form', timeout=5000)
+                names = [n for n in phone.locator(".seats b").all_inner_texts()]
+                a, c = seat["tables"][t - 1]["sides"][0]
+                b, d = seat["tables"][t - 1]["sides"][1]
+                assert names == [a, b, c, d]  # who sits where this round, partners across
+                assert a in hall.line(t) and c in hall.line(t)
+            tv.screenshot(path=str(shots / f"hall-{2 * rnd}-round-{rnd}-seated.png"))
+            for t, phone in phones.items():
+                if rnd == 3 and t == 4:
+                    keep_hand_by_hand(phone, hall, 4, shots)
+                else:
+                    report(phone, t % 2, (11, 3 + t) if t % 2 == 0 else (5 + t, 11))
+                hall.wait(f'.tbl[data-table="{t}"][data-state="reported"]')
+                assert hall.standings() == expected_standings(url)
+                assert tv.locator("#hall-count").count() == 0 or \
+                    tv.locator("#hall-count").inner_text() == str(len(api(url)["reported"]))
+            tv.screenshot(path=str(shots / f"hall-{2 * rnd + 1}-round-{rnd}-reported.png"))
 
-            # round 1. Table 1 by the final score: Ann & Cy 11, Bob & Dee 7
-            report(phones[1], 0, (11, 7))
-            hall.wait('.tbl[data-table="1"][data-state="reported"]')
-            assert "11 – 7" in hall.line(1) and hall.standings()[:2] == [(1, "Ann", 11), (1, "Cy", 11)]
-            phones[1].screenshot(path=str(shots / "table-1-reported.png"), full_page=True)
-            # table 2 keeps its game hand by hand: the hall follows it, and its result reports itself
-            hands = keep_hand_by_hand(phones[2], hall, 2, shots)
-            hall.wait('.tbl[data-table="2"][data-state="reported"]')
-            game = api(url)["results"][1]
-            assert game["table"] == 2 and hands >= 2 and game["scores"][game["winner"]] >= 11
-            assert hall.standings() == expected_standings(url)
-            tv.screenshot(path=str(shots / "hall-2-table-2-kept-hand-by-hand.png"))
-            # table 3 reports a mistake (the scores the wrong way round); table 4: a tie at 11, the winner named
-            # (trickster-4's pitching team wins a tie; a winner short of 11 would be refused)
-            report(phones[3], 0, (11, 4))
-            report(phones[4], 1, (11, 11))
-            hall.wait('#hall[data-phase="complete"]')
-            assert "11 – 11" in hall.line(4) and "won" not in hall.line(4)
-            # the organizer corrects table 3: it was 4-11
-            org.wait_for_selector('#opart li[data-table="3"][data-state="reported"]')
-            org.tap("[data-action=correct-3]")
-            org.wait_for_selector("#result-form")
-            org.fill('input[name="s0"]', "4")
-            org.fill('input[name="s1"]', "11")
-            org.tap('label[data-q="winner"][data-v="1"]')
-            org.tap("[data-action=save-result]")
-            org.wait_for_selector("#flash:has-text('Round 1, table 3: corrected.')")
-            hall.wait('.tbl[data-table="3"] small:has-text("corrected")')
-            assert "4 – 11" in hall.line(3) and hall.standings() == expected_standings(url)
-            tv.screenshot(path=str(shots / "hall-3-round-1-corrected.png"))
-            org.screenshot(path=str(shots / "organizer-round-1.png"), full_page=True)
-
-            for rnd in (2, 3):
-                # the next round, seated from the organizer's page; the hall and the phones follow it
-                org.wait_for_selector("[data-action=seat]:not([disabled])")
-                org.tap("[data-action=seat]")
-                org.wait_for_selector(f"#flash:has-text('Round {rnd} is seated')")
-                hall.wait(f'#hall[data-round="{rnd}"][data-phase="seated"]')
-                seat = api(url)["seat"]
-                for t, phone in phones.items():
-                    phone.wait_for_selector(f'#page[data-match="r{rnd}"] #hand-form', timeout=5000)
-                    names = [n for n in phone.locator(".seats b").all_inner_texts()]
-                    a, c = seat["tables"][t - 1]["sides"][0]
-                    b, d = seat["tables"][t - 1]["sides"][1]
-                    assert names == [a, b, c, d]  # who sits where this round, partners across
-                    assert a in hall.line(t) and c in hall.line(t)
-                tv.screenshot(path=str(shots / f"hall-{2 * rnd}-round-{rnd}-seated.png"))
-                for t, phone in phones.items():
-                    if rnd == 3 and t == 4:
-                        keep_hand_by_hand(phone, hall, 4, shots)
-                    else:
-                        report(phone, t % 2, (11, 3 + t) if t % 2 == 0 else (5 + t, 11))
-                    hall.wait(f'.tbl[data-table="{t}"][data-state="reported"]')
-                    assert hall.standings() == expected_standings(url)
-                    assert tv.locator("#hall-count").count() == 0 or \
-                        tv.locator("#hall-count").inner_text() == str(len(api(url)["reported"]))
-                tv.screenshot(path=str(shots / f"hall-{2 * rnd + 1}-round-{rnd}-reported.png"))
-
-            # the night is over: the final standings, as the library ranks them
-            hall.wait('#hall[data-phase="final"]')
-            assert "Final standings" in tv.locator("#hall-round").inner_text()
-            assert hall.standings() == expected_standings(url)
-            assert tv.locator('.standings-page:not([hidden]) tr[data-rank="1"]').count() >= 1
-            tv.screenshot(path=str(shots / "hall-8-final.png"))
-            org.screenshot(path=str(shots / "organizer-final.png"), full_page=True)
-            assert hall.not_reloaded()  # every step above reached the hall without a reload
-            assert tv.evaluate("() => document.documentElement.scrollHeight") <= 1080
-            for w in watches:
-                assert w.errors == [] and w.foreign() == []
-        finally:
-            browser.close()
+        # the night is over: the final standings, as the library ranks them
+        hall.wait('#hall[data-phase="final"]')
+        assert "Final standings" in tv.locator("#hall-round").inner_text()
+        assert hall.standings() == expected_standings(url)
+        assert tv.locator('.standings-page:not([hidden]) tr[data-rank="1"]').count() >= 1
+        tv.screenshot(path=str(shots / "hall-8-final.png"))
+        org.screenshot(path=str(shots / "organizer-final.png"), full_page=True)
+        assert hall.not_reloaded()  # every step above reached the hall without a reload
+        assert tv.evaluate("() => document.documentElement.scrollHeight") <= 1080
+        for w in watches:
+            assert w.errors == [] and w.foreign() == []
     text = path.read_text(encoding="utf-8")
     assert text.count("correction = true") == 1 and len(book.load(path).final) == 12
     assert (path.parent / "legion-tables" / "round-1" / "table-2.toml").exists()
@@ -277,7 +253,7 @@ def test_the_hall_screen_reads_across_a_room_for_12_to_40_players(tmp_path: Path
             tv = browser.new_context(**TV).new_page()
             tv.goto(url + "/")
             tv.wait_for_selector("#live.on")
-            tv.screenshot(path=str(artefacts() / f"hall-{count}-players.png"))
+            tv.screenshot(path=str(artefacts("night") / f"hall-{count}-players.png"))
             size = tv.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
             assert size == [1920, 1080]  # one screen: no scroll either way
             tables = tv.locator(".tbl")

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from test_serve_cli import start, stop
+from processes import stop_serve
+from test_serve_cli import start
 
 from pitchkeeper.web.keys import NIGHTS, night_file
 
@@ -75,13 +76,13 @@ def test_serve_tournament_prints_the_night_and_keeps_its_pins(night: Path, env: 
                             headers={"X-Pitchkeeper-Pin": f"{n:010d}"}).status_code for n in range(7)]
         assert codes[:4] == [401] * 4 and codes[4:] == [429] * 3  # table 1's PIN on table 2 was the first guess
     finally:
-        stop(p)
+        stop_serve(p)
     kept = night_file(_home, night)
     assert kept.parent == _home / NIGHTS and stat.S_IMODE(kept.stat().st_mode) == 0o600
     assert kept.read_text().split() == ["organizer", organizer, "1", pins[1], "2", pins[2]]
     # a restart: the same PINs (the cards already printed stay right)
     p, out = start(["--tournament", str(night), "--port", "0"], env)
-    stop(p)
+    stop_serve(p)
     assert printed_pins(out) == (organizer, pins) and "new PINs" not in "\n".join(out)
     # the cards print those PINs, with the QR code of each table's page
     cards = night.parent / "cards.html"
@@ -93,7 +94,7 @@ def test_serve_tournament_prints_the_night_and_keeps_its_pins(night: Path, env: 
     assert page.count("<svg") == 2
     # --new-pin: new ones for the night
     p, out = start(["--tournament", str(night), "--port", "0", "--new-pin"], env)
-    stop(p)
+    stop_serve(p)
     again = printed_pins(out)
     assert again[0] != organizer and set(again[1].values()).isdisjoint(pins.values())
 
@@ -136,7 +137,7 @@ def test_ctrl_c_stops_the_night_at_once_with_pages_open(night: Path, env: dict[s
     p.wait(10)
     took = time.monotonic() - t0
     err = p.stderr.read() if p.stderr else ""
-    stop(p)
+    stop_serve(p)
     for c in streams:
         c.close()
     assert took < 3 and "Traceback" not in err and "CancelledError" not in err, err

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from nights import ORGANIZER, PINS, PLAYERS, Browser, new_night, sides_of, signed_in
 from serving import Events, Server
-from test_night_pages import ORGANIZER, PINS, PLAYERS, Browser, sides_of, signed_in
 from test_serve_pages import hidden, messages
 
 from pitchkeeper.errors import PitchError
@@ -27,10 +27,7 @@ HOUSE = Path(__file__).resolve().parent.parent / "examples" / "house-rules"
 
 @pytest.fixture
 def path(tmp_path: Path) -> Path:
-    p = tmp_path / "night.toml"
-    book.create(p, "partnership-pitch", "progressive", PLAYERS, rounds=3, title="Legion hall")
-    book.seat(p)
-    return p
+    return new_night(tmp_path, "Legion hall")
 
 
 @pytest.fixture
@@ -40,9 +37,8 @@ def app(path: Path) -> Any:
 
 @pytest.fixture
 def phone(app: Any) -> Iterator[Browser]:
-    b = Browser(app)
-    yield b
-    b.api.close()
+    with Browser(app) as b:
+        yield b
 
 
 def post_result(b: Browser, table: int, body: dict[str, Any], pin: str) -> Any:

@@ -12,44 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import Api
-from test_serve_pages import hidden, messages, token
+from nights import ORGANIZER, PINS, Browser, new_night, sides_of, signed_in
+from test_serve_pages import hidden, messages
 
 from pitchkeeper.tournament import book
 from pitchkeeper.tournament import night as desk
 from pitchkeeper.web.night_app import create_night_app
 
-ORGANIZER = "8642097531"
-PINS = {1: "1111111111", 2: "2222222222", 3: "3333333333"}
-PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ian", "Jo", "Kim", "Lou"]
-
-
-class Browser:
-    """One phone: its cookies, the page it shows, its forms posted with the page's token."""
-
-    def __init__(self, app: Any) -> None:
-        self.api = Api(app)
-        self.page = ""
-
-    def get(self, url: str) -> Any:
-        r = self.api("GET", url)
-        self.page = r.text
-        return r
-
-    def post(self, url: str, fields: dict[str, str], **headers: str) -> Any:
-        r = self.api("POST", url, data={"csrf": token(self.page), **fields}, headers=headers)
-        while r.status_code == 303:
-            r = self.api("GET", r.headers["location"])
-        self.page = r.text
-        return r
-
 
 @pytest.fixture
 def path(tmp_path: Path) -> Path:
-    p = tmp_path / "night.toml"
-    book.create(p, "partnership-pitch", "progressive", PLAYERS, rounds=3, title="Legion <hall>")
-    book.seat(p)
-    return p
+    return new_night(tmp_path, "Legion <hall>")
 
 
 @pytest.fixture
@@ -59,22 +32,8 @@ def app(path: Path) -> Any:
 
 @pytest.fixture
 def phone(app: Any) -> Iterator[Browser]:
-    b = Browser(app)
-    yield b
-    b.api.close()
-
-
-def signed_in(b: Browser, table: int, pin: str | None = None) -> Browser:
-    b.get(f"/table/{table}")
-    r = b.post(f"/table/{table}/pin", {"pin": pin or PINS[table]})
-    assert r.status_code == 200 and 'id="hand-form"' in r.text, messages(r.text)
-    return b
-
-
-def sides_of(path: Path, table: int) -> list[str]:
-    cur = book.load(path).current
-    assert cur is not None
-    return ["&".join(s) for s in cur.tables[table - 1].sides]
+    with Browser(app) as b:
+        yield b
 
 
 def test_the_hall_screen_needs_no_pin_and_shows_seating_and_standings(phone: Browser, path: Path) -> None:

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from test_evening_browser import PHONE, playwright
-from test_night_browser import ORGANIZER, artefacts, night_process, sign_in
-from test_serve_browser import FLAGS, Watch, chromium
+from browsing import FLAGS, PHONE, Watch, artefacts, chromium, playwright
+from test_night_browser import ORGANIZER, night_process, sign_in_at_table
 
 from pitchkeeper.tournament import book
 
@@ -33,7 +32,7 @@ def test_a_phone_whose_table_reports_elsewhere_closes_its_form_and_says_so(tmp_p
     path = tmp_path / "club.toml"
     book.create(path, "partnership-pitch", "progressive", PLAYERS, rounds=2, title="Club")
     book.seat(path)
-    shots = artefacts()
+    shots = artefacts("night")
     with night_process(path, _home) as (url, pins), playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium(), args=FLAGS)
         try:
@@ -47,7 +46,7 @@ def test_a_phone_whose_table_reports_elsewhere_closes_its_form_and_says_so(tmp_p
                 "That PIN does not open table 1: its PIN is the one printed on the card of table 1."
             assert phone.locator("#pin").get_attribute("aria-invalid") == "true"
             phone.screenshot(path=str(shots / "table-wrong-pin.png"), full_page=True)
-            sign_in(phone, url, 1, pins[1])
+            sign_in_at_table(phone, url, 1, pins[1])
             type_result(phone, 0, (21, 7), check=True)  # Ann & Cy 21 - Bob & Dee 7, checked, not yet reported
             seat = httpx.get(url + "/api/tournament").json()["seat"]["tables"]
             sides = {t["table"]: ["&".join(s) for s in t["sides"]] for t in seat}
@@ -65,7 +64,7 @@ def test_a_phone_whose_table_reports_elsewhere_closes_its_form_and_says_so(tmp_p
             # table 2's phone has typed its result when its table is declared forfeit and round 2 is seated
             other = browser.new_context(**PHONE).new_page()
             watch2 = Watch(other)
-            sign_in(other, url, 2, pins[2])
+            sign_in_at_table(other, url, 2, pins[2])
             type_result(other, 0, (21, 9), check=False)
             # asleep in a pocket: its event stream closed (as when the page is hidden), both writes land, then
             # it looks again (what live.js does on waking: the page fetched afresh)

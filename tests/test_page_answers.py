@@ -5,6 +5,7 @@ whoever speaks next. Only a log that cannot be read says so (503), naming the fi
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
 from collections.abc import Iterator
@@ -12,30 +13,27 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import PIN, new_log
+from serving import PIN, PLAYERS, new_log, us_and_them
 from test_serve_pages import TAPS, Phone, hands_of, hidden, token
 from test_serve_pages import messages as raw_messages
 
 import pitchkeeper
 from pitchkeeper.web.app import create_app
 
-PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
-TEAMS = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
 HAND = {"trump": "S", "bid": {"player": "Ann", "amount": 2},
         "points": {"high": "Us", "low": "Ann", "jack": "Them", "game": "Us"}}
 
 
 @pytest.fixture
 def log(tmp_path: Path) -> Path:
-    return new_log(tmp_path / "friday.toml", {"rules": "seven-point", "players": PLAYERS, "teams": TEAMS})
+    return us_and_them(tmp_path / "friday.toml")
 
 
 @pytest.fixture
 def phone(log: Path) -> Iterator[Phone]:
-    p = Phone(log)
-    p.login()
-    yield p
-    p.api.close()
+    with Phone(log) as p:
+        p.login()
+        yield p
 
 
 def text_of(page: str) -> str:
@@ -189,7 +187,7 @@ def test_every_page_form_with_a_bad_answer_stays_a_page(phone: Phone, log: Path)
 
 
 def test_the_form_for_another_game_is_told_so(_home: Path, tmp_path: Path) -> None:
-    log = new_log(tmp_path / "m.toml", {"rules": "seven-point", "players": PLAYERS, "teams": TEAMS})
+    log = us_and_them(tmp_path / "m.toml")
     p = Phone(log, create_app(log, PIN))
     p.login()
     r = tap(p, p.page, "Bob:pass", match="another-game")
@@ -201,12 +199,14 @@ def test_the_form_for_another_game_is_told_so(_home: Path, tmp_path: Path) -> No
 # two phones, the same hand, its auction tapped: the slower one is asked, in the table's words
 
 
-def two_phones(log: Path) -> tuple[Phone, Phone]:
+@contextlib.contextmanager
+def two_phones(log: Path) -> Iterator[tuple[Phone, Phone]]:
+    """Two phones at one table, both signed in: the faster one saves first."""
     app = create_app(log, PIN)
-    fast, slow = Phone(log, app), Phone(log, app)
-    for p in (fast, slow):
-        p.login()
-    return fast, slow
+    with Phone(log, app) as fast, Phone(log, app) as slow:
+        for p in (fast, slow):
+            p.login()
+        yield fast, slow
 
 
 def tapped(phone: Phone, calls: list[str]) -> str:
@@ -221,18 +221,22 @@ AUCTION = ["Bob:pass", "Cy:pass", "Dee:pass", "Ann:3"]  # hand 1: Ann deals, Bob
 REST = {k: v for k, v in TAPS.items() if k not in ("bidder", "amount")}
 
 
+def first_saved(fast: Phone) -> None:
+    """The faster phone taps AUCTION and saves hand 1 with it: Ann 3."""
+    page = tapped(fast, AUCTION)
+    fields = {**REST, "bidder": "Ann", "amount": "3", "auction": auction_field(page)}
+    fast.page = page
+    fast.check(fields, **hidden(page))
+    fast.save(fields)
+
+
 def test_the_same_hand_tapped_on_two_phones_is_said_to_be_the_same(log: Path) -> None:
-    fast, slow = two_phones(log)
-    try:
+    with two_phones(log) as (fast, slow):
         opened = tapped(slow, AUCTION)  # the slower phone taps the auction for hand 1 too
-        page = tapped(fast, AUCTION)
-        fields = {**REST, "bidder": "Ann", "amount": "3", "auction": auction_field(page)}
-        fast.page = page
-        fast.check(fields, **hidden(page))
-        fast.save(fields)
+        first_saved(fast)
         assert [h["auction"] for h in hands_of(log)] == [AUCTION]
         slow.page = opened
-        r = slow.check({**fields, "auction": auction_field(opened)}, **hidden(opened))
+        r = slow.check({**REST, "bidder": "Ann", "amount": "3", "auction": auction_field(opened)}, **hidden(opened))
         text = text_of(r.text)
         assert "Hand 1 was saved on another device while you were entering it" in text
         assert "They are the same hand: discard yours." in text
@@ -243,21 +247,13 @@ def test_the_same_hand_tapped_on_two_phones_is_said_to_be_the_same(log: Path) ->
         assert any(m.startswith("Your auction was tapped for hand 1, Ann's deal; hand 2 is Bob's deal, where Cy "
                                 "speaks first, so it is left out of yours: your bid stands (Ann 3).") for m in moved)
         assert len(hands_of(log)) == 1
-    finally:
-        fast.api.close()
-        slow.api.close()
 
 
 def test_a_different_hand_tapped_on_the_slower_phone_can_be_recorded_as_the_next(log: Path) -> None:
-    fast, slow = two_phones(log)
-    try:
+    with two_phones(log) as (fast, slow):
         opened = tapped(slow, ["Bob:pass", "Cy:4", "Dee:pass", "Ann:pass"])
         assert "Cy wins the bid at 4" in opened
-        page = tapped(fast, AUCTION)
-        fields = {**REST, "bidder": "Ann", "amount": "3", "auction": auction_field(page)}
-        fast.page = page
-        fast.check(fields, **hidden(page))
-        fast.save(fields)
+        first_saved(fast)
         slow.page = opened
         mine = {**REST, "bidder": "Cy", "amount": "4", "auction": auction_field(opened)}
         r = slow.check(mine, **hidden(opened))
@@ -269,37 +265,25 @@ def test_a_different_hand_tapped_on_the_slower_phone_can_be_recorded_as_the_next
         assert "Hand 2 saved." in r.text
         second = hands_of(log)[1]
         assert second["bid"] == {"player": "Cy", "amount": 4} and "auction" not in second and second["dealer"] == "Bob"
-    finally:
-        fast.api.close()
-        slow.api.close()
 
 
 def test_an_auction_that_fits_the_next_deal_is_kept(log: Path) -> None:
     """An auction tapped with its dealer answered (under More) is that deal's: it fits the next hand too."""
-    fast, slow = two_phones(log)
-    try:
+    with two_phones(log) as (fast, slow):
         opened = slow.page
         mine = {**REST, "bidder": "Cy", "amount": "4", "dealer": "Bob", "auction": "Cy:4 Dee:pass Ann:pass Bob:pass"}
-        page = tapped(fast, AUCTION)
-        fields = {**REST, "bidder": "Ann", "amount": "3", "auction": auction_field(page)}
-        fast.page = page
-        fast.check(fields, **hidden(page))
-        fast.save(fields)
+        first_saved(fast)
         slow.page = opened
         r = slow.check(mine, **hidden(opened))
         assert "Record mine as hand 2" in r.text and 'id="auction-moved"' not in r.text
         slow.page = r.text
         slow.save(mine)
         assert hands_of(log)[1]["auction"] == ["Cy:4", "Dee:pass", "Ann:pass", "Bob:pass"]
-    finally:
-        fast.api.close()
-        slow.api.close()
 
 
 def test_a_sale_tapped_for_a_hand_saved_elsewhere_must_be_tapped_again(tmp_path: Path) -> None:
     log = new_log(tmp_path / "sale.toml", {"rules": "auction-pitch", "players": PLAYERS})
-    fast, slow = two_phones(log)
-    try:
+    with two_phones(log) as (fast, slow):
         rest = {"trump": "S", "mode": "points", "p.high": "Dee", "p.low": "Dee", "p.jack": "Cy", "p.game": "Dee"}
         calls = ["Bob:pass", "Cy:2", "Dee:3", "Ann:pass", "Bob:sell"]
         opened = tapped(slow, calls)
@@ -317,9 +301,6 @@ def test_a_sale_tapped_for_a_hand_saved_elsewhere_must_be_tapped_again(tmp_path:
         # the auction section is hand 2's now: Cy speaks first after Bob's deal
         assert re.search(r'id="auction-turn"><b>Cy</b> speaks first', r.text)
         assert len(hands_of(log)) == 1
-    finally:
-        fast.api.close()
-        slow.api.close()
 
 
 # ---------------------------------------------------------------------------

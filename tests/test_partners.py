@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import variant
+from helpers import changed, variant
 
 from pitchkeeper.errors import PitchError
 from pitchkeeper.game import odds, partners, records, rulesets, sampling, scoring
@@ -24,14 +24,8 @@ POINTS = {"ace": "Cy", "jack": "Ann", "off-jack": "Bob", "high-joker": "Ann", "l
 
 
 def record(**change: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"dealer": "Eve", "trump": "S", "bid": {"player": "Ann", "amount": 6}, "called": "AS",
-                           "partner": "Cy", "points": dict(POINTS)}
-    for k, v in change.items():
-        if v is None:
-            out.pop(k, None)
-        else:
-            out[k] = v
-    return out
+    return changed({"dealer": "Eve", "trump": "S", "bid": {"player": "Ann", "amount": 6}, "called": "AS",
+                    "partner": "Cy", "points": dict(POINTS)}, **change)
 
 
 def judge(rs: rulesets.Ruleset, rec: dict[str, Any], table: records.Table = TABLE) -> scoring.Verdict:

@@ -21,8 +21,21 @@ from typing import Any
 
 import httpx
 import pytest
-from serving import PIN, Api, new_log
-from test_night_pages import ORGANIZER, PINS, Browser, signed_in
+from nights import ORGANIZER, PINS, Browser, signed_in
+from serving import (
+    LONG_HAND,
+    OFFJACK,
+    PIN,
+    PLAY,
+    PLAYERS,
+    QUICK_HAND,
+    SEVEN,
+    TRICK_TAPS,
+    Api,
+    new_log,
+    offjack_table,
+    seven_hands,
+)
 from test_serve_pages import Phone, messages
 
 import pitchkeeper
@@ -33,33 +46,8 @@ from pitchkeeper.web.app import create_app
 from pitchkeeper.web.night_app import create_night_app
 from pitchkeeper.words.analysis import verdict_line
 
-DATA = Path(__file__).parent / "data" / "play"
-PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
-TEAMS = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
-OFFJACK = tomllib.loads((DATA / "seven-point-offjack.toml").read_text())
-# the same hand tapped on a phone: each trick's cards in playing order, nobody saying who led
-TAPS = {"bidder": "Ann", "amount": "3", "trump": "S", "mode": "tricks",
-        **{f"t.{k}": " ".join(t["cards"]) for k, t in enumerate(OFFJACK["tricks"], 1)}}
 POINTS = {"bidder": "Ann", "amount": "3", "trump": "H", "mode": "points", "p.high": "Us", "p.low": "Bob",
           "p.jack": "Us", "p.off-jack": "-", "p.high-joker": "Them", "p.low-joker": "-", "p.game": "Us"}
-# seven players of solo-pitch, a hand whose analysis takes the compiled core many seconds
-SEVEN = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"]
-LONG_HAND = {"dealer": "Gus", "trump": "D", "bid": {"player": "Bob", "amount": 2}, "tricks": [
-    {"leader": "Bob", "cards": ["8D", "6S", "4D", "3D", "5D", "7S", "10D"]},
-    {"leader": "Ann", "cards": ["9C", "JD", "7C", "10C", "10H", "6H", "JC"]},
-    {"leader": "Bob", "cards": ["6D", "2C", "4C", "9D", "AD", "QH", "AS"]},
-    {"leader": "Fay", "cards": ["8S", "4S", "2S", "KH", "QS", "9S", "3S"]},
-    {"leader": "Cy", "cards": ["7H", "3H", "2H", "JS", "JH", "8C", "5H"]},
-    {"leader": "Gus", "cards": ["AC", "KC", "QC", "4H", "AH", "KS", "10S"]}]}
-
-
-QUICK_HAND = {"dealer": "Ann", "trump": "H", "bid": {"player": "Cy", "amount": 3}, "tricks": [
-    {"leader": "Cy", "cards": ["9H", "10H", "2H", "QH", "AH", "4H", "6S"]},
-    {"leader": "Gus", "cards": ["9C", "JC", "QC", "4C", "KS", "2C", "KH"]},
-    {"leader": "Fay", "cards": ["QD", "6H", "10D", "KC", "9D", "7D", "3H"]},
-    {"leader": "Gus", "cards": ["5H", "2S", "7S", "6D", "3D", "8S", "7H"]},
-    {"leader": "Fay", "cards": ["8C", "JS", "AC", "10S", "3C", "4S", "KD"]},
-    {"leader": "Ann", "cards": ["7C", "QS", "5S", "4D", "2D", "AS", "8D"]}]}
 
 
 def par_text(page: str, at: str) -> str | None:
@@ -69,31 +57,29 @@ def par_text(page: str, at: str) -> str | None:
 
 def expected_line() -> str:
     """The library's own sentence for the hand (the public API, then words.analysis)."""
-    return verdict_line(pitchkeeper.analyse_hand(DATA / "seven-point-offjack.toml"))
+    return verdict_line(pitchkeeper.analyse_hand(PLAY / "seven-point-offjack.toml"))
 
 
 @pytest.fixture
 def log(tmp_path: Path) -> Path:
-    return new_log(tmp_path / "m.toml", {"rules": "seven-point", "players": PLAYERS, "teams": TEAMS,
-                                         "first_dealer": "Cy"})
+    return offjack_table(tmp_path)
 
 
 @pytest.fixture
 def phone(log: Path) -> Iterator[Phone]:
-    p = Phone(log)
-    yield p
-    p.api.close()
+    with Phone(log) as p:
+        yield p
 
 
 def test_a_hand_entered_trick_by_trick_shows_par_and_the_costliest_card_before_save(phone: Phone, log: Path) -> None:
     phone.login()
-    r = phone.check(TAPS)
+    r = phone.check(TRICK_TAPS)
     assert r.status_code == 200 and not messages(r.text)
     assert "Save hand 1" in r.text and not tomllib.loads(log.read_text()).get("hands")
     line = par_text(r.text, "par")
     assert line == expected_line() and line.startswith("With every card known, best play by everyone gives Us ")
     assert "the costliest card: trick " in line or "no card cost a point" in line
-    r = phone.save(TAPS)
+    r = phone.save(TRICK_TAPS)
     assert "Hand 1 saved." in r.text
     kept = tomllib.loads(log.read_text())["hands"][0]
     assert kept["tricks"] == OFFJACK["tricks"]  # the leaders worked out as they were played
@@ -137,10 +123,10 @@ def test_hands_entered_otherwise_show_nothing_of_it(phone: Phone, taps: dict[str
 
 def test_a_correction_of_a_hand_recorded_trick_by_trick_shows_par_too(phone: Phone) -> None:
     phone.login()
-    phone.check(TAPS)
-    phone.save(TAPS)
+    phone.check(TRICK_TAPS)
+    phone.save(TRICK_TAPS)
     phone.page = phone.api("GET", "/enter/hand/1").text
-    r = phone.check({**TAPS, "amount": "4", "number": "1"})
+    r = phone.check({**TRICK_TAPS, "amount": "4", "number": "1"})
     assert "Hand 1, corrected" in r.text and par_text(r.text, "par") == expected_line()
 
 
@@ -215,10 +201,7 @@ def test_what_the_analysis_refuses_is_one_line_never_a_broken_page() -> None:
 
 
 def test_a_hand_still_being_analysed_says_so_and_shows_once_done(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    log = new_log(tmp_path / "seven.toml", {"rules": "solo-pitch", "players": SEVEN, "first_dealer": "Ann"})
-    book = pitchkeeper.Logbook.open(log)
-    book.append(QUICK_HAND)
-    book.append(LONG_HAND)
+    log = seven_hands(tmp_path / "seven.toml")
     monkeypatch.setattr(analysed, "GRACE", 0.0)  # a page waits for its jobs their budget and no more
     app = create_app(log, PIN)
     app.state.site.analyst.budget = 1.0

@@ -37,10 +37,9 @@ def log(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def phone(log: Path) -> Iterator[Phone]:
-    p = Phone(log)
-    p.login()
-    yield p
-    p.api.close()
+    with Phone(log) as p:
+        p.login()
+        yield p
 
 
 def marked(html: str) -> list[str]:

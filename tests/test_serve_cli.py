@@ -14,7 +14,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from serving import new_log
+from processes import start_serve, started, stop_serve
+from serving import us_and_them
 
 
 @pytest.fixture
@@ -24,47 +25,25 @@ def env(tmp_path: Path) -> dict[str, str]:
 
 @pytest.fixture
 def log(tmp_path: Path) -> Path:
-    return new_log(tmp_path / "m.toml", {"rules": "seven-point", "players": ["Ann", "Bob", "Cy", "Dee"],
-                                         "teams": {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}})
+    return us_and_them(tmp_path / "m.toml")
 
 
 def start(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], list[str]]:
     """Start serve and read what it prints up to "Ctrl-C stops." (it serves from then on)."""
-    p = subprocess.Popen([sys.executable, "-m", "pitchkeeper", "serve", *args], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env)
-    assert p.stdout is not None
-    out = []
-    for line in p.stdout:
-        out.append(line.rstrip("\n"))
-        if line.startswith("Ctrl-C stops."):
-            break
-    else:
+    p, text = start_serve(args, env)
+    if not started(text):
         p.wait(10)
         err = p.stderr.read() if p.stderr else ""
-        stop(p)
+        stop_serve(p)
         raise AssertionError(f"serve stopped: {err}")
-    return p, out
-
-
-def stop(p: subprocess.Popen[str]) -> None:
-    """Ctrl-C (a kill if it does not stop), then its pipes closed."""
-    if p.poll() is None:
-        p.send_signal(signal.SIGINT)
-        try:
-            p.wait(15)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait(10)
-    for stream in (p.stdout, p.stderr):
-        if stream is not None:
-            stream.close()
+    return p, text.splitlines()
 
 
 @pytest.fixture
 def served(log: Path, env: dict[str, str]) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
     p, out = start(["--match", str(log), "--port", "0"], env)
     yield p, out
-    stop(p)
+    stop_serve(p)
 
 
 def test_serve_prints_where_and_a_new_pin_and_answers_on_loopback(served: tuple[subprocess.Popen[str], list[str]],
@@ -109,7 +88,7 @@ def test_lan_prints_the_address_with_a_qr_code(log: Path, env: dict[str, str]) -
             board = httpx.get(f"http://127.0.0.1:{port}/").text  # listening on every interface, loopback too
             assert f"{lan_url}/enter" in board and 'class="segno"' in board  # the TV shows where to go
     finally:
-        stop(p)
+        stop_serve(p)
 
 
 @pytest.mark.parametrize(("args", "words"), [
@@ -146,4 +125,4 @@ def test_without_match_it_serves_the_current_match(tmp_path: Path, env: dict[str
         url = re.search(r"scoreboard\s+(http://\S+)/", "\n".join(out)).group(1)
         assert httpx.get(url + "/api/match").json()["rules"] == "cutthroat-pitch"
     finally:
-        stop(p)
+        stop_serve(p)

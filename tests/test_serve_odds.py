@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import PIN, Api, new_log
+from serving import PIN, PLAYERS, TEAMS, Api, new_log, us_and_them
 
 import pitchkeeper
 from pitchkeeper.game import rulesets
@@ -21,22 +21,19 @@ from pitchkeeper.web import odds
 from pitchkeeper.web.app import create_app
 from pitchkeeper.words.analysis import bid_answers
 
-PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
-TEAMS = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
 HELD = ["AS", "KS", "5S", "2H", "9D", "JC"]
 TAPPED = "&".join(f"card={c}" for c in HELD)
 
 
 @pytest.fixture
 def log(tmp_path: Path) -> Path:
-    return new_log(tmp_path / "m.toml", {"rules": "seven-point", "players": PLAYERS, "teams": TEAMS})
+    return us_and_them(tmp_path / "m.toml")
 
 
 @pytest.fixture
 def api(log: Path) -> Iterator[Api]:
-    a = Api(create_app(log, PIN))
-    yield a
-    a.close()
+    with Api(create_app(log, PIN)) as a:
+        yield a
 
 
 def library(cards: list[str] = HELD, rules: str = "seven-point", players: int = 4, trump: str | None = None) -> Any:

@@ -11,14 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import PIN, Api, new_log
+from serving import PIN, PLAYERS, TEAMS, Api, new_log, us_and_them
 
 import pitchkeeper
 from pitchkeeper.game import rulesets
 from pitchkeeper.web.app import create_app
 
-PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
-TEAMS = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
 # a whole seven-point hand as tapped: every point answered, low by the player dealt it
 TAPS = {"bidder": "Ann", "amount": "3", "trump": "H", "mode": "points", "p.high": "Us", "p.low": "Bob",
         "p.jack": "Us", "p.off-jack": "-", "p.high-joker": "Them", "p.low-joker": "-", "p.game": "Us"}
@@ -40,6 +38,12 @@ class Phone:
     def __init__(self, log: Path, app: Any = None) -> None:
         self.api = Api(app or create_app(log, PIN))
         self.page = self.api("GET", "/enter").text
+
+    def __enter__(self) -> Phone:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.api.close()
 
     def post(self, url: str, fields: dict[str, Any] | list[tuple[str, str]], **kw: Any) -> Any:
         pairs = list(fields.items()) if isinstance(fields, dict) else list(fields)
@@ -71,14 +75,13 @@ def hidden(html: str) -> dict[str, str]:
 
 @pytest.fixture
 def log(tmp_path: Path) -> Path:
-    return new_log(tmp_path / "m.toml", {"rules": "seven-point", "players": PLAYERS, "teams": TEAMS})
+    return us_and_them(tmp_path / "m.toml")
 
 
 @pytest.fixture
 def phone(log: Path) -> Iterator[Phone]:
-    p = Phone(log)
-    yield p
-    p.api.close()
+    with Phone(log) as p:
+        yield p
 
 
 def hands_of(log: Path) -> list[dict[str, Any]]:

@@ -47,9 +47,8 @@ def first(_home: Path) -> pitchkeeper.Logbook:
 
 @pytest.fixture
 def api(first: pitchkeeper.Logbook) -> Iterator[Api]:
-    a = Api(create_app(first.path, PIN, follow=True))
-    yield a
-    a.close()
+    with Api(create_app(first.path, PIN, follow=True)) as a:
+        yield a
 
 
 def one_line(r: httpx.Response, status: int) -> str:

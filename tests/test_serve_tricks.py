@@ -12,45 +12,36 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serving import new_log
+from serving import OFFJACK, PLAY, PLAYERS, TEAMS, TRICK_TAPS, new_log, offjack_table
 from solver_ref import after, begin, random_game, random_line
 from test_serve_pages import Phone, hidden, messages, token
 
 import pitchkeeper
 from pitchkeeper.game import rulesets
 
-DATA = Path(__file__).parent / "data" / "play"
-PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
-TEAMS = {"Us": ["Ann", "Cy"], "Them": ["Bob", "Dee"]}
-OFFJACK = tomllib.loads((DATA / "seven-point-offjack.toml").read_text())
-TAPS = {"bidder": "Ann", "amount": "3", "trump": "S", "mode": "tricks",
-        **{f"t.{k}": " ".join(t["cards"]) for k, t in enumerate(OFFJACK["tricks"], 1)}}
-
 
 @pytest.fixture
 def log(tmp_path: Path) -> Path:
-    return new_log(tmp_path / "m.toml", {"rules": "seven-point", "players": PLAYERS, "teams": TEAMS,
-                                         "first_dealer": "Cy"})
+    return offjack_table(tmp_path)
 
 
 @pytest.fixture
 def phone(log: Path) -> Iterator[Phone]:
-    p = Phone(log)
-    yield p
-    p.api.close()
+    with Phone(log) as p:
+        yield p
 
 
 def test_a_hand_typed_trick_by_trick_is_judged_and_saved_with_its_leaders(phone: Phone, log: Path) -> None:
     phone.login()
     assert len(re.findall(r'name="t\.\d"', phone.page)) == 6  # a row per trick: the ruleset's hand size
-    r = phone.check(TAPS)
+    r = phone.check(TRICK_TAPS)
     assert r.status_code == 200 and not messages(r.text) and "Ann bid 3 in ♠" in r.text
     assert not tomllib.loads(log.read_text()).get("hands")  # nothing written before Save
-    r = phone.save(TAPS)
+    r = phone.save(TRICK_TAPS)
     assert "Hand 1 saved." in r.text
     kept = tomllib.loads(log.read_text())["hands"][0]
     assert kept["tricks"] == OFFJACK["tricks"]  # the leaders worked out as they were played
-    judged = pitchkeeper.judge_hand(DATA / "seven-point-offjack.toml")
+    judged = pitchkeeper.judge_hand(PLAY / "seven-point-offjack.toml")
     assert pitchkeeper.Logbook.open(log).state()["hands"][0]["awards"] == judged["awards"]
 
 
@@ -67,24 +58,24 @@ def test_a_mistake_in_a_trick_is_said_at_that_trick_and_nothing_is_written(phone
                                                                            words: str) -> None:
     phone.login()
     before = log.read_bytes()
-    r = phone.check({**TAPS, **change})
+    r = phone.check({**TRICK_TAPS, **change})
     assert r.status_code == 200 and log.read_bytes() == before and 'id="preview"' not in r.text
     [said] = messages(r.text)
     assert html.unescape(said).startswith(words), said
     assert re.search(rf'class="[^"]*has-error[^"]*" aria-invalid="true" id="q-{at}"', r.text)
-    assert re.search(r'name="t.1" value="([^"]*)"', r.text).group(1) == TAPS["t.1"] or "t.1" in change  # kept
+    assert re.search(r'name="t.1" value="([^"]*)"', r.text).group(1) == TRICK_TAPS["t.1"] or "t.1" in change  # kept
 
 
 def test_correcting_a_hand_recorded_trick_by_trick_shows_its_tricks(phone: Phone, log: Path) -> None:
     phone.login()
-    phone.check(TAPS)
-    phone.save(TAPS)
+    phone.check(TRICK_TAPS)
+    phone.save(TRICK_TAPS)
     page = phone.api("GET", "/enter/hand/1").text
     assert re.search(r'value="tricks" id="mode-tricks" checked', page)
     shown = dict(re.findall(r'name="(t\.\d)" value="([^"]*)"', page))
-    assert shown == {k: v for k, v in TAPS.items() if k.startswith("t.")}
+    assert shown == {k: v for k, v in TRICK_TAPS.items() if k.startswith("t.")}
     phone.page = page
-    answers = {**TAPS, "amount": "4", "number": "1"}
+    answers = {**TRICK_TAPS, "amount": "4", "number": "1"}
     r = phone.check(answers)
     assert "Hand 1, corrected" in r.text and not messages(r.text)
     phone.post("/enter/save", {"csrf": token(phone.page), **answers, **hidden(phone.page)})
@@ -97,7 +88,7 @@ def test_trump_only_play_says_how_a_fold_is_typed(tmp_path: Path) -> None:
     try:
         p.login()
         assert "Bob:fold" in p.page and len(re.findall(r'name="t\.\d"', p.page)) == 6
-        fold = tomllib.loads((DATA / "trickster-10-fold.toml").read_text())
+        fold = tomllib.loads((PLAY / "trickster-10-fold.toml").read_text())
         taps = {"bidder": "Ann", "amount": "5", "trump": "S", "mode": "tricks",
                 **{f"t.{k}": " ".join(t["cards"]) for k, t in enumerate(fold["tricks"], 1)}}
         r = p.check(taps)

@@ -79,6 +79,7 @@ def test_the_pure_core_agrees_with_the_brute_force_along_a_line_of_one_search(na
         s.pop()
         assert s.value() == v
 
+
 @pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
@@ -165,16 +166,20 @@ def test_a_follower_sees_which_side_still_to_play_can_take_the_trick(name: str, 
     assert s.value() == ref.brute(g, state)
 
 
-def _children(g: ref.Game, state: ref.State) -> tuple[bool, int, list[int]]:
-    s = solver.Solver(g.deal, ref.position(g, state))
-    v = s.value()
-    bidding = s.bidding()
+def _after_each(s: solver.Solver) -> list[int]:
+    """The value after each card the player to play may play, in the order of `moves`."""
     values = []
     for card in s.moves():
         s.push(card)
         values.append(s.value())
         s.pop()
-    return bidding, v, values
+    return values
+
+
+def _children(g: ref.Game, state: ref.State) -> tuple[bool, int, list[int]]:
+    s = solver.Solver(g.deal, ref.position(g, state))
+    v = s.value()
+    return s.bidding(), v, _after_each(s)
 
 
 @settings(max_examples=40, deadline=None)
@@ -203,11 +208,7 @@ def test_par_is_the_value_after_the_best_first_card(name: str, seed: int) -> Non
     start = solver.start_of_play(g.deal, g.held, g.first_leader)
     s = solver.Solver(g.deal, start)
     par = s.value()
-    after = []
-    for card in s.moves():
-        s.push(card)
-        after.append(s.value())
-        s.pop()
+    after = _after_each(s)
     assert (max(after) if s.bidding() else min(after)) == par
     assert set(s.best(par)) == {c for c, v in zip(s.moves(), after, strict=True) if v == par}
 

@@ -55,6 +55,18 @@ def test_a_search_that_outgrows_its_first_table_keeps_the_value_and_best_cards(s
         assert sorted(s.best(value)) == sorted(bare.best(value))
 
 
+def same_in_both_cores(deal: solver.Deal, pos: solver.Position) -> int:
+    """The position's value, asserted the same from the compiled core and the pure one, and so are the
+    best cards of the player to play."""
+    fast = solver.Solver(deal, pos, "compiled")
+    pure = solver.Solver(deal, pos, "pure")
+    v = fast.value()
+    assert pure.value() == v
+    if fast.to_play() is not None:
+        assert fast.best(v) == pure.best(v)
+    return v
+
+
 @pytest.mark.parametrize("name", NAMES)
 @MANY
 @given(seed=st.integers(0, 2**32 - 1))
@@ -63,12 +75,7 @@ def test_both_cores_give_the_same_value_and_best_cards_on_random_positions(name:
     g = ref.random_game(name, rng)
     state = ref.random_position(g, rng, 4)
     pos = ref.position(g, state)
-    fast = solver.Solver(g.deal, pos, "compiled")
-    pure = solver.Solver(g.deal, pos, "pure")
-    v = fast.value()
-    assert pure.value() == v
-    if fast.to_play() is not None:
-        assert fast.best(v) == pure.best(v)
+    same_in_both_cores(g.deal, pos)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -129,12 +136,7 @@ def test_both_cores_agree_on_every_house_file_and_with_the_brute_force(name: str
     g = ref.random_game(name, rng, max_players=5)
     state = ref.random_position(g, rng, 4)
     pos = ref.position(g, state)
-    fast = solver.Solver(g.deal, pos, "compiled")
-    pure = solver.Solver(g.deal, pos, "pure")
-    v = fast.value()
-    assert pure.value() == v
-    if fast.to_play() is not None:
-        assert fast.best(v) == pure.best(v)
+    v = same_in_both_cores(g.deal, pos)
     if ref.tricks_left(g, state) <= 2:
         assert v == ref.brute(g, state)
 

@@ -6,21 +6,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
-from typer.testing import CliRunner
-
-from pitchkeeper.cli import app
-
-ROOT = Path(__file__).resolve().parent.parent
-HOUSE = ROOT / "examples" / "house-rules"
-GAMES = Path(__file__).resolve().parent / "data" / "house-rules"
-FIVE = ["Ann", "Bob", "Cy", "Dee", "Eve"]
-runner = CliRunner()
-
-
-def run(*args: str, width: int = 120) -> Any:
-    return runner.invoke(app, list(args), env={"COLUMNS": str(width)})
+from house_games import ANN_ALONE, FIVE, GAMES, HOUSE, copied, run
 
 
 def alone_game(tmp_path: Path) -> Path:
@@ -28,9 +15,7 @@ def alone_game(tmp_path: Path) -> Path:
     path = tmp_path / "second.toml"
     m = ["--match", str(path)]
     assert run("new", str(HOUSE / "call-partner-5.toml"), *FIVE, *m).exit_code == 0
-    r = run("hand", "Ann", "5", "S", "--called", "AS", "--partner", "none", "--ace", "Ann", "--jack", "Bob",
-            "--off-jack", "Bob", "--high-joker", "Cy", "--low-joker", "Dee", "--ten", "Eve", "--point", "three=Ann",
-            "--deuce", "Eve", *m)
+    r = run(*ANN_ALONE, *m)
     assert r.exit_code == 0, r.output
     r = run("hand", "Dee", "5", "H", "--called", "JH", "--partner", "Eve", "--ace", "Dee", "--jack", "Eve",
             "--off-jack", "Dee", "--high-joker", "Eve", "--low-joker", "Dee", "--ten", "Ann", "--point", "three=Eve",
@@ -72,9 +57,7 @@ def test_stats_counts_partners_and_lone_bidders_per_player(tmp_path: Path) -> No
 def test_the_log_index_gives_the_same_figures(tmp_path: Path) -> None:
     home = Path(json.loads(run("where", "--json").stdout)["matches"])
     home.mkdir(parents=True, exist_ok=True)
-    (home / "one.toml").write_text((GAMES / "call-partner-5.match.toml").read_text(encoding="utf-8").replace(
-        'rules = "../../../examples/house-rules/call-partner-5.toml"',
-        f'rules = "{HOUSE / "call-partner-5.toml"}"'), encoding="utf-8")
+    copied("call-partner-5", tmp_path).rename(home / "one.toml")
     alone_game(tmp_path).rename(home / "two.toml")
     direct = json.loads(run("stats", str(home / "one.toml"), str(home / "two.toml"), "--json").stdout)
     for _ in range(2):  # the second time read from the index

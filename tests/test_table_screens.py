@@ -3,32 +3,25 @@ sharing and printing, and the statistics people ask for. Driven as users meet th
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import cli_runs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
-from pitchkeeper.cli import app
 from pitchkeeper.reports.chart import Progression, text_chart
 
-runner = CliRunner()
 EXPORT = Path(__file__).parent / "data" / "export"
 
 
-def run(*args: str, columns: int = 200):
-    return runner.invoke(app, list(args), env={"COLUMNS": str(columns), "NO_COLOR": "1"})
-
-
-def ok(*args: str, columns: int = 200) -> str:
-    r = run(*args, columns=columns)
-    assert r.exit_code == 0, r.stdout + r.stderr
-    return r.stdout
+run = functools.partial(cli_runs.invoke, columns=200)
+ok = functools.partial(cli_runs.ok, columns=200)
 
 
 @pytest.fixture

@@ -7,42 +7,15 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import re
-import sys
 import tomllib
 from pathlib import Path
 
 import pexpect
+from test_at_a_terminal import screen_lines, spawn
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = ROOT / "examples" / "house-rules"
 WIDTH = 40
-
-
-class _Log:
-    def __init__(self) -> None:
-        self.text = ""
-
-    def write(self, s: str) -> None:
-        self.text += s
-
-    def flush(self) -> None:
-        pass
-
-
-def spawn(home: Path, *args: str) -> pexpect.spawn:
-    env = {**os.environ, "PITCHKEEPER_HOME": str(home), "COLUMNS": str(WIDTH), "LINES": "24", "TERM": "xterm",
-           "NO_COLOR": "1"}
-    child = pexpect.spawn(sys.executable, ["-m", "pitchkeeper", *args], env=env, encoding="utf-8",
-                          dimensions=(24, WIDTH), timeout=60, cwd=str(home))
-    child.logfile_read = _Log()
-    return child
-
-
-def lines_of(child: pexpect.spawn) -> list[str]:
-    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]", "", child.logfile_read.text)
-    return [ln.split("\r")[-1] for ln in text.replace("\r\n", "\n").split("\n")]
 
 
 class Terminal:
@@ -54,10 +27,10 @@ class Terminal:
         self.raw = ""  # the last command's output as written (a CSV's own line ends taken out)
 
     def run(self, *args: str, status: int = 0, screen: bool = True) -> str:
-        child = spawn(self.home, *args, "--match", str(self.log))
+        child = spawn(self.home, *args, "--match", str(self.log), timeout=60, cwd=self.home)
         child.expect(pexpect.EOF)
         child.close()
-        lines = lines_of(child)
+        lines = screen_lines(child)
         self.raw = child.logfile_read.text.replace("\r", "")
         if screen:  # a CSV is data for a spreadsheet, not a screen
             self.shown += lines
@@ -134,7 +107,7 @@ def test_a_minnesota_smear_hand_entered_as_cards_with_the_kitty_and_discard(tmp_
     log = tmp_path / "smear.toml"
     t = Terminal(tmp_path, log)
     t.run("new", str(HOUSE / "minnesota-smear.toml"), "Ann", "Bob", "Cy", "Dee")
-    child = spawn(tmp_path, "play", "--match", str(log))
+    child = spawn(tmp_path, "play", "--match", str(log), timeout=60, cwd=tmp_path)
     answer(child, "[-]: ", "")
     answer(child, "Dee): ", "Ann")
     answer(child, "[2]: ", "6")
@@ -159,7 +132,7 @@ def test_a_minnesota_smear_hand_entered_as_cards_with_the_kitty_and_discard(tmp_
     child.expect(pexpect.EOF)
     child.close()
     typed = ("AS KS QS JS JC HJ 10S 3S 9D 9C 9H 10D 10C 10H KD KC",)  # what the player typed wraps as typed
-    t.shown += [ln for ln in lines_of(child) if not ln.endswith(typed)]
+    t.shown += [ln for ln in screen_lines(child) if not ln.endswith(typed)]
     hand = tomllib.loads(log.read_text(encoding="utf-8"))["hands"][0]
     assert hand["kitty"] == ["2H", "3H", "4H", "5H"]
     assert hand["discard"] == ["2H", "3H", "4H", "5H", "6H", "7H", "8H"]

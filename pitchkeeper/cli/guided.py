@@ -33,7 +33,7 @@ from pitchkeeper.game.partners import calls
 from pitchkeeper.game.records import PARTNER_NOBODY, parse_call
 from pitchkeeper.game.scoring import always_out, amount_worth, dealt_cards
 from pitchkeeper.logbook import store
-from pitchkeeper.logbook.book import Logbook
+from pitchkeeper.logbook.book import Change, Logbook
 from pitchkeeper.logbook.entry import NOBODY, NOT_OUT, HandEntry, amount_of, owner_name
 from pitchkeeper.show import board
 from pitchkeeper.show.ansi import Console, Text
@@ -438,64 +438,12 @@ def play(
         return
     warn(k.warnings)
     while True:
-        dealer = m.dealer_due(k.record)
         n = len(k.record.hands) + 1
         scores = ", ".join(f"{s} {v}" for s, v in state.scores.items())
         sys.stdout.write("\n")
-        _say(f"hand {n}: {dealer} deals  ({scores})")
-        raw: dict[str, str] = {}
-        values: dict[str, Any] = {}
-        i = 0
-        saved = False
+        _say(f"hand {n}: {m.dealer_due(k.record)} deals  ({scores})")
         try:
-            while not saved:
-                qs = _questions(k, raw, values)
-                if i >= len(qs):
-                    i = len(qs) - 1
-                q = qs[i]
-                if q.key == "save" and "preview" not in values:
-                    try:  # the verdict and the new scores, judged exactly as saving would, before the question
-                        preview = book.record(_entry(k, values), dry_run=True)
-                    except PitchError as e:  # back to the question whose answer is wrong
-                        _say(f"  ? {e.message}")
-                        keys = [x.key for x in qs]
-                        i = keys.index(_question_of(e, keys))
-                        continue
-                    board.verdict(preview.state.hands[-1].verdict, preview.state.table)
-                    board.draw(preview.scoreboard().to_json(), preview=True)
-                    values["preview"] = True
-                try:
-                    text, value = _ask(q, echo, at_terminal)
-                except _Back:
-                    values.pop("preview", None)
-                    if i == 0:
-                        _say("  (this is the first question of the hand)")
-                    else:
-                        i -= 1
-                    continue
-                raw[q.key], values[q.key] = (value if isinstance(value, str) and q.key != "entry" else text), value
-                values.pop("preview", None) if q.key != "save" else None
-                if q.key.startswith("call:"):
-                    _after_call(k, q.key, values, raw)
-                if q.key != "save":
-                    i += 1
-                    continue
-                if not value:
-                    _say("  not saved: the answers again (Enter keeps each, < goes back)")
-                    for key in ("save", "preview"):
-                        values.pop(key, None)
-                        raw.pop(key, None)
-                    i = 0
-                    continue
-                try:
-                    w = book.record(_entry(k, values))
-                except PitchError as e:
-                    _say(f"  ? {e.message}")
-                    values.pop("preview", None)
-                    keys = [x.key for x in qs]
-                    i = keys.index(_question_of(e, keys))
-                    continue
-                saved = True
+            w = _one_hand(book, k, echo, at_terminal)
         except _Quit as e:
             _say(f"{e}: hand {n} was not saved; the hands before it are in {path}")
             return
@@ -506,3 +454,63 @@ def play(
             _say(f"{state.ending.winner} won on hand {state.ending.hand} - {state.ending.reason}")
             _say("start the next game with: pitchkeeper new --rematch")
             return
+
+
+def _one_hand(book: Logbook, k: Any, echo: bool, at_terminal: bool) -> Change:
+    """Ask one hand's questions until it is saved (what Logbook.record wrote). The questions depend on
+    the answers so far (`_questions`), so they are asked again after each answer; before the save
+    question the verdict is shown, judged as saving would judge it, and a refused answer sends the
+    player back to the question it came from. _Quit when the player stops."""
+    raw: dict[str, str] = {}
+    values: dict[str, Any] = {}
+    i = 0
+    while True:
+        qs = _questions(k, raw, values)
+        if i >= len(qs):
+            i = len(qs) - 1
+        q = qs[i]
+        if q.key == "save" and "preview" not in values:
+            try:  # the verdict and the new scores, judged exactly as saving would, before the question
+                preview = book.record(_entry(k, values), dry_run=True)
+            except PitchError as e:  # back to the question whose answer is wrong
+                _say(f"  ? {e.message}")
+                i = _back_to(e, qs)
+                continue
+            board.verdict(preview.state.hands[-1].verdict, preview.state.table)
+            board.draw(preview.scoreboard().to_json(), preview=True)
+            values["preview"] = True
+        try:
+            text, value = _ask(q, echo, at_terminal)
+        except _Back:
+            values.pop("preview", None)
+            if i == 0:
+                _say("  (this is the first question of the hand)")
+            else:
+                i -= 1
+            continue
+        raw[q.key], values[q.key] = (value if isinstance(value, str) and q.key != "entry" else text), value
+        values.pop("preview", None) if q.key != "save" else None
+        if q.key.startswith("call:"):
+            _after_call(k, q.key, values, raw)
+        if q.key != "save":
+            i += 1
+            continue
+        if not value:
+            _say("  not saved: the answers again (Enter keeps each, < goes back)")
+            for key in ("save", "preview"):
+                values.pop(key, None)
+                raw.pop(key, None)
+            i = 0
+            continue
+        try:
+            return book.record(_entry(k, values))
+        except PitchError as e:
+            _say(f"  ? {e.message}")
+            values.pop("preview", None)
+            i = _back_to(e, qs)
+
+
+def _back_to(e: PitchError, qs: list[_Question]) -> int:
+    """The index of the question a refusal names."""
+    keys = [x.key for x in qs]
+    return keys.index(_question_of(e, keys))

@@ -9,12 +9,15 @@ from __future__ import annotations
 import socket
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from pitchkeeper.cli import MatchOpt, fail, topic
 from pitchkeeper.logbook import paths, store
+
+if TYPE_CHECKING:  # the web stack is loaded by the command itself, never on the way to it
+    from pitchkeeper.web.keys import Keys
 
 commands = topic()
 
@@ -129,9 +132,14 @@ def serve(
             fail("--tournament serves a night, --match one game: give one of them")
         _serve_night(tournament, host, port, pin, new_pin, lan)
         return
+    _serve_table(match, host, port, pin, new_pin, lan)
+
+
+def _serve_table(match: str | None, host: str | None, port: int, pin: str | None, new_pin: bool, lan: bool) -> None:
+    """`serve` of a match (`match`), or of the table's current match followed to each next game (None)."""
     from pitchkeeper.web.app import create_app
     from pitchkeeper.web.guard import STRONG_ODDS, evening_guesses, odds, pin_shown
-    from pitchkeeper.web.keys import since_words, table_keys
+    from pitchkeeper.web.keys import table_keys
     from pitchkeeper.web.run import print_qr, serve_forever
 
     path = store.resolve_match_path(match)
@@ -157,15 +165,7 @@ def serve(
     out.write(f"  scoreboard  {base}/\n  enter hands {base}/enter\n")
     for note in keys.notes:
         out.write(f"  note: {note}\n")
-    if pin is not None:
-        said = "  (as given)"
-    elif not keys.kept:
-        said = "  (for this run only)"
-    elif keys.kept_since is None:
-        said = "  (new: the table's from now on; serve --new-pin makes another)"
-    else:
-        said = f"  (the table's since {since_words(keys.kept_since)}; serve --new-pin makes another)"
-    out.write(f"  PIN         {pin_shown(table_pin)}{said}\n")
+    out.write(f"  PIN         {pin_shown(table_pin)}{_pin_origin(keys, given=pin is not None)}\n")
     if odds(table_pin) > STRONG_ODDS:
         out.write(f"  this PIN could be guessed: {evening_guesses():,} wrong PINs may be tried in an evening, a chance "
                   f"of 1 in {1 / odds(table_pin):,.0f}; leave --pin out for the table's ten-digit one\n")
@@ -179,6 +179,19 @@ def serve(
     out.write("Ctrl-C stops.\n")
     out.flush()
     serve_forever(web, sock, web.state.site.hub.close_soon)
+
+
+def _pin_origin(keys: Keys, given: bool) -> str:
+    """Where the PIN printed comes from, so that the table knows whether a page signed in last time still is."""
+    from pitchkeeper.web.keys import since_words
+
+    if given:
+        return "  (as given)"
+    if not keys.kept:
+        return "  (for this run only)"
+    if keys.kept_since is None:
+        return "  (new: the table's from now on; serve --new-pin makes another)"
+    return f"  (the table's since {since_words(keys.kept_since)}; serve --new-pin makes another)"
 
 
 def night_urls(bind: str, port: int) -> tuple[str, bool]:

@@ -72,42 +72,77 @@ def _cards(ruleset: Ruleset, cards: Sequence[Card], where: str, what: str = "lis
         seen.add(c)
 
 
+class _Sizes(NamedTuple):
+    """The kitty, draw and lay-away rules one hand is checked against, and who bid it."""
+
+    ruleset: Ruleset
+    deal: int  # cards dealt to each player
+    size: int  # the kitty's
+    keep: int  # cards each plays out
+    mode: str  # draw.discard
+    rest: bool  # draw.rest: the bidder takes the rest of the stock
+    bidder: str
+    view: TrumpView
+    loose: bool  # the hands come down in a way the rules do not describe
+    refills: bool  # the draw deals cards back after trump
+
+    def dealt(self, player: str) -> int:
+        """How many cards a player held before laying any away: the bidder's with the kitty."""
+        return self.deal + (self.size if player == self.bidder else 0)
+
+    def keeps_thrown(self, player: str) -> bool:
+        """May the player's own thrown cards come back in the draw (the bidder taking the rest, or a loose
+        draw the rules do not describe)?"""
+        return (player == self.bidder and self.rest) or self.loose
+
+
 def check_deal(ruleset: Ruleset, table: Table, hand: Hand) -> Deal | None:
     """Check the kitty, discard, drawn and held cards of a hand against the deck, each other and the
     ruleset's kitty, draw and lay-away rules (PitchError naming the key). None when the ruleset has no
-    kitty and no draw and the record gives none of them: nothing to check, nothing changes."""
+    kitty and no draw and the record gives none of them: nothing to check, nothing changes. The checks
+    follow the cards as they moved: the kitty, the discard, the draw, the cards held, the discard's count."""
     features = ruleset.features
     if "kitty" not in features and "draw" not in features and hand.kitty is None and not hand.discard \
             and not hand.drawn:
         return None
-    s = ruleset.settings
-    name = ruleset.name
     deal, size, keep = sizes(ruleset)
-    mode = s["draw"]["discard"]
-    rest = s["draw"]["rest"]
-    bidder = hand.bid.player
-    view = ruleset.views[hand.trump]
+    mode = ruleset.settings["draw"]["discard"]
     loose = mode == "none" and not size and deal > keep  # the hands come down in a way the rules do not describe
-    refills = mode in ("non-trumps", "any") or loose
-    kitty = hand.kitty
-    in_kitty: frozenset[Card] = frozenset()
-    if kitty is not None:
-        if not size:
-            raise PitchError(f"{name} deals no kitty (kitty.size = 0)", "kitty")
-        _cards(ruleset, kitty, "kitty")
-        if len(kitty) != size:
-            raise PitchError(f"{len(kitty)} cards; {name} deals a kitty of {size} (kitty.size)", "kitty")
-        in_kitty = frozenset(kitty)
-    # the discard: who laid away or threw what
+    z = _Sizes(ruleset, deal, size, keep, mode, ruleset.settings["draw"]["rest"], hand.bid.player,
+               ruleset.views[hand.trump], loose, mode in ("non-trumps", "any") or loose)
+    in_kitty = _check_kitty(z, hand.kitty)
+    gone = _check_discard(z, hand, in_kitty)
+    drawn_by = _check_drawn(z, table, hand, in_kitty, gone)
+    _check_held(hand, z.bidder, in_kitty, gone, drawn_by)
+    _check_held_after_draw(z, hand)
+    return Deal(hand.kitty, dict(hand.discard), dict(hand.drawn), dict(hand.held), _counted(z, hand),
+                ruleset.settings["kitty"]["discard_counts"], z.bidder, gone, z.refills, size)
+
+
+def _check_kitty(z: _Sizes, kitty: Sequence[Card] | None) -> frozenset[Card]:
+    """The kitty's cards, if the record gives them and the ruleset deals one of that size."""
+    if kitty is None:
+        return frozenset()
+    name = z.ruleset.name
+    if not z.size:
+        raise PitchError(f"{name} deals no kitty (kitty.size = 0)", "kitty")
+    _cards(z.ruleset, kitty, "kitty")
+    if len(kitty) != z.size:
+        raise PitchError(f"{len(kitty)} cards; {name} deals a kitty of {z.size} (kitty.size)", "kitty")
+    return frozenset(kitty)
+
+
+def _check_discard(z: _Sizes, hand: Hand, in_kitty: frozenset[Card]) -> dict[Card, str]:
+    """Who laid away or threw what: card -> player; each player's count by the rules of lay-away and draw."""
+    name, size, mode, deal, keep, bidder = z.ruleset.name, z.size, z.mode, z.deal, z.keep, z.bidder
     if hand.discard and not (size or mode != "none" or deal > keep):
         raise PitchError(f"{name} lays no cards away (no kitty.size, no draw.discard)", "discard")
     gone: dict[Card, str] = {}
-    discard = dict(hand.discard)
     for p, cards in hand.discard:
         w = f"discard.{p}"
         if p != bidder and size and mode == "none" and deal == keep:
             raise PitchError(f"only the bidder lays cards away in {name} (there is no draw)", w)
-        _cards(ruleset, cards, w)
+        _cards(z.ruleset, cards, w)
         if not gone.keys().isdisjoint(cards) or (p != bidder and not in_kitty.isdisjoint(cards)):
             for c in cards:
                 if c in gone:
@@ -122,16 +157,23 @@ def check_deal(ruleset: Ruleset, table: Table, hand: Hand) -> Deal | None:
         if mode == "down-to-hand" and len(cards) != deal + extra - keep:
             held_words = f"{deal}+{extra}" if extra else str(deal)
             raise PitchError(f"{len(cards)} cards thrown; {p} held {held_words} and keeps {keep}", w)
-        most = s["draw"]["most"]
-        if mode == "any" and most and not (p == bidder and rest) and len(cards) > most:
+        most = z.ruleset.settings["draw"]["most"]
+        if mode == "any" and most and not (p == bidder and z.rest) and len(cards) > most:
             raise PitchError(f"{len(cards)} cards thrown; at most {most} may be exchanged (draw.most)", w)
-    # the draw: who was dealt what from the stock
-    if hand.drawn and not refills:
-        raise PitchError(f"{name} deals no cards after trump (draw.discard = {mode})", "drawn")
+    return gone
+
+
+def _check_drawn(z: _Sizes, table: Table, hand: Hand, in_kitty: frozenset[Card],
+                 gone: Mapping[Card, str]) -> dict[Card, str]:
+    """Who was dealt what from the stock: card -> player; none from the kitty or another's discard, no more
+    than each was dealt back to, no more than the stock held."""
+    if hand.drawn and not z.refills:
+        raise PitchError(f"{z.ruleset.name} deals no cards after trump (draw.discard = {z.mode})", "drawn")
+    discard = dict(hand.discard)
     drawn_by: dict[Card, str] = {}
     for p, cards in hand.drawn:
         w = f"drawn.{p}"
-        _cards(ruleset, cards, w)
+        _cards(z.ruleset, cards, w)
         if not (drawn_by.keys().isdisjoint(cards) and in_kitty.isdisjoint(cards) and gone.keys().isdisjoint(cards)):
             for c in cards:
                 if c in drawn_by:
@@ -139,33 +181,37 @@ def check_deal(ruleset: Ruleset, table: Table, hand: Hand) -> Deal | None:
                 if c in in_kitty:
                     raise PitchError(f"{c} was in the kitty, not the stock", w)
                 thrower = gone.get(c)
-                if thrower is not None and not (thrower == p and ((p == bidder and rest) or loose)):
+                if thrower is not None and not (thrower == p and z.keeps_thrown(p)):
                     raise PitchError(f"{c} was drawn by {p}, so discard.{thrower} cannot list it",
                                      f"discard.{thrower}")
         drawn_by.update(dict.fromkeys(cards, p))
-        kept = deal + (size if p == bidder else 0) - len(discard.get(p, ()))
-        if p in discard and not (p == bidder and rest) and not loose and len(cards) > keep - kept:
-            raise PitchError(f"{len(cards)} cards drawn, but {p} kept {kept} and is dealt back only to {keep}", w)
-    stock = len(ruleset.deck) - len(table.players) * deal - size
+        kept = z.dealt(p) - len(discard.get(p, ()))
+        if p in discard and not (p == z.bidder and z.rest) and not z.loose and len(cards) > z.keep - kept:
+            raise PitchError(f"{len(cards)} cards drawn, but {p} kept {kept} and is dealt back only to {z.keep}", w)
+    stock = len(z.ruleset.deck) - len(table.players) * z.deal - z.size
     if len(drawn_by) > stock:
         raise PitchError(f"{len(drawn_by)} cards drawn, but the stock held {stock} after the deal", "drawn")
-    held = {p: cs for p, cs in hand.held}
-    _check_held(hand, bidder, in_kitty, gone, drawn_by)
-    drawn = dict(hand.drawn)
-    told = bool(drawn) or not refills  # the record says who drew what (a player it leaves out drew nothing)
-    for p, cs in held.items():
+    return drawn_by
+
+
+def _check_held_after_draw(z: _Sizes, hand: Hand) -> None:
+    """The cards held when play began agree with what was dealt, thrown and drawn, and with what the
+    rules let a player keep (every non-trump thrown in a non-trumps draw; the lay-away rules)."""
+    s, view = z.ruleset.settings, z.view
+    discard, drawn = dict(hand.discard), dict(hand.drawn)
+    told = bool(drawn) or not z.refills  # the record says who drew what (a player it leaves out drew nothing)
+    for p, cs in dict(hand.held).items():
         w = f"held.{p}"
         if p in discard and told:
             h, d, r = len(cs), len(discard[p]), len(drawn.get(p, ()))
-            dealt = deal + (size if p == bidder else 0)
-            if h != dealt - d + r:
-                plus = f"+{size}" if p == bidder and size else ""
-                raise PitchError(f"{h} held after {d} thrown and {r} drawn, but {p} was dealt {deal}{plus} "
-                                 f"(deck.deal_size {deal}, deck.hand_size {keep})", w)
+            if h != z.dealt(p) - d + r:
+                plus = f"+{z.size}" if p == z.bidder and z.size else ""
+                raise PitchError(f"{h} held after {d} thrown and {r} drawn, but {p} was dealt {z.deal}{plus} "
+                                 f"(deck.deal_size {z.deal}, deck.hand_size {z.keep})", w)
         for c in drawn.get(p, ()):
-            if c not in cs and not (c in discard.get(p, ()) and ((p == bidder and rest) or loose)):
+            if c not in cs and not (c in discard.get(p, ()) and z.keeps_thrown(p)):
                 raise PitchError(f"{c} was drawn by {p} but is not in held.{p}", f"drawn.{p}")
-        if drawn and mode == "non-trumps":
+        if drawn and z.mode == "non-trumps":
             plain = next((c for c in cs if view.suit[c] != TRUMP and c not in drawn.get(p, ())), None)
             if plain is not None:
                 raise PitchError(f"{plain} is not a trump and was not drawn: every non-trump is thrown in the draw "
@@ -173,19 +219,24 @@ def check_deal(ruleset: Ruleset, table: Table, hand: Hand) -> Deal | None:
         if p in discard and (s["discard"]["trumps"] != "allowed" or not s["discard"]["point_trumps"]):
             if not told:
                 continue  # what was dealt is unknown without the cards drawn
-            holding = [c for c in cs if c not in drawn.get(p, ()) or not refills or (p == bidder and rest)]
-            problem = lay_away_problem(ruleset, view, p, holding + list(discard[p]), discard[p], keep)
+            holding = [c for c in cs if c not in drawn.get(p, ()) or not z.refills or (p == z.bidder and z.rest)]
+            problem = lay_away_problem(z.ruleset, view, p, holding + list(discard[p]), discard[p], z.keep)
             if problem:
                 raise PitchError(problem, f"discard.{p}")
-    counts = s["kitty"]["discard_counts"]
-    counted: tuple[Card, ...] = ()
-    if counts != "nothing" and size:
-        counted = discard.get(bidder, ())
-        if bidder not in discard and hand.points is None:
-            what = "game" if counts == "game" else "everything"
-            raise PitchError(f"missing - the bidder's discard counts for {what} to the bidding side "
-                             f"(kitty.discard_counts = {counts}): list it, discard = [\"5H\", ...]", "discard")
-    return Deal(kitty, discard, drawn, held, counted, counts, bidder, gone, refills, size)
+
+
+def _counted(z: _Sizes, hand: Hand) -> tuple[Card, ...]:
+    """The bidder's discard that counts for the bidding side (kitty.discard_counts), which the record must
+    then list unless it gives the points won."""
+    counts = z.ruleset.settings["kitty"]["discard_counts"]
+    if counts == "nothing" or not z.size:
+        return ()
+    discard = dict(hand.discard)
+    if z.bidder not in discard and hand.points is None:
+        what = "game" if counts == "game" else "everything"
+        raise PitchError(f"missing - the bidder's discard counts for {what} to the bidding side "
+                         f"(kitty.discard_counts = {counts}): list it, discard = [\"5H\", ...]", "discard")
+    return discard.get(z.bidder, ())
 
 
 def _check_held(hand: Hand, bidder: str, in_kitty: frozenset[Card], gone: Mapping[Card, str],

@@ -487,7 +487,6 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
     assert hand.tricks is not None
     view = ruleset.views[hand.trump]
     trump_only = ruleset.settings["play"]["follow"] == "trump-only"
-    players = table.players
     held = _held(ruleset, view, hand, trump_only, where.removesuffix("tricks") + "held")
     hand_size = ruleset.settings["deck"]["hand_size"]
     if not trump_only and len(hand.tricks) != hand_size:
@@ -512,21 +511,7 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
     for number, trick in enumerate(hand.tricks, 1):
         w = f"{where}[{number}]"
         expected = first_leader if prev_winner is None else prev_winner
-        # Check the leader before seating the cards (a wrong leader would garble the seating),
-        # unless only seating can tell who folds (a trick naming some players, not all).
-        early = named_folds(trick, players, folded) if trump_only else {}
-        if early is not None and (trick.leader != expected or expected in folded or expected in early):
-            _check_leader(trick, players, expected, prev_winner is None, folded, early, hand.bid.player, w)
-        plays, folds_now = seat_plays(trick, players, folded, trump_only, w)
-        if early is None:
-            _check_leader(trick, players, expected, prev_winner is None, folded, folds_now, hand.bid.player, w)
-        for p, j in folds_now.items():
-            unplayed = [c for c in held.get(p, ()) if view.suit[c] == TRUMP]
-            if unplayed:
-                at = f"{w}.cards[{j}]" if j else w
-                raise PitchError(f"{p} folds while holding {' '.join(unplayed)} (held.{p}): a player folds only when "
-                                 "out of trumps, and every trump must be played", at)
-            folded[p] = number
+        plays = _seated(trick, number, table, hand, expected, prev_winner is None, folded, held, view, trump_only, w)
         played = [c for _, c, _ in plays]
         if not deck.issuperset(played) or not seen.keys().isdisjoint(played) or len(set(played)) != len(played):
             _bad_plays(ruleset, plays, seen, held, number, w)  # says which card, and what is wrong with it
@@ -563,6 +548,30 @@ def replay(ruleset: Ruleset, table: Table, hand: Hand, where: str = "tricks", *,
             raise PitchError(f"the tricks end with trumps still held ({still}): play goes on until every trump "
                              "is played", where)
     return Replay(tuple(results), tuple((p, tuple(cs)) for p, cs in captured.items()), tuple(illegal))
+
+
+def _seated(trick: Trick, number: int, table: Table, hand: Hand, expected: str, first: bool,
+            folded: dict[str, int], held: Mapping[str, Sequence[Card]], view: TrumpView, trump_only: bool,
+            w: str) -> list[tuple[str, Card, int]]:
+    """A trick's cards seated to their players (seat_plays), its leader checked, and the players who fold
+    in it (trump-only play) added to `folded`: a player folds only when out of trumps."""
+    players = table.players
+    # Check the leader before seating the cards (a wrong leader would garble the seating),
+    # unless only seating can tell who folds (a trick naming some players, not all).
+    early = named_folds(trick, players, folded) if trump_only else {}
+    if early is not None and (trick.leader != expected or expected in folded or expected in early):
+        _check_leader(trick, players, expected, first, folded, early, hand.bid.player, w)
+    plays, folds_now = seat_plays(trick, players, folded, trump_only, w)
+    if early is None:
+        _check_leader(trick, players, expected, first, folded, folds_now, hand.bid.player, w)
+    for p, j in folds_now.items():
+        unplayed = [c for c in held.get(p, ()) if view.suit[c] == TRUMP]
+        if unplayed:
+            at = f"{w}.cards[{j}]" if j else w
+            raise PitchError(f"{p} folds while holding {' '.join(unplayed)} (held.{p}): a player folds only when "
+                             "out of trumps, and every trump must be played", at)
+        folded[p] = number
+    return plays
 
 
 def _judge_plays(ruleset: Ruleset, view: TrumpView, hand: Hand, held: dict[str, dict[Card, None]],

@@ -5,10 +5,10 @@ tokens, players, teams); `Table.check_against` and the scoring step check the re
 error names its key ("captured.Us", "hands[3].bid.amount") so the CLI can say where.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from pitchkeeper.errors import PitchError, control_free, did_you_mean, or_list, unknown_key
 from pitchkeeper.game.cards import Card, Suit, parse_card, parse_cards, parse_suit
@@ -333,17 +333,24 @@ def parse_call(text: Any, table: Table, where: str) -> tuple[str, int | str]:
     raise PitchError(f"'{call}' is not a call (pass, a number, smudge, pitch, or sell for eldest's sale)", where)
 
 
+T = TypeVar("T")
+
+
+def _at(where: str, parse: Callable[[Any], T], value: Any) -> T:
+    """`parse(value)`, a refusal named at the key `where` it was read from."""
+    try:
+        return parse(value)
+    except PitchError as e:
+        raise e.at(where) from None
+
+
 def _card_table(v: Any, where: str, key_fn: Any) -> tuple[tuple[str, tuple[Card, ...]], ...]:
     if not isinstance(v, Mapping):
         raise PitchError("expected a table: name -> list of cards", where)
     out: dict[str, list[Card]] = {}
     for name, cards in v.items():
         key = key_fn(name, f"{where}.{name}")
-        try:
-            parsed = parse_cards(cards)
-        except PitchError as e:
-            raise e.at(f"{where}.{name}") from None
-        out.setdefault(key, []).extend(parsed)
+        out.setdefault(key, []).extend(_at(f"{where}.{name}", parse_cards, cards))
     return tuple((k, tuple(cs)) for k, cs in out.items())
 
 
@@ -394,10 +401,7 @@ def parse_hand(data: Mapping[str, Any], table: Table, where: str = "", extra_key
         if k not in data:
             raise PitchError(f"missing: every hand needs {k}", f"{where}{k}")
     dealer = table.player(data["dealer"], f"{where}dealer")
-    try:
-        trump = parse_suit(data["trump"])
-    except PitchError as e:
-        raise e.at(f"{where}trump") from None
+    trump = _at(f"{where}trump", parse_suit, data["trump"])
     bid = parse_bid(data["bid"], table, f"{where}bid")
     given = [k for k in ("captured", "points", "tricks") if k in data]
     if not given:
@@ -451,12 +455,7 @@ def parse_hand(data: Mapping[str, Any], table: Table, where: str = "", extra_key
 def _house_keys(data: Mapping[str, Any], table: Table, hand: Hand, where: str) -> Hand:
     """The keys of a kitty, a draw and a called partner, checked for shape; game.deal and game.partners
     check them against the ruleset and the rest of the hand."""
-    kitty = None
-    if "kitty" in data:
-        try:
-            kitty = parse_cards(data["kitty"])
-        except PitchError as e:
-            raise e.at(f"{where}kitty") from None
+    kitty = _at(f"{where}kitty", parse_cards, data["kitty"]) if "kitty" in data else None
     discard: tuple[tuple[str, tuple[Card, ...]], ...] = ()
     if "discard" in data:
         d = data["discard"]
@@ -471,12 +470,7 @@ def _house_keys(data: Mapping[str, Any], table: Table, hand: Hand, where: str) -
     drawn: tuple[tuple[str, tuple[Card, ...]], ...] = ()
     if "drawn" in data:
         drawn = _card_table(data["drawn"], f"{where}drawn", table.player)
-    called = None
-    if "called" in data:
-        try:
-            called = parse_card(data["called"])
-        except PitchError as e:
-            raise e.at(f"{where}called") from None
+    called = _at(f"{where}called", parse_card, data["called"]) if "called" in data else None
     partner = None
     if "partner" in data:
         p = data["partner"]

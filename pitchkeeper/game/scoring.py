@@ -413,6 +413,15 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
         took = Piles(view, piles, bid_side, _seats(table, hand, side_fn), counted)
     else:
         took = Piles(view, piles, bid_side)
+    awards, game = _asked(ruleset, table, view, took, in_play, dealt, owner, seat_of, side_fn, laid, taken)
+    return awards, game, piles
+
+
+def _asked(ruleset: Ruleset, table: Table, view: TrumpView, took: Piles, in_play: InPlay, dealt: Mapping[Card, str],
+           owner: Mapping[Card, str], seat_of: Mapping[str, tuple[str, str | None]], side_fn: Callable[[str], str],
+           laid: frozenset[Card], taken: dict[str, int]) -> tuple[list[AwardParts], GameCount | None]:
+    """Every point asked of its kind in award order: a side point of the piles, a card point of the cards
+    in play, given to the player dealt its card or to its captor; each added to what its side `taken`."""
     awards: list[AwardParts] = []
     game: GameCount | None = None
     for rule, pid, value, find_card, find_side, to_dealt in ruleset.finders:
@@ -442,7 +451,7 @@ def _won(ruleset: Ruleset, table: Table, hand: Hand, captured: Captured, where: 
             side, player = seat_of[owner[card]]
         awards.append((pid, card, side, player, value, how, what, rule))
         taken[side] += value
-    return awards, game, piles
+    return awards, game
 
 
 def _piles(captured: Captured, sides: Sequence[str], side_of_key: Mapping[str, str]) -> tuple[dict[str, list[Card]], int]:

@@ -279,30 +279,55 @@ def _jokers_named(rule: str, pos: Position, counted: Sequence[Card]) -> bool:
 
 
 def setup(deal: Deal, pos: Position) -> Setup:
-    """Check a position and turn it into the search's tables and state (PitchError on a bad position)."""
+    """Check a position and turn it into the search's tables and state (PitchError on a bad position).
+    The steps below check in the order a player reads a position: the table, then the cards, then whom
+    the points that do not depend on play belong to."""
     ruleset, trump = deal.ruleset, deal.trump
     if trump not in ruleset.views:
         raise PitchError(f"'{trump}' is not a suit", "trump")
     t = tables(ruleset, trump, deal.called if ruleset.settings["partner"]["first_trick"] else None)
-    seats = deal.players
-    n = len(seats)
+    _check_table(deal, t)
+    if _jokers_named(ruleset.settings["trump"]["identical_jokers"], pos, deal.counted):
+        pos, deal = _renamed(pos), deal._replace(counted=tuple(_OTHER.get(c, c) for c in deal.counted))
+    placed = _place(deal, pos, t)
+    points = _points(deal, t, placed)
+    return _made(deal, pos, t, placed, points)
+
+
+def _check_table(deal: Deal, t: Tables) -> None:
+    """Refuse a table the search's fixed-size state cannot hold, or a bidding side nobody sits on."""
+    n = len(deal.players)
     if not 2 <= n <= SEATS:
         raise PitchError(f"{n} players: the solver seats 2 to {SEATS}")
     if any(len(steps) > STEPS for steps in t.follow):
-        raise PitchError(f"{ruleset.name}: a follow rule of more than {STEPS} steps is more than the solver keeps")
-    sides = deal.sides
-    if deal.bid_side not in sides:
-        raise PitchError(f"the bidding side {deal.bid_side!r} is not at the table ({', '.join(sides)})", "bid")
-    jokers = ruleset.settings["trump"]["identical_jokers"]
-    if _jokers_named(jokers, pos, deal.counted):
-        pos, deal = _renamed(pos), deal._replace(counted=tuple(_OTHER.get(c, c) for c in deal.counted))
+        raise PitchError(f"{deal.ruleset.name}: a follow rule of more than {STEPS} steps is more than the solver keeps")
+    if deal.bid_side not in deal.sides:
+        raise PitchError(f"the bidding side {deal.bid_side!r} is not at the table ({', '.join(deal.sides)})", "bid")
+
+
+class _Placed(NamedTuple):
+    """Where every card of a position is, over seat, side and card indices (what `_place` checked)."""
+
+    hands: list[int]  # seat -> mask of the cards held
+    trick: list[tuple[int, int]]  # (seat, card index) in playing order
+    piles: list[int]  # side -> mask of the cards taken (a discard that counts for all, the bidding side's)
+    leader: int
+    in_play: set[Card]  # the cards whose points play decides
+    dealt: dict[Card, str]  # card -> the player dealt it, as far as it is known
+
+
+def _place(deal: Deal, pos: Position, t: Tables) -> _Placed:
+    """Each card of the position to its index and place, each player to a seat: a card outside the deck
+    or named twice, a stranger, a hand too large or cards taken before the first trick is refused where
+    it is said."""
+    seats, sides = deal.players, deal.sides
     seat_of = {p: i for i, p in enumerate(seats)}
     side_ix = {s: i for i, s in enumerate(sides)}
     where: dict[Card, str] = {}  # card -> where it is (for a card named twice)
 
     def place(card: Card, at: str) -> int:
         if card not in t.index_of:
-            raise PitchError(f"{card} is not in {ruleset.name}'s deck ({ruleset.deck_words()})", at)
+            raise PitchError(f"{card} is not in {deal.ruleset.name}'s deck ({deal.ruleset.deck_words()})", at)
         if card in where:
             raise PitchError(f"{card} is both {where[card]} and {at}", at)
         where[card] = at
@@ -313,16 +338,14 @@ def setup(deal: Deal, pos: Position) -> Setup:
             raise PitchError(f"{player!r} is not at the table ({', '.join(seats)})", at)
         return seat_of[player]
 
-    hands = [0] * n
+    hands = [0] * len(seats)
     for p, cards in pos.hands.items():
         i = seat(p, f"hands.{p}")
         if len(cards) > HELD:
             raise PitchError(f"{len(cards)} cards held by {p}: a hand holds at most {HELD}", f"hands.{p}")
         for c in cards:
             hands[i] |= 1 << place(c, f"held by {p}")
-    trick = []
-    for p, c in pos.trick:
-        trick.append((seat(p, "trick"), place(c, f"played by {p} to the trick in progress")))
+    trick = [(seat(p, "trick"), place(c, f"played by {p} to the trick in progress")) for p, c in pos.trick]
     piles = [0] * len(sides)
     for s, cards in pos.captured.items():
         if s not in side_ix:
@@ -337,7 +360,7 @@ def setup(deal: Deal, pos: Position) -> Setup:
         for i in laid:
             piles[side_ix[deal.bid_side]] |= 1 << i
     # who was dealt each card: its holder, or as `dealt` says for a card no longer held
-    dealt = {c: seats[i] for i in range(n) for c in _cards_of(t.by_byte, hands[i])}
+    dealt = {c: seats[i] for i in range(len(seats)) for c in _cards_of(t.by_byte, hands[i])}
     dealt.update({c: seats[i] for i, c in ((i, t.cards[c]) for i, c in trick)})
     for c, p in pos.dealt.items():
         seat(p, f"dealt.{c}")
@@ -345,12 +368,29 @@ def setup(deal: Deal, pos: Position) -> Setup:
     if deal.counts == "all":  # a laid-away card's point that goes to the player dealt it: the bidding side's
         dealt.update(dict.fromkeys(deal.counted, next(p for p in seats if deal.side_of[p] == deal.bid_side)))
     in_play = set(where) if deal.counts == "all" else set(where) - set(deal.counted)
-    bid = deal.bid_side
+    return _Placed(hands, trick, piles, leader, in_play, dealt)
+
+
+class _Points(NamedTuple):
+    """What each card is worth to the search, and what the bidding side holds whatever is played."""
+
+    cv: list[int]  # card index -> the card points it wins for its captor
+    gw: list[int]  # card index -> what it counts for game
+    counts: list[int]  # side -> its game count so far
+    banked: int  # the bidding side's points already won (taken, or going to the player dealt them)
+    jokers: tuple[int, int, int, int]  # look-alike jokers: (jmode, HJ's index, LJ's index, what a swap changes)
+
+
+def _points(deal: Deal, t: Tables, placed: _Placed) -> _Points:
+    """The card points by card index, and what the bidding side has banked: its points from the player
+    dealt a card (which never depend on play) and from what it has taken. PitchError when such a point's
+    card has no known dealt-to player, or look-alike jokers are not next to each other."""
+    ruleset, bid = deal.ruleset, deal.bid_side
     cv = [0] * 64
     to_dealt = []  # (point, card) of the points that go to the player dealt the card
-    for rule, card in _card_points(ruleset, trump, in_play):
+    for rule, card in _card_points(ruleset, deal.trump, placed.in_play):
         if _to_dealt(rule):
-            if card not in dealt:
+            if card not in placed.dealt:
                 raise PitchError(f"{rule.id} ({card}) goes to the player dealt it: say who", "dealt")
             to_dealt.append((rule, card))
         else:
@@ -359,23 +399,41 @@ def setup(deal: Deal, pos: Position) -> Setup:
     def fixed_of(dealt_to: Mapping[Card, str]) -> int:  # the bidding side's points that do not depend on play
         return sum(rule.value for rule, card in to_dealt if deal.side_of[dealt_to[card]] == bid)
 
+    dealt = placed.dealt
     fixed = fixed_of(dealt)
     # look-alike jokers: the search exchanges their names when the rule says (game.search); what that would
     # change of the points to the player dealt them
-    jmode = JOKER_RULES[jokers] if "HJ" in in_play and "LJ" in in_play else 0
+    in_play = placed.in_play
+    jmode = JOKER_RULES[ruleset.settings["trump"]["identical_jokers"]] if "HJ" in in_play and "LJ" in in_play else 0
     jhi, jlo = (t.index_of["HJ"], t.index_of["LJ"]) if jmode else (0, 0)
     if jmode and jhi != jlo + 1:
         raise PitchError(f"{ruleset.name}: two look-alike jokers must be next to each other in trump.order", "trump")
     swapped = {**dealt, "HJ": dealt.get("LJ", ""), "LJ": dealt.get("HJ", "")}
     jdealt = fixed_of(swapped) - fixed if jmode and "HJ" in dealt and "LJ" in dealt else 0
+    values = _game_values(ruleset)
+    gw = [values.get(c, 0) for c in t.cards] + [0] * (64 - len(t.cards))
+    sides = deal.sides
+    bid_ix = sides.index(bid)
+    counts = [sum(gw[t.index_of[c]] for c in _cards_of(t.by_byte, placed.piles[s])) for s in range(len(sides))]
+    counts[bid_ix] += sum(values.get(c, 0) for c in _game_discard(deal))
+    banked = fixed + sum(cv[t.index_of[c]] for c in _cards_of(t.by_byte, placed.piles[bid_ix]))
+    return _Points(cv, gw, counts, banked, (jmode, jhi, jlo, jdealt))
+
+
+def _game_discard(deal: Deal) -> tuple[Card, ...]:
+    """The bidder's laid-away cards that count for game alone (kitty.discard_counts "game")."""
+    return tuple(deal.counted) if deal.counts == "game" else ()
+
+
+def _made(deal: Deal, pos: Position, t: Tables, placed: _Placed, points: _Points) -> Setup:
+    """The search's arguments: how it tells cards apart (equivalent cards), what of the piles it must keep
+    to judge the side points, and the start state."""
+    ruleset, trump, bid, seats, sides = deal.ruleset, deal.trump, deal.bid_side, deal.players, deal.sides
+    side_ix = {s: i for i, s in enumerate(sides)}
+    cv, gw, jmode = points.cv, points.gw, points.jokers[0]
     side_rules = _side_points(ruleset)
     reads = {r for _, r in side_rules}
     values = _game_values(ruleset)
-    gw = [values.get(c, 0) for c in t.cards] + [0] * (64 - len(t.cards))
-    counts = [sum(gw[t.index_of[c]] for c in _cards_of(t.by_byte, piles[s])) for s in range(len(sides))]
-    game_discard = tuple(deal.counted) if deal.counts == "game" else ()
-    counts[side_ix[bid]] += sum(values.get(c, 0) for c in game_discard)
-    banked = fixed + sum(cv[t.index_of[c]] for c in _cards_of(t.by_byte, piles[side_ix[bid]]))
     # what tells two cards of a group apart besides their strength: points, game count, follow rules, and
     # being one of two look-alike jokers (renamed as they fall: never equivalent to another card)
     sigs: dict[tuple[Any, ...], int] = {}
@@ -387,6 +445,7 @@ def setup(deal: Deal, pos: Position) -> Setup:
     side_of = [side_ix[deal.side_of[p]] for p in seats]
     by_byte = t.by_byte
     order = deal.seats
+    game_discard = _game_discard(deal)
 
     def side_fn(pile_masks: Sequence[int], count_list: Sequence[int]) -> int:
         piles_now = {s: _cards_of(by_byte, pile_masks[k]) for k, s in enumerate(sides)}
@@ -395,12 +454,12 @@ def setup(deal: Deal, pos: Position) -> Setup:
     if len(sides) * ((sum(values.values()) + 1).bit_length() + 1) > 62:
         reads.add("piles")  # a summary too long for one number: the search keeps the piles instead (always enough)
     equivalence = t.ordered and "piles" not in reads
-    init = (n, len(sides), side_ix[bid], side_of, pad, list(t.rank), cv, gw, sig, list(t.follow),
+    init = (len(seats), len(sides), side_ix[bid], side_of, pad, list(t.rank), cv, gw, sig, list(t.follow),
             sum(r.value for r, _ in side_rules), ("count" in reads, "took" in reads, "piles" in reads),
             sum(values.values()) + 1, side_fn, _next_in, t.trumps,
             [classes.setdefault((t.group[i], sig[i]), len(classes)) for i in range(len(t.cards))],
-            (jmode, jhi, jlo, jdealt))
-    start = (hands, piles, counts, banked, leader, pos.first, trick)
+            points.jokers)
+    start = (placed.hands, placed.piles, points.counts, points.banked, placed.leader, pos.first, placed.trick)
     return Setup(t, seats, sides, init, start, equivalence)
 
 

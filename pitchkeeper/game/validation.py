@@ -81,7 +81,24 @@ def _type_problem(f: F, v: Any) -> str | None:
 
 
 def validate(data: Mapping[str, Any]) -> list[str]:
-    """Every problem in a merged ruleset, each as 'key: what is wrong - the fix'."""
+    """Every problem in a merged ruleset, each as 'key: what is wrong - the fix'. The types first: the rules
+    that tie settings together read the settings, so they are checked only once every type is right."""
+    out = _type_problems(data)
+    if out:
+        return out
+    s = settings_of(data)
+    out += _deck_problems(s)
+    out += _player_problems(s)
+    points, has_game = _point_problems(data.get("points", {}), s)
+    out += points
+    out += _bidding_problems(s)
+    out += _house_rule_problems(data, s, has_game)
+    out += _note_problems(data)
+    return out
+
+
+def _type_problems(data: Mapping[str, Any]) -> list[str]:
+    """Each top key and section key known and of its type (the field table, game.settings)."""
     out: list[str] = []
     for k, v in data.items():
         if k in ("$schema",):
@@ -97,22 +114,31 @@ def validate(data: Mapping[str, Any]) -> list[str]:
             if not isinstance(v, Mapping):
                 out.append(f"{k}: expected a table [{k}]")
                 continue
-            for sk, sv in v.items():
-                f = SECTIONS[k].get(sk)
-                if f is None:
-                    out.append(f"{k}.{sk}: {unknown_key_words(sk, list(SECTIONS[k]))}")
-                    continue
-                msg = _type_problem(f, sv)
-                if msg:
-                    out.append(f"{k}.{sk}: {msg}")
+            out += _keys_problems(k, v, SECTIONS[k])
         else:
             out.append(f"{k}: {unknown_key_words(k, list(TOP_KEYS) + list(SECTIONS) + ['points'])}")
-    if out:
-        return out
-    s = settings_of(data)
+    return out
+
+
+def _keys_problems(where: str, table: Mapping[str, Any], fields: Mapping[str, F]) -> list[str]:
+    """Each key of one table (a section, a point) known to the field table, and its value of its type."""
+    out: list[str] = []
+    for k, v in table.items():
+        f = fields.get(k)
+        if f is None:
+            out.append(f"{where}.{k}: {unknown_key_words(k, list(fields))}")
+            continue
+        msg = _type_problem(f, v)
+        if msg:
+            out.append(f"{where}.{k}: {msg}")
+    return out
+
+
+def _deck_problems(s: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The trump order places every card of this deck, each once; the plain order every rank."""
+    out: list[str] = []
     deck_ranks = set(s["deck"]["ranks"])
     jokers = jokers_of(s["deck"]["jokers"])
-    # trump order: every symbol a card of this deck, named once
     order = s["trump"]["order"]
     for sym in order:
         problem = _symbol_problem(sym, deck_ranks, jokers)
@@ -130,8 +156,13 @@ def validate(data: Mapping[str, Any]) -> list[str]:
     missing = [r for r in s["deck"]["ranks"] if r not in s["play"]["plain_order"]]
     if missing:
         out.append(f"play.plain_order: missing {', '.join(missing)}")
-    # players
-    n_cards = len(deck_ranks) * 4 + len(jokers)
+    return out
+
+
+def _player_problems(s: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Each table size allowed can be dealt from the deck and formed into teams."""
+    out: list[str] = []
+    n_cards = len(set(s["deck"]["ranks"])) * 4 + len(jokers_of(s["deck"]["jokers"]))
     deal = s["deck"]["deal_size"] or s["deck"]["hand_size"]
     kitty = s["kitty"]["size"]
     for n in s["players"]["counts"]:
@@ -141,52 +172,60 @@ def validate(data: Mapping[str, Any]) -> list[str]:
                        f"the deck has {n_cards}")
         if not team_sizes_for(s["players"]["team_sizes"], n):
             out.append(f"players.counts: {n} players cannot form teams of {s['players']['team_sizes']}")
-    # points
-    pts = data.get("points", {})
+    return out
+
+
+def _point_problems(pts: Any, s: Mapping[str, Mapping[str, Any]]) -> tuple[list[str], bool]:
+    """Each point's keys, then the catalogue as a whole (something scored, one game point at most, the
+    count-out points among them); and whether it has a game point (the kitty's rules ask)."""
+    if not isinstance(pts, Mapping):
+        return [], False
+    out: list[str] = []
     fields = point_fields()
-    games: list[str] = []
-    if isinstance(pts, Mapping):
-        for pid, p in pts.items():
-            where = f"points.{pid}"
-            if not isinstance(p, Mapping):
-                out.append(f"{where}: expected a table [points.{pid}]")
-                continue
-            for pk, pv in p.items():
-                f = fields.get(pk)
-                if f is None:
-                    out.append(f"{where}.{pk}: {unknown_key_words(pk, list(fields))}")
-                    continue
-                msg = _type_problem(f, pv)
-                if msg:
-                    out.append(f"{where}.{pk}: {msg}")
-            if any(m.startswith(where + ".") for m in out):
-                continue
-            of = p.get("of", "card")
-            kind = KINDS[of]
-            for pk in p:
-                if pk == "card":  # never reported on another kind's point (as it always was)
-                    continue
-                if pk not in COMMON_POINT_KEYS and pk not in kind.keys:
-                    out.append(f"{where}.{pk}: does not apply to a point of = \"{of}\"")
-            if "card" in kind.keys:
-                sym = p.get("card")
-                if not sym:
-                    out.append(f"{where}.card: a card point needs card = (A..2, off-J, off-A, off-3, HJ, LJ or JK)")
-                elif sym not in order and p.get("enabled", True) is not False:
-                    out.append(f"{where}.card: {sym} is not a trump in this ruleset's deck and trump.order")
-            if p.get("to") == "dealt" and not kind.to_dealt:
-                out.append(f"{where}.to: only a card's point can go to the player dealt it")
-            if p.get("tie", "nobody") != "nobody" and p.get("need") == "majority":
-                out.append(f"{where}.tie: with need = \"majority\" a tie never wins game; only tie = \"nobody\" applies")
-        ids = [pid for pid, p in pts.items() if isinstance(p, Mapping) and p.get("enabled", True)]
-        if not ids:
-            out.append("points: the ruleset scores no points - add a [points.ID] table")
-        games = [pid for pid in ids if (pk := KINDS.get(str(pts[pid].get("of")))) is not None and pk.game]
-        if len(games) > 1:
-            out.append(f"points: more than one game point ({', '.join(games)})")
-        for pid in s["win"]["count_out"]:
-            if pid not in pts:  # a point dropped with enabled = false is simply not counted
-                out.append(f"win.count_out: '{pid}' is not a point of this ruleset{did_you_mean(pid, pts)}")
+    for pid, p in pts.items():
+        out += _one_point_problems(f"points.{pid}", p, fields, s["trump"]["order"])
+    ids = [pid for pid, p in pts.items() if isinstance(p, Mapping) and p.get("enabled", True)]
+    if not ids:
+        out.append("points: the ruleset scores no points - add a [points.ID] table")
+    games = [pid for pid in ids if (pk := KINDS.get(str(pts[pid].get("of")))) is not None and pk.game]
+    if len(games) > 1:
+        out.append(f"points: more than one game point ({', '.join(games)})")
+    for pid in s["win"]["count_out"]:
+        if pid not in pts:  # a point dropped with enabled = false is simply not counted
+            out.append(f"win.count_out: '{pid}' is not a point of this ruleset{did_you_mean(pid, pts)}")
+    return out, bool(games)
+
+
+def _one_point_problems(where: str, p: Any, fields: Mapping[str, F], order: list[str]) -> list[str]:
+    """One [points.ID] table: its keys known and of their type, then the keys its kind reads."""
+    if not isinstance(p, Mapping):
+        return [f"{where}: expected a table [{where}]"]
+    out = _keys_problems(where, p, fields)
+    if out:
+        return out
+    of = p.get("of", "card")
+    kind = KINDS[of]
+    for pk in p:
+        if pk == "card":  # never reported on another kind's point (as it always was)
+            continue
+        if pk not in COMMON_POINT_KEYS and pk not in kind.keys:
+            out.append(f"{where}.{pk}: does not apply to a point of = \"{of}\"")
+    if "card" in kind.keys:
+        sym = p.get("card")
+        if not sym:
+            out.append(f"{where}.card: a card point needs card = (A..2, off-J, off-A, off-3, HJ, LJ or JK)")
+        elif sym not in order and p.get("enabled", True) is not False:
+            out.append(f"{where}.card: {sym} is not a trump in this ruleset's deck and trump.order")
+    if p.get("to") == "dealt" and not kind.to_dealt:
+        out.append(f"{where}.to: only a card's point can go to the player dealt it")
+    if p.get("tie", "nobody") != "nobody" and p.get("need") == "majority":
+        out.append(f"{where}.tie: with need = \"majority\" a tie never wins game; only tie = \"nobody\" applies")
+    return out
+
+
+def _bidding_problems(s: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The bids' range, a smudge above every number, a forced bid among the bids, a revoke's cost."""
+    out: list[str] = []
     b = s["bidding"]
     if b["min"] > b["max"]:
         out.append(f"bidding.min: {b['min']} is above bidding.max {b['max']}")
@@ -196,8 +235,6 @@ def validate(data: Mapping[str, Any]) -> list[str]:
         out.append(f"bidding.forced_bid: {b['forced_bid']} is outside the bids {b['min']}-{b['max']}")
     if s["revoke"]["setback"] == "points" and not s["revoke"]["points"]:
         out.append("revoke.points: setback = \"points\" needs how many points (revoke.points)")
-    out += _house_rule_problems(data, s, bool(games))
-    out += _note_problems(data)
     return out
 
 
@@ -208,8 +245,14 @@ def _changed(s: Mapping[str, Mapping[str, Any]], section: str) -> list[str]:
 
 def _house_rule_problems(data: Mapping[str, Any], s: Mapping[str, Mapping[str, Any]], has_game: bool) -> list[str]:
     """The rules that tie the settings of kitty, draw, partner, smudge and the end of a game together."""
-    out: list[str] = []
     name = str(data.get("name", "")) or "this ruleset"
+    return (_kitty_and_draw_problems(name, s, has_game) + _partner_problems(s) + _smudge_problems(name, s)
+            + _end_problems(s))
+
+
+def _kitty_and_draw_problems(name: str, s: Mapping[str, Mapping[str, Any]], has_game: bool) -> list[str]:
+    """How the hands come down to the hand size: the kitty, the draw after trump, the lay-away rules."""
+    out: list[str] = []
     hand = s["deck"]["hand_size"]
     deal = s["deck"]["deal_size"] or hand
     named = s["trump"]["set_by"] == "named"
@@ -242,7 +285,14 @@ def _house_rule_problems(data: Mapping[str, Any], s: Mapping[str, Mapping[str, A
                        "deck.deal_size is the hand size)")
         elif not named:
             out.append(f"discard.{key}: the lay-away rules read trump: set trump.set_by = \"named\"")
-    # call your partner
+    return out
+
+
+def _partner_problems(s: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Calling a partner: at a table size allowed, in individual play, with trump named when the call
+    reads it, and a first-trick rule that can be played."""
+    out: list[str] = []
+    named = s["trump"]["set_by"] == "named"
     pa = s["partner"]
     players = s["players"]
     if not pa["counts"]:
@@ -257,7 +307,12 @@ def _house_rule_problems(data: Mapping[str, Any], s: Mapping[str, Mapping[str, A
         if pa["first_trick"] and s["play"]["follow"] == "trump-only" and pa["may_call"] != "trump":
             out.append("partner.first_trick: only trumps are played (play.follow = trump-only), so a called "
                        "non-trump is never played: call a trump (partner.may_call = \"trump\")")
-    # the smudge
+    return out
+
+
+def _smudge_problems(name: str, s: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The smudge's settings only where there is a smudge bid, each amount with the outcome that reads it."""
+    out: list[str] = []
     sm = s["smudge"]
     if not s["bidding"]["smudge"]:
         out += [f"smudge.{key}: {name} has no smudge bid (bidding.smudge = 0)" for key in _changed(s, "smudge")]
@@ -275,7 +330,13 @@ def _house_rule_problems(data: Mapping[str, Any], s: Mapping[str, Mapping[str, A
                 shape, k = bad[0]
                 out.append(f"smudge.set: lose gives the game to the other side, which needs exactly two sides; "
                            f"{shape} gives {k}")
-    # the end of a game
+    return out
+
+
+def _end_problems(s: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The end of a game, must-trump and look-alike jokers: settings that only mean something together."""
+    out: list[str] = []
+    pa = s["partner"]
     w = s["win"]
     if w["instant"] == "none" and w["instant_by"] != "anyone":
         out.append("win.instant_by: no side wins at once (win.instant = none)")

@@ -133,8 +133,41 @@ class HandEntry(NamedTuple):
         return ordered(hand)
 
     def _fill(self, hand: dict[str, Any], log: Any, base: Mapping[str, Any] | None = None) -> None:
-
+        """The typed fields onto the hand, in the order a player says a hand: the bid and trump, then how
+        the points went (who won each, the tricks, or the cards each side took), then the rest."""
         ruleset, table = log.ruleset, log.record.table
+        self._fill_bid(hand, ruleset, table)
+        points, typed = self._answered(ruleset)
+        if points or self.rest:
+            self._fill_points(hand, log, base, points, typed)
+        elif self.tricks:
+            self._fill_tricks(hand, ruleset, table)
+        elif self.cards:
+            for key in ("captured", "tricks", "points", "held"):
+                hand.pop(key, None)
+            hand["captured"] = self._cards_by(self.cards, table.side_or_player, "cards")
+        if self.dealt:
+            hand["dealt"] = self._cards_by(self.dealt, table.player, "dealt")
+        if self.cards and "captured" in hand:
+            self._ask_dealt(hand, ruleset, table)
+        self._deal(hand, log)
+        if not any(key in hand for key in ("points", "captured", "tricks")):
+            raise PitchError(f"say who won each point ({answers.entry_hint(ruleset)}), or the cards each side "
+                             "captured (--cards \"Us: AS JS ...\"), or give --from HANDFILE")
+        if self.revokes:
+            if [r.strip().lower() for r in self.revokes] == ["-"]:
+                hand.pop("revokes", None)
+            else:
+                hand["revokes"] = [table.player(r, self.label("revokes")) for r in self.revokes]
+        if self.note is not None:
+            if self.note:
+                hand["note"] = utf8(self.note, "--note" if self.labels is CLI_LABELS else "note")
+            else:
+                hand.pop("note", None)
+
+    def _fill_bid(self, hand: dict[str, Any], ruleset: Any, table: Any) -> None:
+        """Trump, the bid (an edit may change the bidder or the amount alone) and the auction; a hand
+        needs a bid and a trump before anything else about it means something."""
         if self.trump is not None:
             try:
                 hand["trump"] = parse_suit(self.trump)
@@ -151,7 +184,6 @@ class HandEntry(NamedTuple):
             hand["bid"] = {"player": table.player(who, self.label("bidder")), "amount": amount}
         for key, word in (("bid", "BIDDER and AMOUNT"), ("trump", "TRUMP")):
             if key not in hand:
-
                 raise PitchError(f"say the {word}: pitchkeeper hand {table.players[0]} {ruleset.settings['bidding']['min']}"
                                  f" spades {entry_hint(ruleset)}", word)
         if self.auction is not None:
@@ -160,6 +192,10 @@ class HandEntry(NamedTuple):
                 hand.pop("auction", None)
             else:
                 hand["auction"] = auction_calls(", ".join(calls_in), table, self.label("auction"))
+
+    def _answered(self, ruleset: Any) -> tuple[dict[str, Any], dict[str, str]]:
+        """Who won each point as typed (point id -> who) and how each id was typed (for messages); the
+        ways of giving a hand that exclude each other refused together."""
         ids = [p.id for p in ruleset.points]
         # a contract id the ruleset lacks is named by its own field (--off-jack); anything else by --point
         points: dict[str, Any] = {}
@@ -180,91 +216,81 @@ class HandEntry(NamedTuple):
                              self.label("tricks"))
         if self.rest and self.cards:
             raise PitchError("the rest (not out) goes with who won each point, not with the cards", self.label("cards"))
-        if points or self.rest:
+        return points, typed
 
-            rules = {r.id: r for r in ruleset.points}
-            missing = [pid for pid in ids if pid not in points]
-            option = self.labels is CLI_LABELS
-            if self.require_every_point and missing and not self.rest:  # none decided by omission (issue 11)
-                raise PitchError(answers.missing_message(ruleset, missing, option=option), "points")
-            if self.rest and answers.beyond_rest(ruleset, missing):  # "not out" never ties a game
-                raise PitchError(answers.rest_message(ruleset, answers.beyond_rest(ruleset, missing), option),
-                                 "points")
-            judged = None  # a hand entered as cards or tricks: who won each point, as judged
-            if isinstance(hand.get("points"), dict):
-                outcome = dict(hand["points"])
-            elif base is not None:
-                judged = _awarded(log, base)
-                outcome = {} if self.rest else dict(judged)
+    def _fill_points(self, hand: dict[str, Any], log: Any, base: Mapping[str, Any] | None,
+                     points: Mapping[str, Any], typed: Mapping[str, str]) -> None:
+        """Who won each point, over what the hand had: an edit of a hand entered as cards or tricks keeps
+        its cards when the answers agree with how they were judged."""
+        ruleset, table = log.ruleset, log.record.table
+        ids = [p.id for p in ruleset.points]
+        rules = {r.id: r for r in ruleset.points}
+        missing = [pid for pid in ids if pid not in points]
+        option = self.labels is CLI_LABELS
+        if self.require_every_point and missing and not self.rest:  # none decided by omission (issue 11)
+            raise PitchError(answers.missing_message(ruleset, missing, option=option), "points")
+        if self.rest and answers.beyond_rest(ruleset, missing):  # "not out" never ties a game
+            raise PitchError(answers.rest_message(ruleset, answers.beyond_rest(ruleset, missing), option),
+                             "points")
+        judged = None  # a hand entered as cards or tricks: who won each point, as judged
+        if isinstance(hand.get("points"), dict):
+            outcome = dict(hand["points"])
+        elif base is not None:
+            judged = _awarded(log, base)
+            outcome = {} if self.rest else dict(judged)
+        else:
+            outcome = {}
+        if self.rest:
+            outcome = {pid: w for pid, w in outcome.items() if pid in points}
+        for pid, who in points.items():
+            rule = rules[pid]
+            try:
+                gone = who is NOBODY or answers.nobody(rule, str(who), always_out(rule))
+            except PitchError as e:
+                raise e.at(self.answer_label(typed[pid], pid)) from None
+            if gone:
+                outcome.pop(pid, None)
             else:
-                outcome = {}
-            if self.rest:
-                outcome = {pid: w for pid, w in outcome.items() if pid in points}
-            for pid, who in points.items():
-                rule = rules[pid]
-                try:
-                    gone = who is NOBODY or answers.nobody(rule, str(who), always_out(rule))
-                except PitchError as e:
-                    raise e.at(self.answer_label(typed[pid], pid)) from None
-                if gone:
-                    outcome.pop(pid, None)
-                else:
-                    outcome[pid] = owner_name(table, str(who), self.answer_label(typed[pid], pid))
-            final = {pid: outcome[pid] for pid in ids if pid in outcome}
-            if judged is None or not _same_points(table, final, judged):  # else the cards stay as entered
-                for key in ("captured", "tricks", "held", "points", "dealt"):
-                    hand.pop(key, None)
-                hand["points"] = final
-                if not final:  # the log's points table names at least one point
-                    raise PitchError("every point was answered none: a hand in which no point was out is entered "
-                                     f"by the cards each side captured ({self.label('cards')})", "points")
-        elif self.tricks:
-            from pitchkeeper.logbook.tricks import trick_tables
-
-            tricks = trick_tables(self.tricks, ruleset, table, hand, self.label("tricks"))
-            if tricks != hand.get("tricks"):  # the cards held as play began go with the tricks they were given for
-                hand.pop("held", None)
-            for key in ("captured", "points"):
+                outcome[pid] = owner_name(table, str(who), self.answer_label(typed[pid], pid))
+        final = {pid: outcome[pid] for pid in ids if pid in outcome}
+        if judged is None or not _same_points(table, final, judged):  # else the cards stay as entered
+            for key in ("captured", "tricks", "held", "points", "dealt"):
                 hand.pop(key, None)
-            hand["tricks"] = tricks
-        elif self.cards:
-            for key in ("captured", "tricks", "points", "held"):
-                hand.pop(key, None)
-            captured: dict[str, list[str]] = {}
-            for who, cards in self.cards.items():
-                name = table.side_or_player(who, self.label("cards"))
-                captured.setdefault(name, []).extend(card_list(cards, f"{self.label('cards')} {name}"))
-            hand["captured"] = captured
-        if self.dealt:
-            dealt: dict[str, list[str]] = {}
-            for who, cards in self.dealt.items():
-                name = table.player(who, self.label("dealt"))
-                dealt.setdefault(name, []).extend(card_list(cards, f"{self.label('dealt')} {name}"))
-            hand["dealt"] = dealt
-        if self.cards and "captured" in hand:  # who was dealt what: asked in this front end's words
+            hand["points"] = final
+            if not final:  # the log's points table names at least one point
+                raise PitchError("every point was answered none: a hand in which no point was out is entered "
+                                 f"by the cards each side captured ({self.label('cards')})", "points")
 
-            named = {c for cs in (hand.get("dealt") or {}).values() for c in cs}
-            taken = [c for cs in hand["captured"].values() for c in cs]
-            need = [c for c in dealt_cards(ruleset, hand["trump"], taken) if c not in named]
-            if need:
-                how = (f"say who was dealt it, e.g. {self.label('dealt')} \"{table.players[0]}: {need[0]}\""
-                       if self.labels is CLI_LABELS else f"type {need[0]} beside the player dealt it")
-                raise PitchError(f"{need[0]} goes to the player dealt it: {how}", self.label("dealt"))
-        self._deal(hand, log)
-        if not any(key in hand for key in ("points", "captured", "tricks")):
+    def _fill_tricks(self, hand: dict[str, Any], ruleset: Any, table: Any) -> None:
+        """The tricks as played (logbook.tricks works out who led each)."""
+        from pitchkeeper.logbook.tricks import trick_tables
 
-            raise PitchError(f"say who won each point ({answers.entry_hint(ruleset)}), or the cards each side "
-                             "captured (--cards \"Us: AS JS ...\"), or give --from HANDFILE")
-        if self.revokes:
-            if [r.strip().lower() for r in self.revokes] == ["-"]:
-                hand.pop("revokes", None)
-            else:
-                hand["revokes"] = [table.player(r, self.label("revokes")) for r in self.revokes]
-        if self.note is not None:
-            if self.note:
-                hand["note"] = utf8(self.note, "--note" if self.labels is CLI_LABELS else "note")
-            else:
-                hand.pop("note", None)
+        assert self.tricks is not None
+        tricks = trick_tables(self.tricks, ruleset, table, hand, self.label("tricks"))
+        if tricks != hand.get("tricks"):  # the cards held as play began go with the tricks they were given for
+            hand.pop("held", None)
+        for key in ("captured", "points"):
+            hand.pop(key, None)
+        hand["tricks"] = tricks
+
+    def _cards_by(self, given: Mapping[str, Cards], name_of: Any, field: str) -> dict[str, list[str]]:
+        """Cards typed per side or player (`name_of` reads the name), each name written exactly once."""
+        out: dict[str, list[str]] = {}
+        for who, cards in given.items():
+            name = name_of(who, self.label(field))
+            out.setdefault(name, []).extend(card_list(cards, f"{self.label(field)} {name}"))
+        return out
+
+    def _ask_dealt(self, hand: dict[str, Any], ruleset: Any, table: Any) -> None:
+        """A captured card whose point goes to the player dealt it needs that player: asked in this front
+        end's words."""
+        named = {c for cs in (hand.get("dealt") or {}).values() for c in cs}
+        taken = [c for cs in hand["captured"].values() for c in cs]
+        need = [c for c in dealt_cards(ruleset, hand["trump"], taken) if c not in named]
+        if need:
+            how = (f"say who was dealt it, e.g. {self.label('dealt')} \"{table.players[0]}: {need[0]}\""
+                   if self.labels is CLI_LABELS else f"type {need[0]} beside the player dealt it")
+            raise PitchError(f"{need[0]} goes to the player dealt it: {how}", self.label("dealt"))
 
     def _deal(self, hand: dict[str, Any], log: Any) -> None:
         """The kitty, the discard, the draw, the held cards and the called partner, written as the record

@@ -8,7 +8,7 @@ everything after it without any stored total to fix.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
@@ -266,13 +266,18 @@ def parse_tiebreak(v: Any, where: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _table(v: Any, keys: Sequence[str], expected: str, where: str) -> None:
+    """A table of the file, with no key it does not know (the unknown one named, with its place)."""
+    if not isinstance(v, Mapping):
+        raise PitchError(expected, where)
+    for k in v:
+        if k not in keys:
+            raise unknown_key(k, keys, f"{where}.{k}")
+
+
 def _closed(v: Any, rounds: tuple[Round, ...]) -> int:
     """`[closed] round = 3, at = "..."`: the organizer closed the night after round 3 (the last seated)."""
-    if not isinstance(v, Mapping):
-        raise PitchError("expected a [closed] table: round = N, at = \"...\"", "closed")
-    for k in v:
-        if k not in CLOSED_KEYS:
-            raise unknown_key(k, CLOSED_KEYS, f"closed.{k}")
+    _table(v, CLOSED_KEYS, "expected a [closed] table: round = N, at = \"...\"", "closed")
     n = _int(v.get("round"), "closed.round", 0)
     if n != len(rounds):
         raise PitchError(f"the night was closed after round {n}, but {len(rounds)} round(s) are seated", "closed.round")
@@ -287,11 +292,7 @@ def _rounds(raw: Any, t: Tournament) -> tuple[Round, ...]:
     out = []
     for i, r in enumerate(raw, 1):
         w = f"rounds[{i}]"
-        if not isinstance(r, Mapping):
-            raise PitchError("expected a [[rounds]] table", w)
-        for k in r:
-            if k not in ROUND_KEYS:
-                raise unknown_key(k, ROUND_KEYS, f"{w}.{k}")
+        _table(r, ROUND_KEYS, "expected a [[rounds]] table", w)
         if _int(r.get("round"), f"{w}.round") != i:
             raise PitchError(f"expected round = {i} (rounds are numbered in order from 1)", f"{w}.round")
         if i > t.planned:
@@ -346,11 +347,7 @@ def _results(raw: Any, t: Tournament, rounds: tuple[Round, ...]) -> tuple[Result
     done: set[tuple[int, int]] = set()
     for i, r in enumerate(raw, 1):
         w = f"results[{i}]"
-        if not isinstance(r, Mapping):
-            raise PitchError("expected a [[results]] table", w)
-        for k in r:
-            if k not in RESULT_KEYS:
-                raise unknown_key(k, RESULT_KEYS, f"{w}.{k}")
+        _table(r, RESULT_KEYS, "expected a [[results]] table", w)
         n = _int(r.get("round"), f"{w}.round", 1)
         if n > len(rounds):
             raise PitchError(f"round {n} has not been seated", f"{w}.round")

@@ -146,18 +146,14 @@ async def enter_check(request: Request, save: bool = False) -> Response:
     another device saved that hand meanwhile, this phone is shown what was saved beside what it entered
     and asked - discard mine, or record mine as the next hand - never saving the same hand twice."""
     site = site_of(request)
-    form, refused = await writing_form(request)
-    if refused:
-        return refused
-    s = await site.snapshot()
-    number = number_field(form)
+    opened = await standing_form(request)
+    if isinstance(opened, Response):
+        return opened
+    form, s, number = opened
     f = entry_form.build(s.ruleset, s.table)
     answers = entry_form.read(form, form.getlist)
     seen = str(form.get("version") or "") or s.version
     hand_no = number_field(form, "hand") or s.count + 1
-    refused = await moved_on(request, s, form, number)
-    if refused is not None:
-        return refused
     basis = (seen, hand_no)
     try:
         hand = entry_form.to_hand(answers, f)
@@ -187,6 +183,21 @@ async def enter_check(request: Request, save: bool = False) -> Response:
         notice = (f"The match changed on another device since this page was opened: this is hand {s.count + 1} "
                   "now.")
     return await check_page(request, s, answers, hand, number, notice)
+
+
+async def standing_form(request: Request) -> tuple[Any, Snapshot, int | None] | Response:
+    """A form that may write, made for the match as it is now: (the form, the match now, the hand it
+    corrects), or the page to show instead - the PIN page, or the page for now when the form was made for
+    a game or a hand that is no longer there (`moved_on`)."""
+    form, refused = await writing_form(request)
+    if refused:
+        return refused
+    s = await site_of(request).snapshot()
+    number = number_field(form)
+    refused = await moved_on(request, s, form, number)
+    if refused is not None:
+        return refused
+    return form, s, number
 
 
 async def moved_on(request: Request, s: Snapshot, form: Any, number: int | None) -> Response | None:
@@ -269,15 +280,10 @@ async def enter_correct(request: Request) -> Response:
 async def enter_auction(request: Request) -> Response:
     """One tap in the auction (nothing written): the page again with the call added - whoever speaks next -
     and, once the auction is whole, its bidder and bid filled in."""
-    site = site_of(request)
-    form, refused = await writing_form(request)
-    if refused:
-        return refused
-    s = await site.snapshot()
-    number = number_field(form)
-    refused = await moved_on(request, s, form, number)
-    if refused is not None:
-        return refused
+    opened = await standing_form(request)
+    if isinstance(opened, Response):
+        return opened
+    form, s, number = opened
     answers = entry_form.read(form, form.getlist)
     basis = (str(form.get("version") or "") or s.version, number_field(form, "hand") or s.count + 1)
     error: PitchError | None = None

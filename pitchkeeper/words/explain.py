@@ -25,7 +25,18 @@ def point_words(p: PointRule) -> str:
 
 
 def describe(r: Ruleset) -> dict[str, tuple[str, str]]:
-    """topic id -> (heading, sentence), in reading order."""
+    """topic id -> (heading, sentence), in reading order: a heading's topics each from one step below, so
+    that `rules show` reads as a player explains the game (the cards, who plays, trump, play, the points,
+    the bidding, the score, the end of the game, the penalties)."""
+    out: dict[str, tuple[str, str]] = {}
+    for topics in (_deck_topics, _player_topics, _trump_topics, _play_topics, _point_topics, _bidding_topics,
+                   _scoring_topics, _winning_topics, _penalty_topics):
+        out.update(topics(r))
+    return out
+
+
+def _deck_topics(r: Ruleset) -> dict[str, tuple[str, str]]:
+    """The deck, the hand and the deal, the kitty and what may be laid away."""
     s = r.settings
     out: dict[str, tuple[str, str]] = {}
     d = s["deck"]
@@ -40,6 +51,13 @@ def describe(r: Ruleset) -> dict[str, tuple[str, str]]:
     rule = discard_rule_words(r)
     if rule:
         out["discard-rule"] = ("Kitty and draw", rule)
+    return out
+
+
+def _player_topics(r: Ruleset) -> dict[str, tuple[str, str]]:
+    """How many play, alone or in teams, and the called partner."""
+    s = r.settings
+    out: dict[str, tuple[str, str]] = {}
     p = s["players"]
     counts = or_list([str(c) for c in p["counts"]])
     modes = []
@@ -56,6 +74,13 @@ def describe(r: Ruleset) -> dict[str, tuple[str, str]]:
         out["players"] = ("Players", f"{counts} players, {or_list(modes)}")
     if calling:
         out["partner"] = ("Players", partner_words(r))
+    return out
+
+
+def _trump_topics(r: Ruleset) -> dict[str, tuple[str, str]]:
+    """The trump order, the cards that leave their printed suit, look-alike jokers, how trump is set."""
+    s = r.settings
+    out: dict[str, tuple[str, str]] = {}
     order = ", ".join(o if o in ("A", "K", "Q", "J", "10") or o.isdigit() else symbol_words(o)
                       for o in s["trump"]["order"])
     out["trump-order"] = ("Trump", f"trumps from high to low: {order}")
@@ -75,7 +100,13 @@ def describe(r: Ruleset) -> dict[str, tuple[str, str]]:
                                 "leaves it unclear (a joker, or a jack that could be the off-jack)",
         "named": "the pitcher names trump before play",
     }[s["trump"]["set_by"]])
-    pl = s["play"]
+    return out
+
+
+def _play_topics(r: Ruleset) -> dict[str, tuple[str, str]]:
+    """Following suit, trump leads, and the first lead."""
+    out: dict[str, tuple[str, str]] = {}
+    pl = r.settings["play"]
     out["follow"] = ("Play", {
         "suit-or-trump": "to a plain-suit lead, follow suit or play a trump (trumping is allowed even when you "
                          "can follow); with neither, play anything",
@@ -87,11 +118,23 @@ def describe(r: Ruleset) -> dict[str, tuple[str, str]]:
     out["first-lead"] = ("Play", ("the pitcher leads first" if pl["first_leader"] == "bidder"
                                   else "the player on the dealer's left leads first")
                          + (", and must lead a trump" if pl["first_lead_trump"] else ", any card"))
+    return out
+
+
+def _point_topics(r: Ruleset) -> dict[str, tuple[str, str]]:
+    """Each point of the catalogue, and the most a hand can score."""
+    out: dict[str, tuple[str, str]] = {}
     for pt in r.points:
         out[f"point:{pt.id}"] = ("Points", f"{pt.id}: {point_words(pt)}")
     total = r.max_points
     out["points-total"] = ("Points", f"at most {total} points a hand")
-    b = s["bidding"]
+    return out
+
+
+def _bidding_topics(r: Ruleset) -> dict[str, tuple[str, str]]:
+    """The bids, the smudge, the auction, a pass all round, the dealer's privilege, a sale."""
+    out: dict[str, tuple[str, str]] = {}
+    b = r.settings["bidding"]
     smudge = f", or {b['smudge_name']} (worth {b['smudge']})" if b["smudge"] else f"; no {b['smudge_name']} bid"
     out["bids"] = ("Bidding", f"bids from {b['min']} to {b['max']}{smudge}")
     if b["smudge"]:
@@ -126,6 +169,13 @@ def describe(r: Ruleset) -> dict[str, tuple[str, str]]:
             "seller": "the seller scores the price of the sale at once",
             "buyer": "if the eldest keeps the pitch, the top bidder scores the price",
         }[b["sale_credit"]])
+    return out
+
+
+def _scoring_topics(r: Ruleset) -> dict[str, tuple[str, str]]:
+    """What a bidding side that makes or misses its bid scores, what the others score, scores below zero."""
+    s = r.settings
+    out: dict[str, tuple[str, str]] = {}
     st = s["settle"]
     out["made"] = ("Scoring", "a bidding side that makes its bid scores every point it took")
     w = s["win"]
@@ -143,6 +193,14 @@ def describe(r: Ruleset) -> dict[str, tuple[str, str]]:
     else:
         out["negative"] = ("Scoring", "scores may go below zero (in the hole)" if st["negative"]
                            else "scores never go below zero")
+    return out
+
+
+def _winning_topics(r: Ruleset) -> dict[str, tuple[str, str]]:
+    """The target, who may win, a win at once, several sides out in one hand, a side set out."""
+    out: dict[str, tuple[str, str]] = {}
+    w = r.settings["win"]
+    down = w["direction"] == "down"
     if down:
         out["target"] = ("Winning", f"everyone starts at {w['target']} and counts down; the game is won at "
                                     + ("0" if w["reach"] == "reach" else "below 0"))
@@ -174,6 +232,13 @@ def describe(r: Ruleset) -> dict[str, tuple[str, str]]:
     if w["sets_out"]:
         out["sets-out"] = ("Winning", f"a side set {w['sets_out']} times is out of the game; with two sides the "
                                       "other wins")
+    return out
+
+
+def _penalty_topics(r: Ruleset) -> dict[str, tuple[str, str]]:
+    """A revoke's cost, and the stakes."""
+    s = r.settings
+    out: dict[str, tuple[str, str]] = {}
     rv = s["revoke"]
     if rv["setback"] == "none":
         out["revoke"] = ("Penalties", "a revoke carries no penalty in these rules")
