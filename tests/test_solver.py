@@ -80,6 +80,92 @@ def test_the_pure_core_agrees_with_the_brute_force_along_a_line_of_one_search(na
         assert s.value() == v
 
 
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_lead_tried_first_as_the_killer_changes_no_answer(name: str, seed: int) -> None:
+    """The killer (game.search: at a lead, the lead that last refuted a lead with as many cards held) only
+    orders the leads: a search whose killers are planted at random - cards held or not, good leads or bad -
+    gives the brute-force value and the same best cards as a fresh search."""
+    rng = random.Random(seed)
+    g = ref.random_game(name, rng, max_players=4)
+    state = ref.random_position(g, rng, 3)
+    pos = ref.position(g, state)
+    want = ref.brute(g, state)
+    fresh = solver.Solver(g.deal, pos, "pure")
+    assert fresh.value() == want
+    planted = solver.Solver(g.deal, pos, "pure")
+    for i in range(64):
+        planted.search.killer[i] = rng.randrange(-1, 64)
+    assert planted.value() == want
+    assert planted.best(want) == fresh.best(want)
+
+
+def test_the_killer_is_set_by_the_leads_that_refute_and_agrees_with_the_brute_force() -> None:
+    """The heuristic fires: searches of positions with three tricks left keep leads that refuted (the
+    killers), and their values are the brute force's."""
+    rng = random.Random(21)
+    searched = fired = 0
+    while searched < 12:
+        g = ref.random_game("seven-point", rng, max_players=4)
+        state = ref.random_position(g, rng, 3)
+        if ref.tricks_left(g, state) < 3:
+            continue
+        searched += 1
+        s = solver.Solver(g.deal, ref.position(g, state), "pure")
+        assert s.value() == ref.brute(g, state)
+        fired += any(k >= 0 for k in s.search.killer)
+    assert fired >= 3
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_hand_of_one_card_may_play_what_the_follow_rules_allow_it(name: str) -> None:
+    """The last forced trick (game.search) asks `solo` whether a seat may play its one card: for every card,
+    suit led and first trick or not, that is what the follow rules give a hand of that card alone."""
+    g = ref.random_game(name, random.Random(name), max_players=4)
+    s = solver.Solver(g.deal, solver.start_of_play(g.deal, g.held, g.first_leader), "pure").search
+    for first in (False, True):
+        for led in range(6):
+            for c in range(s.ncards):
+                s.hands[0] = 1 << c
+                assert bool((s.solo[(6 if first else 0) + led] >> c) & 1) == (s._allowed(0, led, first) == 1 << c)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_follower_sees_which_side_still_to_play_can_take_the_trick(name: str, seed: int) -> None:
+    """Move ordering (game.search) reads who could still take the trick: `_tops` gives the best strength
+    that the seats still to play of each side may play, and it beats the trick's best card exactly when, by
+    the rules (game.play through the brute force's helpers), one of those seats has a card it may play that
+    would win the trick - and the value is still the brute force's."""
+    rng = random.Random(seed)
+    for _ in range(50):
+        g = ref.random_game(name, rng, max_players=4)
+        state = ref.random_position(g, rng, 2)
+        if state.trick:
+            break
+    else:
+        return  # (no trick in progress found: nothing to ask)
+    due, _ = ref.due(g, state)
+    assert due is not None
+    bidding = g.side_of[g.bidder]
+    n, start = len(g.players), g.players.index(state.leader)
+    after = [g.players[(start + k) % n] for k in range((g.players.index(due) - start) % n + 1, n)]
+    led = g.ruleset.views[g.trump].suit[state.trick[0][1]]
+
+    def beaten(ally: bool) -> bool:
+        return any(ref.winner(g, state.done, (*state.trick, (p, c))) == p for p in after
+                   if ((g.side_of[p] == bidding) == (g.side_of[due] == bidding)) == ally
+                   for c in ref._allowed(g, state, p, led))
+
+    s = solver.Solver(g.deal, ref.position(g, state), "pure")
+    assert s.bidding() == (g.side_of[due] == bidding)
+    assert (s.search.best_rank < s.search._tops(s.bidding())) == beaten(False)
+    assert (s.search.best_rank < s.search.ally_top) == beaten(True)
+    assert s.value() == ref.brute(g, state)
+
+
 def _after_each(s: solver.Solver) -> list[int]:
     """The value after each card the player to play may play, in the order of `moves`."""
     values = []

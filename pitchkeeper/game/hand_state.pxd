@@ -23,6 +23,7 @@ cdef class HandState:
     # first: the hand's first trick (its lead, and the called card that binds its holder there)
     cdef unsigned long long fwhen[48]  # [(first * 6 + led) * 4 + step]: the step applies when the hand meets this
     cdef unsigned long long fallow[48]  # ... and then these cards may be played
+    cdef unsigned long long solo[12]  # [first * 6 + led]: the cards that may be played from a hand of that card alone
     cdef int side_max  # the most the side points can give the bidding side
     cdef int tlo  # the trumps are the cards tlo..thi, weakest first (none: thi < tlo)
     cdef int thi
@@ -52,6 +53,8 @@ cdef class HandState:
     cdef long long nodes  # positions visited (a node: one player to play one card)
     cdef int hint  # the lead to try first at the next lead (the table's), -1 none
     cdef int cut  # the lead that decided the last lead searched, -1 none
+    cdef int ally_top  # game.search._tops: the best strength the seat due's side may still play to the trick
+    cdef int killer[64]  # [cards held] -> the card that last refuted a node with that many cards held (-1 none)
     # -- the state --
     cdef unsigned long long hands[9]  # seat -> cards held
     cdef unsigned long long live  # every card held
@@ -64,6 +67,7 @@ cdef class HandState:
     cdef bint first  # the hand's first trick is still to come or in progress
     cdef bint jswap  # the jokers' names have been exchanged from the deal's (which one fell first)
     cdef int leader
+    cdef unsigned long long lead_mask  # the cards the seat `_lead_seat` last named may lead
     cdef int turn  # seats that have played (or folded) to the trick in progress
     cdef int tk  # cards in the trick in progress
     # the trick in progress, as (seat, card) in playing order: [tbase + k]; each trick of a line has its own

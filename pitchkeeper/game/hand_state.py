@@ -73,6 +73,7 @@ class HandState:
     fn: list[int]
     fwhen: list[int]
     fallow: list[int]
+    solo: list[int]
     side_max: int
     tlo: int
     thi: int
@@ -102,6 +103,8 @@ class HandState:
     nodes: int
     hint: int
     cut: int
+    ally_top: int
+    killer: list[int]
     # -- the state --
     hands: list[int]
     live: int
@@ -114,6 +117,7 @@ class HandState:
     first: bool
     jswap: bool
     leader: int
+    lead_mask: int
     turn: int
     tk: int
     tcard: list[int]
@@ -137,9 +141,11 @@ class HandState:
             self.group, self.cv, self.gw, self.sig = [0] * 64, [0] * 64, [0] * 64, [0] * 64
             self.cside, self.cseat, self.cls, self.kbuf = [0] * 64, [0] * 64, [0] * 64, [0] * 128
             self.rank, self.pcards, self.fn = [0] * 320, [0] * 117, [0] * 12
-            self.dcards, self.tord = [0] * 64, [0] * 64
-            self.fwhen, self.fallow = [0] * 48, [0] * 48
+            self.dcards, self.tord, self.killer = [0] * 64, [0] * 64, [0] * 64
+            self.fwhen, self.fallow, self.solo = [0] * 48, [0] * 48, [0] * 12
         i: cython.int
+        k: cython.int
+        rest: cython.ulonglong
         self.n, self.nsides, self.bid_side = n, nsides, bid_side
         for i in range(9):
             self.side_of[i] = side_of[i] if i < n else -1
@@ -152,6 +158,12 @@ class HandState:
             self.fn[i] = len(steps)
             for k in range(len(steps)):
                 self.fwhen[i * 4 + k], self.fallow[i * 4 + k] = steps[k]
+        for i in range(12):  # what `_allowed` gives each hand of one card: its card's first step met decides
+            self.solo[i] = 0
+            rest = 0xFFFFFFFFFFFFFFFF  # the cards no step has met yet
+            for k in range(self.fn[i]):
+                self.solo[i] |= rest & self.fwhen[i * 4 + k] & self.fallow[i * 4 + k]
+                rest &= ~self.fwhen[i * 4 + k]
         self.side_max = side_max
         self.need_count, self.need_took, self.need_piles = needs
         self.count_base = count_base
@@ -165,6 +177,9 @@ class HandState:
         self.use_tt = self.use_equiv = True
         self.nodes = 0
         self.hint = self.cut = -1
+        self.lead_mask = self.ally_top = 0
+        for i in range(64):
+            self.killer[i] = -1
         self.history = []
 
     def start(self, hands: list, piles: list, counts: list, banked: cython.int, leader: cython.int,
@@ -251,16 +266,21 @@ class HandState:
         return 0
 
     @cython.cfunc
-    @cython.locals(i=cython.int, out=list)
+    @cython.locals(i=cython.int, out=list, seat=cython.int)
     def _lead_seat(self) -> cython.int:
         """Who leads the next trick: the leader due, or when that player may lead nothing (out of trumps in
-        trump-only play) whoever game.play.next_in says; -1 when nobody may lead: the hand is over."""
-        if self._allowed(self.leader, LEAD, self.first):
+        trump-only play) whoever game.play.next_in says; -1 when nobody may lead: the hand is over. The cards
+        that seat may lead are kept in `lead_mask`, for the search's lead from this boundary (no card is
+        played in between, so they are still those)."""
+        self.lead_mask = self._allowed(self.leader, LEAD, self.first)
+        if self.lead_mask:
             return self.leader
         out = [i for i in range(self.n) if not self._allowed(i, LEAD, self.first)]
         if len(out) == self.n:
             return -1
-        return self.lead_fn(self.n, self.leader, out)
+        seat = self.lead_fn(self.n, self.leader, out)
+        self.lead_mask = self._allowed(seat, LEAD, self.first)
+        return seat
 
     @cython.cfunc
     @cython.exceptval(check=False)

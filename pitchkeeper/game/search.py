@@ -16,8 +16,11 @@ The search (each technique's soundness is argued where it is used):
   is True as soon as one card is, a defender's False as soon as one card is.
 - `value()`: repeated tests narrowing [lower, upper] (the quick bounds) to the one value.
 - a transposition table at trick boundaries, equivalent cards searched once, cards ordered so that the
-  refutation usually comes first, and bounds from the points still out;
-- a last trick whose every card is forced, played out at its boundary without a search.
+  refutation usually comes first (at a lead: the table's lead, else the killer, then the strongest), and
+  bounds from the points still out;
+- a last trick whose every card is forced, valued at its boundary without a search (or a card played);
+- a node does little: the cards allowed visited from the seat's mask, a completed trick taken (`_take`)
+  without another call of `_turn`, a play undone by what it changed.
 """
 
 from typing import TYPE_CHECKING
@@ -49,6 +52,17 @@ MAX_SLOTS = cython.declare(cython.int, 1 << 18)  # its largest (on many seats th
 GROW = cython.declare(cython.int, 64)  # it grows fourfold when the nodes visited pass this many per slot
 NOT_LAST = cython.declare(cython.int, -(1 << 20))  # _last_trick: the position is not a last forced trick
 ORDER = cython.declare(cython.int, 1 << 21)  # _turn: above minus the least score of a move (its order keys >= 0)
+# The card of a one-card mask, by a de Bruijn sequence: (mask * DEBRUIJN) mod 2**64, shifted right by 58, is a
+# different number for each of the 64 one-card masks, and CARD_OF maps it back to the card. So a loop visits
+# the cards of a mask, lowest first, in as many steps as it has cards (compiled, the C type wraps mod 2**64
+# and `& FULL` costs nothing).
+DEBRUIJN = cython.declare(cython.ulonglong, 0x03F79D71B4CB0A89)
+FULL = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+CARD_OF = cython.declare(cython.int[64])
+if not cython.compiled:
+    CARD_OF = [0] * 64
+for _c in range(64):
+    CARD_OF[(((1 << _c) * DEBRUIJN) & FULL) >> 58] = _c
 
 
 @cython.cclass
@@ -264,22 +278,19 @@ class Search(HandState):
 
     @cython.cfunc
     @cython.exceptval(check=False)
-    @cython.locals(k=cython.int, i=cython.int, seat=cython.int, c=cython.int, held=cython.ulonglong, v=cython.int,
-                   w=cython.int, s_live=cython.ulonglong, s_n=cython.int, s_cv=cython.int, s_gw=cython.longlong,
-                   played=cython.int)
+    @cython.locals(k=cython.int, seat=cython.int, c=cython.int, held=cython.ulonglong, r=cython.int,
+                   w=cython.int, led=cython.int, best=cython.int, best_seat=cython.int, first=cython.int)
     def _last_trick(self, lead: cython.int) -> cython.int:
         """The value of a position whose next trick is its last and forced - every seat holding a card holds
-        one, and may play it (no look-alike jokers to rename) - or NOT_LAST. Played out as the search would
-        play it (each seat's one move), without a search: the trick's cards go to its winner's side, the hand
-        is over, and the side points are those of the piles with that trick added."""
-        seats: cython.int[9]
-        cards: cython.int[9]
-        if not cython.compiled:
-            seats, cards = [0] * 9, [0] * 9
-        one: cython.ulonglong = 1
-        s_live, s_n, s_cv, s_gw = self.live, self.live_n, self.rest_cv, self.rest_gw
-        played = 0
-        v = NOT_LAST
+        one, and may play it (`solo`, what `_allowed` gives a hand of one card), and no look-alike jokers to
+        rename - or NOT_LAST. Found without playing it: the trick is then every card still held (its cards
+        `live`, its card points `rest_cv`, its game count `rest_gw`), so only its winner is to be found - the
+        highest strength for the suit led, the earlier seat on a tie, as `_play` keeps it - and that side
+        takes it; the hand is over, and the side points are those of the piles with that trick added.
+        Nothing is played, so nothing is undone."""
+        led = LEAD
+        first = 6 if self.first else 0
+        best = best_seat = -1
         for k in range(self.n):
             seat = lead + k
             if seat >= self.n:
@@ -287,26 +298,18 @@ class Search(HandState):
             held = self.hands[seat]
             if not held:
                 continue
-            if held & (held - 1) or self._allowed(seat, self.led if self.tk else LEAD, self.first) != held:
-                break  # two cards, or one it may not play (it folds and keeps it): not a last forced trick
-            for i in range(self.pn[seat]):
-                c = self.pcards[seat * 13 + i]
-                if (held >> c) & 1:
-                    break
-            self._play(seat, c)
-            seats[played] = seat
-            cards[played] = c
-            played += 1
-        else:
-            w = self.side_of[self.best_seat]
-            v = self.banked + (self.tcv if w == self.bid_side else 0) + self._side(w, self.tmask, self.tgw, -1, 0, 0)
-        for k in range(played):  # undo
-            self.hands[seats[k]] |= one << cards[k]
-        self.live, self.live_n, self.rest_cv, self.rest_gw = s_live, s_n, s_cv, s_gw
-        self.tk = 0
-        self.tmask = 0
-        self.tcv = self.tgw = 0
-        return v
+            if held & (held - 1) or not held & self.solo[first + led]:
+                return NOT_LAST  # two cards, or one it may not play (it folds and keeps it)
+            c = CARD_OF[((held * DEBRUIJN) & FULL) >> 58]
+            if led == LEAD:  # the lead: it names the suit led
+                led = self.group[c]
+                best, best_seat = self.rank[led * 64 + c], seat
+            else:
+                r = self.rank[led * 64 + c]
+                if r > best:
+                    best, best_seat = r, seat
+        w = self.side_of[best_seat]
+        return self.banked + (self.rest_cv if w == self.bid_side else 0) + self._side(w, self.live, self.rest_gw, -1, 0, 0)
 
     @cython.cfunc
     @cython.exceptval(check=False)
@@ -450,48 +453,84 @@ class Search(HandState):
 
     @cython.cfunc
     @cython.exceptval(-1, check=True)
+    @cython.locals(w=cython.int, r=cython.int, tk=cython.int, turn=cython.int, tmask=cython.ulonglong, tcv=cython.int,
+                   tgw=cython.longlong, banked=cython.int, leader=cython.int, first=cython.bint)
+    def _take(self, beta: cython.int) -> cython.int:
+        """A trick every seat has answered: its winner's side takes it (`_win`), the winner leads the next from
+        its boundary, and then `_win` is undone by what it changed. The trick's cards leave the winner's
+        side's pile and its game count that side's count: none of them was in a pile before (a card is held,
+        in the trick, or taken, once), so the pile and the count are as they were; the fields `_win` set
+        are put back. The trick itself (its cards, best card, suit led) is the caller's to take back."""
+        w = self.side_of[self.best_seat]
+        tk, turn, tmask, tcv, tgw = self.tk, self.turn, self.tmask, self.tcv, self.tgw
+        banked, leader, first = self.banked, self.leader, self.first
+        self._win()
+        r = self._boundary(beta)
+        self.pile[w] &= ~tmask
+        self.count[w] -= tgw
+        self.banked, self.leader, self.first = banked, leader, first
+        self.tbase -= 9
+        self.tk, self.turn, self.tmask, self.tcv, self.tgw = tk, turn, tmask, tcv, tgw
+        return r
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.locals(j=cython.int, seat=cython.int, m=cython.ulonglong, bit=cython.ulonglong, r=cython.int,
+                   top=cython.int, ally=cython.int, one=cython.ulonglong, mine=cython.bint)
+    def _tops(self, maxi: cython.bint) -> cython.int:
+        """The highest strength, for the suit led, of a card that a seat still to play to the trick after the
+        seat due may play: of the side against it (returned; `maxi`: the seat due is of the bidding side) and
+        of its own side (kept in `ally_top`); 0 where there is none."""
+        one = 1
+        top = ally = 0
+        for j in range(self.turn + 1, self.n):
+            seat = self.leader + j
+            if seat >= self.n:
+                seat -= self.n
+            mine = (self.side_of[seat] == self.bid_side) == maxi
+            m = self._allowed(seat, self.led, self.first)
+            while m:
+                bit = m & (~m + one)
+                m ^= bit
+                r = self.rank[self.led * 64 + CARD_OF[((bit * DEBRUIJN) & FULL) >> 58]]
+                if mine:
+                    if r > ally:
+                        ally = r
+                elif r > top:
+                    top = r
+        self.ally_top = ally
+        return top
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
     @cython.locals(seat=cython.int, mine=cython.ulonglong, maxi=cython.bint, r=cython.bint, c=cython.int,
                    prev=cython.int, nm=cython.int, i=cython.int, j=cython.int, score=cython.int, x=cython.int, carry=cython.int,
-                   hint=cython.int,
-                   xs=cython.int, one=cython.ulonglong, between=cython.ulonglong, w=cython.int, s_turn=cython.int,
-                   s_banked=cython.int, s_leader=cython.int, s_pile=cython.ulonglong, s_count=cython.longlong,
+                   hint=cython.int, one=cython.ulonglong, between=cython.ulonglong, s_turn=cython.int,
                    s_tmask=cython.ulonglong, s_tcv=cython.int, s_tgw=cython.longlong, s_led=cython.int,
-                   s_rank=cython.int, s_best=cython.int, s_first=cython.bint, s_tk=cython.int, renamed=cython.bint,
-                   s_tbase=cython.int, tk=cython.int, led64=cython.int, ally=cython.bint, best=cython.int,
-                   base=cython.int, rest=cython.ulonglong, key=cython.int)
+                   s_rank=cython.int, s_best=cython.int, renamed=cython.bint,
+                   tk=cython.int, led64=cython.int, ally=cython.bint, best=cython.int, top=cython.int, atop=cython.int,
+                   bit=cython.ulonglong, rest=cython.ulonglong, key=cython.int)
     def _turn(self, beta: cython.int) -> cython.int:
-        """The seat at `self.turn` of the trick in progress plays (or folds); a trick every seat has answered
-        is won, and the next starts at a boundary."""
+        """The seat at `self.turn` of the trick in progress plays (or folds); a card (or fold) that completes
+        the trick has it won at once (`_take`): no call of this method for a trick with nothing left to play."""
         order: cython.int[13]  # the cards to try, best first: (score + ORDER) * 64 + 63 - card, in decreasing order
         one = 1
         s_turn = self.turn
-        if self.turn >= self.n:  # the trick is complete: its winner's side takes it, the winner leads
-            w = self.side_of[self.best_seat]
-            s_banked, s_leader, s_first, s_pile, s_count = self.banked, self.leader, self.first, self.pile[w], self.count[w]
-            s_tmask, s_tcv, s_tgw, s_led, s_rank, s_best, s_tk = (self.tmask, self.tcv, self.tgw, self.led,
-                                                                   self.best_rank, self.best_seat, self.tk)
-            s_tbase = self.tbase
-            self._win()
-            r = self._boundary(beta)
-            self.banked, self.leader, self.first, self.pile[w], self.count[w] = s_banked, s_leader, s_first, s_pile, s_count
-            self.tmask, self.tcv, self.tgw, self.led, self.best_rank, self.best_seat, self.tk = (
-                s_tmask, s_tcv, s_tgw, s_led, s_rank, s_best, s_tk)
-            self.turn = s_turn
-            self.tbase = s_tbase
-            return r
         self.nodes += 1
-        hint = self.hint if not self.tk else -1
+        # a lead tries first the table's lead, else the killer: the last lead that refuted a lead with as
+        # many cards held (only the order changes, never the answer; a card not allowed here is never met)
+        hint = -1 if self.tk else self.hint if self.hint >= 0 else self.killer[self.live_n]
         self.hint = -1
         seat = self.leader + self.turn  # < 2n: both below n
         if seat >= self.n:
             seat -= self.n
-        mine = self._allowed(seat, self.led if self.tk else LEAD, self.first)
+        mine = self._allowed(seat, self.led, self.first) if self.tk else self.lead_mask  # (a lead: _boundary's)
         if not mine:  # a fold (trump-only play): the next seat
             self.turn += 1
-            r = self._turn(beta)
+            r = self._turn(beta) if self.turn < self.n else self._take(beta)
             self.turn = s_turn
             return r
-        if not cython.compiled:  # (here, past the trick won and the fold, which need no list)
+        if not cython.compiled:  # (here, past the fold, which needs no list)
             order = [0] * 13
         maxi = self.side_of[seat] == self.bid_side
         # The cards to try, each class of equivalent cards once, best first.
@@ -502,35 +541,38 @@ class Search(HandState):
         # order the cards of one suit alike for every suit led - solver.setup checks it - and no card in
         # play sits between them), they take and give the same points, and every follow rule treats them
         # alike: swapping them maps every line of play onto one of the same value. So one is searched.
-        # (The seat's cards are in index order: past its last card allowed, none is.)
+        # (The cards allowed are visited lowest first: each is compared with the one allowed before it.)
         nm = 0
         prev = -1
         tk = self.tk
         led64 = self.led * 64
         ally = (self.side_of[self.best_seat] == self.bid_side) == maxi  # an ally (the defenders are one) wins the trick
         best = self.best_rank
-        base = seat * 13
-        for i in range(self.pn[seat]):
-            c = self.pcards[base + i]
-            rest = mine >> c
-            if not rest & 1:
-                if not rest:
-                    break
-                continue
+        top = -1  # the best strength the other side still to play may play (-1: not asked yet) ...
+        atop = 0  # ... and its own side
+        rest = mine
+        while rest:  # the cards allowed, lowest first
+            bit = rest & (~rest + one)
+            rest ^= bit
+            c = CARD_OF[((bit * DEBRUIJN) & FULL) >> 58]
             if self.use_equiv and prev >= 0 and self.group[prev] == self.group[c] and self.sig[prev] == self.sig[c]:
                 between = ((one << c) - 1) & ~((one << (prev + 1)) - 1)
                 if not (between & (self.live | self.tmask)):
                     prev = c
                     continue
             prev = c
-            if rest == 1 and nm == 0:  # the one card allowed: nothing to order
+            if not rest and nm == 0:  # the one card allowed: nothing to order
                 order[0] = 63 - c
                 nm = 1
                 break
-            # Move ordering (it changes how soon a refutation is found, never the answer): a lead tries
-            # its strongest cards first; a follower tries first the cheapest card that takes the trick from
-            # the other side (the defenders are one side, in individual play too), and otherwise gives an
-            # ally's trick points, or else throws its least.
+            # Move ordering (it changes how soon a refutation is found, never the answer): a lead tries the
+            # table's lead or the killer first (above), then its strongest cards; a follower tries first the
+            # cheapest card that takes the trick from the other side (the defenders are one side, in
+            # individual play too), and otherwise gives an ally's trick points - when no seat of the other
+            # side still to play can beat the ally's card (every card is known), else it takes the trick
+            # from them with the cheapest card that beats them all, if it has one - or else throws its least.
+            # Where the other side holds the trick but an ally still to play can beat every card of theirs
+            # (`_tops`), it gives that ally points instead.
             carry = 64 * self.cv[c] + 4 * self.gw[c]  # what the card carries to whoever takes it
             if c == hint:
                 score = 1 << 20
@@ -538,8 +580,15 @@ class Search(HandState):
                 score = self.rank[self.group[c] * 64 + c] + carry // 8
             else:
                 x = self.rank[led64 + c]
-                if ally:
+                if top < 0:  # (asked once per node that orders its cards; nobody plays after the last seat)
+                    top = self._tops(maxi) if self.turn + 1 < self.n else 0
+                    atop = self.ally_top if self.turn + 1 < self.n else 0
+                if ally and best > top:  # the ally's card holds the trick: give it points, never overtake
                     score = carry - x if x <= best else -x
+                elif ally:  # a seat of the other side still to play beats it: take the trick from them if we can
+                    score = 4096 - x + carry if x > top else -carry - self.rank[self.group[c] * 64 + c]
+                elif atop > best and atop > top:  # an ally still to play can take it from them all: give points
+                    score = carry - x
                 elif x > best:
                     score = 4096 - x + carry
                 else:
@@ -561,10 +610,10 @@ class Search(HandState):
                 c = self.jhi
             self._play(seat, c)
             self.turn += 1
-            r = self._turn(beta)
+            r = self._turn(beta) if self.turn < self.n else self._take(beta)
             # undo
             self.turn = s_turn
-            self.tk -= 1
+            self.tk = tk
             self.hands[seat] |= one << c
             self.live |= one << c
             self.live_n += 1
@@ -579,7 +628,7 @@ class Search(HandState):
                                                                                         s_rank, s_best)
             if r == maxi:  # the bidding side found a card reaching beta, or a defender one holding it below
                 if not self.tk:
-                    self.cut = c
+                    self.cut = self.killer[self.live_n] = c
                 return r
         if not self.tk:
             self.cut = -1
